@@ -1,0 +1,54 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let systemLibraries: [Target] = [
+    .systemLibrary(name: "CEGL", pkgConfig: "egl", providers: [.apt(["libegl-dev"])]),
+    .systemLibrary(name: "CGLES", pkgConfig: "glesv2", providers: [.apt(["libgles2-mesa-dev"])]),
+    .systemLibrary(name: "CGBM", pkgConfig: "gbm", providers: [.apt(["libgbm-dev"])]),
+    .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
+    .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
+    .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+]
+
+let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+
+let package = Package(
+    name: "Kamera",
+    products: [
+        .executable(name: "kamera", targets: ["kamera"]),
+        .library(name: "Kamera", targets: ["Pipeline"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: systemLibraries + [
+        .target(
+            name: "Shaders", path: "Shaders",
+            exclude: ["README.md"],
+            resources: [
+                .embedInCode("quad.vert"), .embedInCode("cube.vert"),
+                .embedInCode("texture.frag"), .embedInCode("yuyv.frag"), .embedInCode("nv12.frag"),
+                .embedInCode("color_matrix.frag"), .embedInCode("pixellate.frag"),
+            ],
+            swiftSettings: swift5),
+        .target(name: "Capture", dependencies: ["CPNG", "CV4L2"], swiftSettings: swift5),
+        .target(
+            name: "GPU",
+            dependencies: ["CEGL", "CGLES", "CGBM", "Capture", "Shaders", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swift5),
+        .target(name: "Filters", dependencies: ["GPU", "CGLES", "Shaders"], swiftSettings: swift5),
+        .target(name: "Render", dependencies: ["GPU", "CGLES", "Shaders"], swiftSettings: swift5),
+        .target(name: "Output", dependencies: ["CPNG", "CDRM", "CGBM"], swiftSettings: swift5),
+        .target(
+            name: "Pipeline",
+            dependencies: ["Capture", "GPU", "Filters", "Render", "Output", "CGLES", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swift5),
+        .executableTarget(
+            name: "kamera",
+            dependencies: ["Pipeline", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swift5),
+        .executableTarget(name: "SepiaSnapshot", dependencies: ["Pipeline"], path: "Examples/SepiaSnapshot", swiftSettings: swift5),
+        .testTarget(name: "KameraTests", dependencies: ["Pipeline", "CGLES"], swiftSettings: swift5),
+    ]
+)

@@ -1,0 +1,14 @@
+/// The GLSL sources of every built-in shader, embedded in the binary.
+public enum ShaderSource {
+    public static let quadVertex = text(PackageResources.quad_vert)
+    public static let cubeVertex = text(PackageResources.cube_vert)
+    public static let texture = text(PackageResources.texture_frag)
+    public static let yuyv = text(PackageResources.yuyv_frag)
+    public static let nv12 = text(PackageResources.nv12_frag)
+    public static let colorMatrix = text(PackageResources.color_matrix_frag)
+    public static let pixellate = text(PackageResources.pixellate_frag)
+
+    private static func text(_ bytes: [UInt8]) -> String {
+        String(decoding: bytes, as: UTF8.self)
+    }
+}

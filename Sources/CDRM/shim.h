@@ -1,0 +1,3 @@
+#pragma once
+#include <xf86drm.h>
+#include <xf86drmMode.h>

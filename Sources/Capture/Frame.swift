@@ -1,0 +1,41 @@
+/// One plane of a frame: its bytes and the distance between rows.
+public struct Plane {
+    public var bytes: UnsafeRawBufferPointer
+    public var bytesPerRow: Int
+
+    public init(bytes: UnsafeRawBufferPointer, bytesPerRow: Int) {
+        self.bytes = bytes
+        self.bytesPerRow = bytesPerRow
+    }
+}
+
+/// A video frame as a source hands it out: the counterpart of a `CMSampleBuffer`.
+///
+/// The plane memory belongs to the source and stays valid until the source
+/// produces its next frame; `storage` keeps it alive that long.
+public struct Frame {
+    public var format: PixelFormat
+    public var width: Int
+    public var height: Int
+    public var planes: [Plane]
+    /// Monotonic capture time in nanoseconds.
+    public var timestamp: UInt64
+    /// Position in the stream, from 0.
+    public var sequence: UInt64
+    /// How to read the Y'CbCr values of YUV formats.
+    public var colorSpace: YUVColorSpace
+    /// The owner of the plane memory.
+    public var storage: AnyObject?
+
+    public init(format: PixelFormat, width: Int, height: Int, planes: [Plane], timestamp: UInt64 = 0,
+                sequence: UInt64 = 0, colorSpace: YUVColorSpace = .bt601Limited, storage: AnyObject? = nil) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.planes = planes
+        self.timestamp = timestamp
+        self.sequence = sequence
+        self.colorSpace = colorSpace
+        self.storage = storage
+    }
+}

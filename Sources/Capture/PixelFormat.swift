@@ -1,0 +1,62 @@
+/// The pixel layouts Kamera's texture cache understands.
+public enum PixelFormat: String, CaseIterable, Sendable {
+    /// Packed 4:2:2, Y0 U Y1 V (V4L2 `YUYV`).
+    case yuyv
+    /// 4:2:0, a Y plane and an interleaved UV plane at half size (V4L2 `NV12`).
+    case nv12
+    /// 8-bit R, G, B, A.
+    case rgba
+    /// 8-bit B, G, R, A (V4L2 `AR24`/`XR24` in memory order).
+    case bgra
+    /// 8-bit R, G, B (V4L2 `RGB3`).
+    case rgb24
+    /// 8-bit luminance only (V4L2 `GREY`).
+    case grey
+
+    public var name: String { rawValue }
+
+    /// Parses a name as a user types it (`yuyv`, `NV12`, `rgb`, `gray`...).
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "yuyv", "yuy2", "yuyv422": self = .yuyv
+        case "nv12": self = .nv12
+        case "rgba", "rgba32", "abgr32": self = .rgba
+        case "bgra", "bgr32", "bgra32", "xr24", "ar24": self = .bgra
+        case "rgb24", "rgb", "rgb3": self = .rgb24
+        case "grey", "gray", "y8": self = .grey
+        default: return nil
+        }
+    }
+
+    public static var validNames: String { allCases.map(\.rawValue).joined(separator: ", ") }
+
+    public var isYUV: Bool { self == .yuyv || self == .nv12 }
+
+    /// The V4L2 four-character code of this layout.
+    public var fourcc: String {
+        switch self {
+        case .yuyv: "YUYV"
+        case .nv12: "NV12"
+        case .rgba: "AB24"
+        case .bgra: "AR24"
+        case .rgb24: "RGB3"
+        case .grey: "GREY"
+        }
+    }
+
+    /// The tight (unpadded) layout of each plane for a frame of the given size.
+    public func planeLayouts(width: Int, height: Int) -> [(bytesPerRow: Int, rows: Int)] {
+        switch self {
+        case .yuyv: [(((width + 1) / 2) * 4, height)]
+        case .nv12: [(width, height), (((width + 1) / 2) * 2, (height + 1) / 2)]
+        case .rgba, .bgra: [(width * 4, height)]
+        case .rgb24: [(width * 3, height)]
+        case .grey: [(width, height)]
+        }
+    }
+
+    /// Bytes in one tightly packed frame.
+    public func frameSize(width: Int, height: Int) -> Int {
+        planeLayouts(width: width, height: height).reduce(0) { $0 + $1.bytesPerRow * $1.rows }
+    }
+}

@@ -1,0 +1,42 @@
+import CGLES
+
+/// A rectangle of a texture in texture coordinates (0...1), y = 0 at the
+/// image's top row.
+public struct TextureRegion: Equatable, Sendable {
+    public var x: Float
+    public var y: Float
+    public var width: Float
+    public var height: Float
+
+    public init(x: Float, y: Float, width: Float, height: Float) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public static let full = TextureRegion(x: 0, y: 0, width: 1, height: 1)
+}
+
+/// What the texture cache hands the renderer for one frame, as
+/// `CVOpenGLESTextureGetTarget`/`GetName` do: an RGBA texture, its size in
+/// texels, and the region holding the (cropped) image.
+public struct CameraTexture: Equatable {
+    public let target: GLenum
+    public let name: GLuint
+    public let width: Int
+    public let height: Int
+    public let region: TextureRegion
+
+    public init(target: GLenum = GLenum(GL_TEXTURE_2D), name: GLuint, width: Int, height: Int, region: TextureRegion) {
+        self.target = target
+        self.name = name
+        self.width = width
+        self.height = height
+        self.region = region
+    }
+
+    /// Size in pixels of the region.
+    public var pixelWidth: Int { Int((Float(width) * region.width).rounded()) }
+    public var pixelHeight: Int { Int((Float(height) * region.height).rounded()) }
+}

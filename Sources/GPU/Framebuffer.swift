@@ -1,0 +1,77 @@
+import CGLES
+
+/// An RGBA texture with a framebuffer object around it (and a depth buffer
+/// when asked), created once and reused; `resize` reallocates only when the
+/// size changes.
+public final class Framebuffer {
+    public private(set) var width = 0
+    public private(set) var height = 0
+    public let texture: GLuint
+    public let fbo: GLuint
+    private var depth: GLuint = 0
+    private let hasDepth: Bool
+
+    public init(width: Int, height: Int, depth: Bool = false) throws {
+        hasDepth = depth
+        texture = GL.makeTexture(filter: GL_LINEAR)
+        var fbo: GLuint = 0
+        glGenFramebuffers(1, &fbo)
+        self.fbo = fbo
+        if depth { glGenRenderbuffers(1, &self.depth) }
+        try resize(width: width, height: height)
+    }
+
+    deinit {
+        var t = texture, f = fbo
+        glDeleteTextures(1, &t)
+        glDeleteFramebuffers(1, &f)
+        if depth != 0 { glDeleteRenderbuffers(1, &depth) }
+    }
+
+    public func resize(width: Int, height: Int) throws {
+        guard width != self.width || height != self.height else { return }
+        guard width > 0, height > 0 else { throw GPUError("framebuffer size \(width)x\(height) is empty") }
+        var maxSize: GLint = 0
+        glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &maxSize)
+        guard width <= maxSize, height <= maxSize else {
+            throw GPUError("size \(width)x\(height) exceeds the GPU's limit of \(maxSize)x\(maxSize)")
+        }
+        self.width = width
+        self.height = height
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA, GLsizei(width), GLsizei(height), 0,
+                     GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), fbo)
+        glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
+        if hasDepth {
+            glBindRenderbuffer(GLenum(GL_RENDERBUFFER), depth)
+            glRenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_DEPTH_COMPONENT16), GLsizei(width), GLsizei(height))
+            glFramebufferRenderbuffer(GLenum(GL_FRAMEBUFFER), GLenum(GL_DEPTH_ATTACHMENT), GLenum(GL_RENDERBUFFER), depth)
+        }
+        let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
+        guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
+            throw GPUError("framebuffer \(width)x\(height) incomplete (status 0x\(String(status, radix: 16)))")
+        }
+        try GL.check("allocating a \(width)x\(height) framebuffer")
+    }
+
+    /// Binds the framebuffer and sets the viewport to cover it.
+    public func bind() {
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), fbo)
+        glViewport(0, 0, GLsizei(width), GLsizei(height))
+    }
+
+    /// The framebuffer's texture as a whole-image `CameraTexture`.
+    public var asTexture: CameraTexture {
+        CameraTexture(name: texture, width: width, height: height, region: .full)
+    }
+
+    /// Reads the pixels back as RGBA, first row = image top (Kamera renders
+    /// with texture row 0 at the bottom of GL's viewport, i.e. image top first).
+    public func readPixels(into buffer: UnsafeMutableRawBufferPointer) {
+        precondition(buffer.count >= width * height * 4)
+        bind()
+        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
+        glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), buffer.baseAddress)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// A thread that owns a GPU context: EGL contexts are bound to one thread, so
+/// all GL work is handed to this thread, and Swift concurrency tasks (which hop
+/// threads) never call GL themselves.
+public final class RenderThread: @unchecked Sendable {
+    private let queue = JobQueue()
+
+    public init(name: String = "kamera.render") {
+        let queue = self.queue
+        let thread = Thread { queue.run() }
+        thread.name = name
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    deinit { queue.stop() }
+
+    /// Runs `body` on the render thread and waits for its result.
+    public func sync<T>(_ body: @escaping () throws -> T) throws -> T {
+        let done = DispatchSemaphore(value: 0)
+        var result: Result<T, Error>?
+        queue.enqueue {
+            result = Result { try body() }
+            done.signal()
+        }
+        done.wait()
+        return try result!.get()
+    }
+}
+
+private final class JobQueue: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [() -> Void] = []
+    private var stopping = false
+
+    func enqueue(_ job: @escaping () -> Void) {
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    func run() {
+        while true {
+            condition.lock()
+            while jobs.isEmpty && !stopping { condition.wait() }
+            if jobs.isEmpty { condition.unlock(); return }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job()
+        }
+    }
+}
