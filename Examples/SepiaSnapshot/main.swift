@@ -1,1 +1,2 @@
-print("x")
+import Pipeline
+print("todo")

@@ -55,7 +55,7 @@ public final class TestPattern: FrameSource {
         let size = max(2, height / 6)
         let travel = max(1, width - size)
         let step = max(1, width / 60)
-        let x = Int((index * UInt64(step)) % UInt64(travel))
+        let x = Int((UInt64(travel / 2) + index * UInt64(step)) % UInt64(travel))
         return (x, height * 2 / 3 - size / 2, size)
     }
 

@@ -1,0 +1,128 @@
+import Foundation
+
+/// An ordered list of filters, as the user gave them (`--filter sepia --filter contrast=1.3`).
+public struct FilterChain: Equatable {
+    public var filters: [Filter]
+
+    public init(_ filters: [Filter] = []) { self.filters = filters }
+
+    /// Parses each `--filter` argument; `intensity` (0...1) mixes every color
+    /// matrix with its input, as GPUImage's color-matrix filter does.
+    public init(parsing arguments: [String], intensity: Float = 1) throws {
+        guard (0...1).contains(intensity) else {
+            throw FilterError("intensity \(intensity) is out of range; use a value from 0 to 1")
+        }
+        filters = try arguments.map { try Self.parse($0, intensity: intensity) }
+    }
+
+    /// The render passes: runs of consecutive color matrices folded into one
+    /// matrix each (a chain of N matrices costs one pass); identity matrices dropped.
+    ///
+    /// Folding skips the clamp to 0...1 between matrices, as Core Image's
+    /// extended-range working space does, so a folded chain keeps detail that
+    /// per-pass clamping would lose.
+    public var stages: [FilterStage] {
+        var stages: [FilterStage] = []
+        var pending: ColorMatrix?
+        func flush() {
+            if let m = pending, !m.isIdentity { stages.append(.colorMatrix(m)) }
+            pending = nil
+        }
+        for filter in filters {
+            switch filter {
+            case .colorMatrix(_, let m): pending = (pending ?? .identity).then(m)
+            case .pixellate(let n): flush(); stages.append(.pixellate(blockSize: n))
+            case .shader(let s): flush(); stages.append(.shader(s))
+            }
+        }
+        flush()
+        return stages
+    }
+
+    public var summary: String { filters.isEmpty ? "none" : filters.map(\.name).joined(separator: " → ") }
+
+    public static func parse(_ argument: String, intensity: Float = 1) throws -> Filter {
+        let text = argument.trimmingCharacters(in: .whitespaces)
+        if text.hasSuffix(".frag") { return .shader(try loadShader(text)) }
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        let name = parts.first?.lowercased() ?? ""
+        if parts.count == 1 {
+            if let preset = FilterPresets.preset(named: name) {
+                return .colorMatrix(name, preset.matrix.mixed(intensity: intensity))
+            }
+            if FilterPresets.adjustment(named: name) != nil || name == "pixellate" || name == "matrix" {
+                throw FilterError("filter '\(name)' needs a value, e.g. \(name)=\(name == "matrix" ? "FILE.json" : name == "hue" ? "30" : name == "pixellate" ? "8" : "1.2")")
+            }
+            throw FilterError("unknown filter '\(text)'; valid filters: \(FilterPresets.validNames)")
+        }
+        let value = parts[1]
+        if let adjustment = FilterPresets.adjustment(named: name) {
+            guard let v = Float(value), adjustment.range.contains(v) else {
+                throw FilterError("\(name)=\(value): the value must be a number from \(adjustment.range.lowerBound) to \(adjustment.range.upperBound) (\(adjustment.summary))")
+            }
+            return .colorMatrix("\(name)=\(value)", adjustment.make(v).mixed(intensity: intensity))
+        }
+        switch name {
+        case "pixellate":
+            guard let n = Int(value), (1...512).contains(n) else {
+                throw FilterError("pixellate=\(value): the block size must be a whole number of pixels from 1 to 512")
+            }
+            return .pixellate(blockSize: n)
+        case "matrix":
+            return .colorMatrix("matrix", try parseMatrix(value).mixed(intensity: intensity))
+        default:
+            throw FilterError("unknown filter '\(text)'; valid filters: \(FilterPresets.validNames)")
+        }
+    }
+
+    /// A matrix from comma-separated numbers or from a JSON file
+    /// (`{"matrix": [[...], ...], "offset": [...]}` or a flat `"matrix": [...]`).
+    public static func parseMatrix(_ value: String) throws -> ColorMatrix {
+        let numbers = value.split(separator: ",").map { Float($0.trimmingCharacters(in: .whitespaces)) }
+        if !numbers.isEmpty, numbers.allSatisfy({ $0 != nil }) {
+            return try matrix(from: numbers.map { $0! }, offset: nil, source: "matrix=\(value)")
+        }
+        let path = value.hasPrefix("@") ? String(value.dropFirst()) : value
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FilterError("matrix=\(value): not a list of numbers, and no file '\(path)' could be read")
+        }
+        guard let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let m = json["matrix"] as? [Any] else {
+            throw FilterError("\(path): expected JSON like {\"matrix\": [[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]], \"offset\": [0,0,0,0]}")
+        }
+        let flat = m.flatMap { ($0 as? [Any]) ?? [$0] }.map { ($0 as? NSNumber)?.floatValue }
+        let offset = (json["offset"] as? [Any])?.map { ($0 as? NSNumber)?.floatValue }
+        guard flat.allSatisfy({ $0 != nil }), offset?.allSatisfy({ $0 != nil }) ?? true else {
+            throw FilterError("\(path): the matrix and offset must hold numbers only")
+        }
+        return try matrix(from: flat.map { $0! }, offset: offset?.map { $0! }, source: path)
+    }
+
+    private static func matrix(from n: [Float], offset: [Float]?, source: String) throws -> ColorMatrix {
+        if let offset, offset.count != 3 && offset.count != 4 {
+            throw FilterError("\(source): the offset needs 3 or 4 numbers, got \(offset.count)")
+        }
+        var o = offset ?? []
+        while o.count < 4 { o.append(0) }
+        switch n.count {
+        case 9:
+            return ColorMatrix(rowMajor: [n[0], n[1], n[2], 0, n[3], n[4], n[5], 0, n[6], n[7], n[8], 0, 0, 0, 0, 1], offset: o)
+        case 12:
+            return ColorMatrix(rowMajor: [n[0], n[1], n[2], 0, n[4], n[5], n[6], 0, n[8], n[9], n[10], 0, 0, 0, 0, 1],
+                               offset: [n[3], n[7], n[11], 0])
+        case 16:
+            return ColorMatrix(rowMajor: n, offset: o)
+        case 20:
+            return ColorMatrix(rowMajor: [n[0], n[1], n[2], n[3], n[5], n[6], n[7], n[8], n[10], n[11], n[12], n[13], n[15], n[16], n[17], n[18]],
+                               offset: [n[4], n[9], n[14], n[19]])
+        default:
+            throw FilterError("\(source): a matrix needs 9, 12, 16 or 20 numbers, got \(n.count)")
+        }
+    }
+
+    private static func loadShader(_ path: String) throws -> CustomShader {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FilterError("\(path): cannot read the shader file (does it exist?)")
+        }
+        return CustomShader(path: path, source: String(decoding: data, as: UTF8.self))
+    }
+}

@@ -1,0 +1,93 @@
+import CGLES
+
+/// The whole GPU chain for one frame, GPUImage style: texture cache → filter
+/// passes → preview or cube → output framebuffer → pixels in memory.
+/// Everything is allocated on first use and reused, so rendering frame after
+/// frame of one size allocates nothing. Call it on the thread that owns the
+/// context.
+public final class FrameRenderer {
+    public var settings: RenderSettings {
+        didSet { applySettings() }
+    }
+    public let context: GPUContext
+    public let cache: TextureCache
+    private let filters: FilterRenderer
+    private var stages: [FilterStage]
+    private var preview: PreviewRenderer?
+    private var cube: CubeRenderer?
+    private var output: Framebuffer?
+    private var pixels = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+
+    public init(context: GPUContext, settings: RenderSettings) throws {
+        self.context = context
+        self.settings = settings
+        cache = try TextureCache(context: context, crop: settings.crop)
+        filters = try FilterRenderer()
+        stages = settings.filters.stages
+        switch settings.mode {
+        case .preview(let layout): preview = try PreviewRenderer(layout: layout)
+        case .cube: cube = try CubeRenderer(rate: settings.rate)
+        }
+    }
+
+    deinit { pixels.deallocate() }
+
+    /// Render passes per frame in the last `render`: conversion is not counted,
+    /// filters and the final draw are.
+    public private(set) var lastPassCount = 0
+
+    /// Output size for a frame of the given size.
+    public func outputSize(for frame: Frame) -> (width: Int, height: Int) {
+        if let size = settings.outputSize { return size }
+        let rect = settings.crop.rectangle(width: frame.width, height: frame.height, zoom: cache.zoom)
+        return (rect.width, rect.height)
+    }
+
+    /// Renders `frame` (number `index` in the output) and returns its RGBA
+    /// pixels, top row first; valid until the next call.
+    @discardableResult
+    public func render(_ frame: Frame, index: Int) throws -> UnsafeRawBufferPointer {
+        let target = try draw(frame, index: index)
+        let size = target.width * target.height * 4
+        if pixels.count != size {
+            pixels.deallocate()
+            pixels = .allocate(byteCount: size, alignment: 64)
+        }
+        target.readPixels(into: pixels)
+        try GL.check("reading back the output")
+        return UnsafeRawBufferPointer(pixels)
+    }
+
+    /// Renders `frame` into the output framebuffer without reading it back.
+    public func draw(_ frame: Frame, index: Int) throws -> Framebuffer {
+        let size = outputSize(for: frame)
+        let target = try output ?? Framebuffer(width: size.width, height: size.height, depth: true)
+        output = target
+        try target.resize(width: size.width, height: size.height)
+        let texture = try cache.texture(for: frame)
+        let filtered = try filters.apply(stages, to: texture, frame: index, time: Float(Double(index) / settings.rate))
+        if let preview {
+            preview.render(filtered, into: target)
+        } else if let cube {
+            cube.render(filtered, into: target, frame: index)
+        }
+        lastPassCount = filters.lastPassCount + 1
+        try GL.check("rendering frame \(index)")
+        return target
+    }
+
+    private func applySettings() {
+        cache.crop = settings.crop
+        stages = settings.filters.stages
+        switch settings.mode {
+        case .preview(let layout):
+            if preview == nil { preview = try? PreviewRenderer(layout: layout) }
+            preview?.layout = layout
+            cube = nil
+        case .cube:
+            if cube == nil { cube = try? CubeRenderer(rate: settings.rate) }
+            cube?.rate = settings.rate
+            preview = nil
+        }
+    }
+}

@@ -1,0 +1,30 @@
+/// What the pipeline draws: the filtered preview or the spinning cube.
+public enum RenderMode: Equatable, Sendable {
+    case preview(PreviewLayout)
+    case cube
+}
+
+/// Everything that decides how a frame becomes output pixels.
+public struct RenderSettings: Equatable {
+    public var crop: CropMode
+    public var filters: FilterChain
+    public var mode: RenderMode
+    /// Output size; nil takes the size of the cropped frame.
+    public var outputSize: (width: Int, height: Int)?
+    /// Frames per second, for the cube's angle and custom shaders' `u_time`.
+    public var rate: Double
+
+    public init(crop: CropMode = .square, filters: FilterChain = FilterChain(), mode: RenderMode = .preview(PreviewLayout()),
+                outputSize: (width: Int, height: Int)? = nil, rate: Double = 30) {
+        self.crop = crop
+        self.filters = filters
+        self.mode = mode
+        self.outputSize = outputSize
+        self.rate = rate
+    }
+
+    public static func == (a: RenderSettings, b: RenderSettings) -> Bool {
+        a.crop == b.crop && a.filters == b.filters && a.mode == b.mode && a.rate == b.rate
+            && a.outputSize?.width == b.outputSize?.width && a.outputSize?.height == b.outputSize?.height
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Where frames come from, as the command line describes it, and the source it makes.
+public struct SourceOptions: Equatable {
+    /// A `.png`, `.y4m` or raw file; nil for the built-in test pattern.
+    public var input: String?
+    /// Pixel format of raw input or of the test pattern.
+    public var format: PixelFormat?
+    /// Frame size of raw input or of the test pattern.
+    public var inputSize: (width: Int, height: Int)?
+    public var colorSpace: YUVColorSpace
+    public var rate: Double
+
+    public init(input: String? = nil, format: PixelFormat? = nil, inputSize: (width: Int, height: Int)? = nil,
+                colorSpace: YUVColorSpace = .bt601Limited, rate: Double = 30) {
+        self.input = input
+        self.format = format
+        self.inputSize = inputSize
+        self.colorSpace = colorSpace
+        self.rate = rate
+    }
+
+    public static func == (a: SourceOptions, b: SourceOptions) -> Bool {
+        a.input == b.input && a.format == b.format && a.colorSpace == b.colorSpace && a.rate == b.rate
+            && a.inputSize?.width == b.inputSize?.width && a.inputSize?.height == b.inputSize?.height
+    }
+
+    public func makeSource() throws -> FrameSource {
+        guard let input else {
+            let size = inputSize ?? (1280, 720)
+            return TestPattern(width: size.width, height: size.height, format: format ?? .yuyv, colorSpace: colorSpace, rate: rate)
+        }
+        guard FileManager.default.fileExists(atPath: input) else {
+            throw CaptureError("\(input): no such file")
+        }
+        switch (input as NSString).pathExtension.lowercased() {
+        case "png": return try ImageSource(path: input)
+        case "y4m": return try Y4MSource(path: input)
+        default:
+            guard let format, let size = inputSize else {
+                throw CaptureError("\(input): raw input needs --format (\(PixelFormat.validNames)) and --input-size WxH; or give a .png or .y4m file")
+            }
+            return try RawVideoSource(path: input, format: format, width: size.width, height: size.height, colorSpace: colorSpace)
+        }
+    }
+}
+
+/// Parses `WxH` (`1280x720`) and the presets `vga`, `720p`, `1080p`.
+public func parseSize(_ text: String) -> (width: Int, height: Int)? {
+    switch text.lowercased() {
+    case "vga": return (640, 480)
+    case "720p": return (1280, 720)
+    case "1080p": return (1920, 1080)
+    default:
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...16384).contains(w), (1...16384).contains(h) else {
+            return nil
+        }
+        return (w, h)
+    }
+}

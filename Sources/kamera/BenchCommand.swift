@@ -1,0 +1,2 @@
+import ArgumentParser
+struct BenchCommand: ParsableCommand { static let configuration = CommandConfiguration(commandName: "bench"); func run() throws {} }

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct Kamera: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kamera",
+        abstract: "Camera preview renderer: frames → texture cache → color-matrix filters → preview or cube → PNG.",
+        subcommands: [RenderCommand.self, BenchCommand.self],
+        defaultSubcommand: RenderCommand.self)
+}

@@ -1,0 +1,159 @@
+import ArgumentParser
+import Foundation
+import Pipeline
+
+/// Set by SIGINT/SIGTERM; the render loop stops after the frame in hand.
+nonisolated(unsafe) var interrupted: sig_atomic_t = 0
+
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Render frames of the preview or the cube to PNG, headless.",
+        discussion: """
+        With no --input it renders the built-in test pattern, so it works on any machine.
+        Examples:
+          kamera render -o out.png
+          kamera render --filter sepia --filter contrast=1.3 --intensity 0.8 --size 720x720 -o out.png
+          kamera render --cube --frames 60 -o frames/cube-%03d.png
+          kamera render --input clip.y4m --crop none --fit cover --size 640x360 -o clip.png
+          kamera render --input raw.yuv --format yuyv --input-size 1280x720 -o raw.png
+        """)
+
+    @Option(name: .shortAndLong, help: "Output PNG; use %d (or %03d) for a numbered sequence when --frames > 1.")
+    var output = "kamera.png"
+
+    @Option(help: "Input file: .png, .y4m (4:2:0 or 4:2:2), or raw frames with --format and --input-size. Default: the test pattern.")
+    var input: String?
+
+    @Option(help: "Pixel format of raw input or of the test pattern: \(PixelFormat.validNames).")
+    var format: String?
+
+    @Option(help: "Frame size of raw input or of the test pattern: WxH, vga, 720p or 1080p (test pattern default 1280x720).")
+    var inputSize: String?
+
+    @Option(help: "Output size WxH (default: the size of the cropped frame).")
+    var size: String?
+
+    @Option(help: "Filter, repeatable to chain: a preset, NAME=VALUE, matrix=..., pixellate=N or FILE.frag (see --list-filters).")
+    var filter: [String] = []
+
+    @Option(help: "Mix of each color-matrix filter with its input, 0...1.")
+    var intensity: Float = 1
+
+    @Flag(help: "List the filters and exit.")
+    var listFilters = false
+
+    @Flag(help: "Render the rotating cube instead of the preview.")
+    var cube = false
+
+    @Option(help: "Number of frames to render.")
+    var frames = 1
+
+    @Option(help: "Frame rate for the cube's rotation, the test pattern and u_time (default 30, or the Y4M file's).")
+    var fps: Double?
+
+    @Option(help: "Crop: square (centered, side = the shorter edge) or none.")
+    var crop = "square"
+
+    @Option(help: "Fit in the output: contain, cover or stretch.")
+    var fit = "contain"
+
+    @Option(help: "Clockwise rotation: 0, 90, 180 or 270.")
+    var rotate = 0
+
+    @Flag(help: "Mirror left-right, as a front camera's preview.")
+    var mirror = false
+
+    @Option(help: "YUV matrix: bt601 or bt709.")
+    var colorMatrix = "bt601"
+
+    @Option(help: "YUV range: limited or full.")
+    var range = "limited"
+
+    @OptionGroup var gpuOptions: GPUOptions
+
+    func run() throws {
+        if listFilters {
+            print(FilterPresets.listing)
+            return
+        }
+        try reportingErrors {
+            let logger = gpuOptions.makeLogger()
+            let job = try makeJob()
+            let platform = try gpuOptions.platform(), version = try gpuOptions.version()
+            signal(SIGINT) { _ in interrupted = 1 }
+            signal(SIGTERM) { _ in interrupted = 1 }
+            let thread = RenderThread()
+            let count = try thread.sync { () -> Int in
+                let context = try GPUContext(platform: platform, version: version, logger: logger)
+                let renderer = try FrameRenderer(context: context, settings: job.settings)
+                let source = try job.source.makeSource()
+                logger.info("source: \(source.summary); filters: \(job.settings.filters.summary); passes: \(job.settings.filters.stages.count) + 1")
+                var rendered = 0
+                while rendered < frames && interrupted == 0 {
+                    guard let frame = try source.nextFrame() else { break }
+                    let pixels = try renderer.render(frame, index: rendered)
+                    let size = renderer.outputSize(for: frame)
+                    let path = job.output.path(for: rendered)
+                    try PNGWriter.write(pixels, width: size.width, height: size.height, to: path)
+                    logger.info("wrote \(path) (\(size.width)x\(size.height))")
+                    rendered += 1
+                }
+                return rendered
+            }
+            if interrupted != 0 {
+                throw UsageError("interrupted after \(count) frame(s); every PNG written is complete")
+            }
+            if count < frames {
+                FileHandle.standardError.write(Data("kamera: the input ended after \(count) of \(frames) frames\n".utf8))
+            }
+        }
+    }
+
+    struct Job {
+        var source: SourceOptions
+        var settings: RenderSettings
+        var output: OutputPattern
+    }
+
+    func makeJob() throws -> Job {
+        var source = SourceOptions()
+        source.input = input
+        if let format {
+            guard let f = PixelFormat(name: format) else { throw UsageError("--format \(format) is not supported; use \(PixelFormat.validNames)") }
+            source.format = f
+        }
+        if let inputSize {
+            guard let s = parseSize(inputSize) else { throw UsageError("--input-size \(inputSize) is not a size; use WxH such as 1280x720, or vga, 720p, 1080p") }
+            source.inputSize = s
+        }
+        guard let matrix = YUVColorSpace.Matrix(rawValue: colorMatrix) else { throw UsageError("--color-matrix \(colorMatrix) is not valid; use bt601 or bt709") }
+        guard let yuvRange = YUVColorSpace.Range(rawValue: range) else { throw UsageError("--range \(range) is not valid; use limited or full") }
+        source.colorSpace = YUVColorSpace(matrix: matrix, range: yuvRange)
+        if let fps {
+            guard fps > 0, fps <= 1000 else { throw UsageError("--fps \(fps) is out of range; use a rate above 0 and up to 1000") }
+        }
+        let rate = fps ?? (input.flatMap { $0.lowercased().hasSuffix(".y4m") ? (try? Y4MSource(path: $0))?.rate : nil } ?? 30)
+        source.rate = rate
+
+        var settings = RenderSettings(rate: rate)
+        guard let cropMode = CropMode(rawValue: crop) else { throw UsageError("--crop \(crop) is not valid; use square or none") }
+        settings.crop = cropMode
+        if let size {
+            guard let s = parseSize(size) else { throw UsageError("--size \(size) is not a size; use WxH such as 720x720 (1 to 16384 each)") }
+            settings.outputSize = s
+        }
+        settings.filters = try FilterChain(parsing: filter, intensity: intensity)
+        guard let fitMode = FitMode(rawValue: fit) else { throw UsageError("--fit \(fit) is not valid; use contain, cover or stretch") }
+        guard let rotation = Rotation(rawValue: rotate) else { throw UsageError("--rotate \(rotate) is not valid; use 0, 90, 180 or 270") }
+        settings.mode = cube ? .cube : .preview(PreviewLayout(fit: fitMode, rotation: rotation, mirror: mirror))
+
+        guard frames >= 1 else { throw UsageError("--frames \(frames) must be at least 1") }
+        let pattern = try OutputPattern(output)
+        if frames > 1 && !pattern.isSequence {
+            throw UsageError("-o \(output) names one file but --frames is \(frames); put %d in the name, e.g. frames/out-%03d.png")
+        }
+        try PNGWriter.checkFolder(of: pattern.path(for: 0))
+        return Job(source: source, settings: settings, output: pattern)
+    }
+}
