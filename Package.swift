@@ -49,6 +49,6 @@ let package = Package(
             dependencies: ["Pipeline", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .executableTarget(name: "SepiaSnapshot", dependencies: ["Pipeline"], path: "Examples/SepiaSnapshot", swiftSettings: swift5),
-        .testTarget(name: "KameraTests", dependencies: ["Pipeline", "CGLES"], swiftSettings: swift5),
+        .testTarget(name: "KameraTests", dependencies: ["Pipeline", "CGLES", "kamera"], exclude: ["Golden"], swiftSettings: swift5),
     ]
 )

@@ -58,7 +58,13 @@ public struct ColorMatrix: Equatable, Sendable {
         [r.x, g.x, b.x, a.x, r.y, g.y, b.y, a.y, r.z, g.z, b.z, a.z, r.w, g.w, b.w, a.w]
     }
 
-    public var isIdentity: Bool { self == .identity }
+    /// True when every coefficient is within 1e-6 of the identity's.
+    public var isIdentity: Bool {
+        let i = ColorMatrix.identity
+        let differences: [SIMD4<Float>] = [r - i.r, g - i.g, b - i.b, a - i.a, offset]
+        let largest = differences.map { Swift.max(abs($0.x), abs($0.y), abs($0.z), abs($0.w)) }.max() ?? 0
+        return largest < 1e-6
+    }
 }
 
 extension ColorMatrix {

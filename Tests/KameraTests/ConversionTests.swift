@@ -1,0 +1,115 @@
+import Pipeline
+import XCTest
+
+/// YUV → RGB in the texture cache's shaders against the CPU reference built
+/// from the BT.601/BT.709 formulas, and the direct uploads of the RGB formats.
+/// Tolerance: 2 of 255 per channel.
+final class ConversionTests: XCTestCase {
+    let tolerance = 2
+
+    /// A frame of deterministic pseudo-random bytes (Y and chroma kept in the legal range of `range`).
+    func randomFrame(_ format: PixelFormat, width: Int, height: Int, colorSpace: YUVColorSpace = .bt601Limited) -> (Frame, FrameBuffer) {
+        let buffer = FrameBuffer(format: format, width: width, height: height)
+        var seed: UInt32 = 99
+        let bytes = buffer.allBytes
+        for i in 0..<bytes.count {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            let r = UInt8(seed >> 24)
+            bytes[i] = format.isYUV && colorSpace.range == .limited ? 16 + r % 220 : r
+        }
+        return (buffer.frame(sequence: 0, timestamp: 0, colorSpace: colorSpace), buffer)
+    }
+
+    func testYUVFormatsMatrixAndRangeAgainstCPUReference() throws {
+        for format in [PixelFormat.yuyv, .nv12] {
+            for matrix in YUVColorSpace.Matrix.allCases {
+                for range in YUVColorSpace.Range.allCases {
+                    for gles in [GLESVersion.gles2, .gles3] {
+                        let cs = YUVColorSpace(matrix: matrix, range: range)
+                        let (frame, buffer) = randomFrame(format, width: 64, height: 36, colorSpace: cs)
+                        let image = try withExtendedLifetime(buffer) {
+                            try GPUHarness.render(frame, settings: RenderSettings(crop: .none), gles: gles)
+                        }
+                        XCTAssertClose(image, CPUReference.decode(frame), tolerance: tolerance, "\(format) \(cs) GLES \(gles.rawValue)")
+                    }
+                }
+            }
+        }
+    }
+
+    func testSquareCropOfYUVWithOddOffset() throws {
+        for format in [PixelFormat.yuyv, .nv12] {
+            // 50x32: the square starts at x = 9, in the middle of a YUYV pair.
+            let (frame, buffer) = randomFrame(format, width: 50, height: 32)
+            let image = try withExtendedLifetime(buffer) { try GPUHarness.render(frame, settings: RenderSettings(crop: .square)) }
+            let reference = CPUReference.crop(CPUReference.decode(frame), x: 9, y: 0, width: 32, height: 32)
+            XCTAssertClose(image, reference, tolerance: tolerance, "\(format) square crop")
+        }
+    }
+
+    func testDirectFormatsUploadUnchanged() throws {
+        let source = sampleImage(width: 40, height: 30)
+        for format in [PixelFormat.rgba, .bgra, .rgb24, .grey] {
+            let (rgba, keep) = source.frame()
+            let buffer = FrameBuffer(format: format, width: 40, height: 30)
+            FormatConverter.convert(rgba: keep, to: buffer, colorSpace: YUVColorSpace(matrix: .bt601, range: .full))
+            let frame = buffer.frame(sequence: 0, timestamp: 0)
+            _ = rgba
+            for gles in [GLESVersion.gles2, .gles3] {
+                let image = try GPUHarness.render(frame, settings: RenderSettings(crop: .none), gles: gles)
+                let reference = format == .grey
+                    ? Image(width: 40, height: 30) { x, y in
+                        let c = source.color(x, y)
+                        let l = 0.299 * c.x + 0.587 * c.y + 0.114 * c.z
+                        return SIMD4(l, l, l, 1)
+                    }
+                    : source
+                XCTAssertClose(image, reference, tolerance: tolerance, "\(format) GLES \(gles.rawValue)")
+            }
+        }
+    }
+
+    /// Rows padded past the image (as V4L2 drivers may deliver) upload with
+    /// GL_UNPACK_ROW_LENGTH on GLES 3 and row by row on GLES 2.
+    func testPaddedRowsOnBothGLESVersions() throws {
+        let (tight, buffer) = randomFrame(.yuyv, width: 32, height: 16)
+        let padded = UnsafeMutableRawBufferPointer.allocate(byteCount: 96 * 16, alignment: 16)
+        defer { padded.deallocate() }
+        padded.initializeMemory(as: UInt8.self, repeating: 0xEE)
+        for row in 0..<16 {
+            let src = UnsafeRawBufferPointer(rebasing: buffer.planes[0].bytes[(row * 64)..<(row * 64 + 64)])
+            UnsafeMutableRawBufferPointer(rebasing: padded[(row * 96)..<(row * 96 + 64)]).copyMemory(from: src)
+        }
+        var frame = tight
+        frame.planes = [Plane(bytes: UnsafeRawBufferPointer(padded), bytesPerRow: 96)]
+        for gles in [GLESVersion.gles2, .gles3] {
+            let image = try GPUHarness.render(frame, settings: RenderSettings(crop: .none), gles: gles)
+            XCTAssertClose(image, CPUReference.decode(tight), tolerance: tolerance, "padded YUYV GLES \(gles.rawValue)")
+        }
+        withExtendedLifetime(buffer) {}
+    }
+
+    func testTestPatternInEveryFormatLooksTheSame() throws {
+        let rgba = try GPUHarness.render(TestPattern(width: 64, height: 48, format: .rgba).frame(at: 3),
+                                         settings: RenderSettings(crop: .none))
+        for format in [PixelFormat.yuyv, .nv12] {
+            let pattern = TestPattern(width: 64, height: 48, format: format)
+            let image = try GPUHarness.render(pattern.frame(at: 3), settings: RenderSettings(crop: .none))
+            // 8-bit YUV round trip plus chroma subsampling: compare where the
+            // 3x3 neighbourhood is uniform (not at bar, square or digit edges).
+            var worst = 0, compared = 0
+            for y in 1..<47 {
+                for x in 1..<63 {
+                    let center = rgba.pixel(x, y)
+                    let uniform = (-1...1).allSatisfy { dy in (-1...1).allSatisfy { dx in rgba.pixel(x + dx, y + dy) == center } }
+                    guard uniform else { continue }
+                    let d = image.pixel(x, y) &- center
+                    worst = max(worst, abs(d.x), abs(d.y), abs(d.z))
+                    compared += 1
+                }
+            }
+            XCTAssertGreaterThan(compared, 1000)
+            XCTAssertLessThanOrEqual(worst, 4, "\(format) test pattern vs RGBA")
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Pipeline
+
+/// CPU references for what the shaders compute, written from the standards'
+/// formulas, independently of the code under test.
+enum CPUReference {
+    /// Y'CbCr (8-bit) to R'G'B' (0...1, clamped), from ITU-R BT.601 / BT.709.
+    static func rgb(y: UInt8, u: UInt8, v: UInt8, matrix: YUVColorSpace.Matrix, range: YUVColorSpace.Range) -> SIMD3<Float> {
+        let (kr, kb): (Double, Double) = matrix == .bt601 ? (0.299, 0.114) : (0.2126, 0.0722)
+        let kg = 1 - kr - kb
+        let luma: Double, cb: Double, cr: Double
+        if range == .limited {
+            luma = (Double(y) - 16) / 219
+            cb = (Double(u) - 128) / 224
+            cr = (Double(v) - 128) / 224
+        } else {
+            luma = Double(y) / 255
+            cb = (Double(u) - 128) / 255
+            cr = (Double(v) - 128) / 255
+        }
+        let r = luma + 2 * (1 - kr) * cr
+        let b = luma + 2 * (1 - kb) * cb
+        let g = (luma - kr * r - kb * b) / kg
+        return SIMD3(Float(r), Float(g), Float(b)).clamped(lowerBound: .zero, upperBound: .one)
+    }
+
+    /// Decodes a YUYV or NV12 frame (nearest chroma sample) to RGBA.
+    static func decode(_ frame: Frame) -> Image {
+        let cs = frame.colorSpace
+        return Image(width: frame.width, height: frame.height) { x, y in
+            let p: (UInt8, UInt8, UInt8)
+            switch frame.format {
+            case .yuyv:
+                let row = frame.planes[0].bytes, o = y * frame.planes[0].bytesPerRow + (x / 2) * 4
+                p = (row[o + (x % 2 == 0 ? 0 : 2)], row[o + 1], row[o + 3])
+            case .nv12:
+                let luma = frame.planes[0], chroma = frame.planes[1]
+                let c = (y / 2) * chroma.bytesPerRow + (x / 2) * 2
+                p = (luma.bytes[y * luma.bytesPerRow + x], chroma.bytes[c], chroma.bytes[c + 1])
+            default:
+                fatalError("not a YUV frame")
+            }
+            let rgb = rgb(y: p.0, u: p.1, v: p.2, matrix: cs.matrix, range: cs.range)
+            return SIMD4(rgb, 1)
+        }
+    }
+
+    /// `clamp(M * c + offset)` for every pixel.
+    static func apply(_ m: ColorMatrix, to image: Image, clamp: Bool = true) -> Image {
+        Image(width: image.width, height: image.height) { x, y in
+            let c = image.color(x, y)
+            let rows = m.rows
+            var out = SIMD4<Float>(0, 0, 0, 0)
+            for i in 0..<4 {
+                out[i] = rows[i][0] * c[0] + rows[i][1] * c[1] + rows[i][2] * c[2] + rows[i][3] * c[3] + m.offset[i]
+            }
+            return clamp ? out.clamped(lowerBound: .zero, upperBound: .one) : out
+        }
+    }
+
+    /// Each block of `n` x `n` pixels takes the pixel at the block's center.
+    static func pixellate(_ image: Image, block n: Int) -> Image {
+        Image(width: image.width, height: image.height) { x, y in
+            let cx = min((x / n) * n + n / 2, image.width - 1), cy = min((y / n) * n + n / 2, image.height - 1)
+            return image.color(cx, cy)
+        }
+    }
+
+    /// The cropped part of an image.
+    static func crop(_ image: Image, x: Int, y: Int, width: Int, height: Int) -> Image {
+        Image(width: width, height: height) { px, py in image.color(x + px, y + py) }
+    }
+}
