@@ -1,0 +1,148 @@
+import Foundation
+import Pipeline
+import XCTest
+
+/// The `kamera` binary as a user runs it: results on disk, and for bad input a
+/// one-line error, a non-zero exit code and no output file left behind.
+final class CommandLineTests: XCTestCase {
+    var folder: URL!
+
+    static var binary: URL {
+        let tests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [tests, tests.deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent("kamera")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return Bundle.main.bundleURL.appendingPathComponent("kamera")
+    }
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-cli-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    func kamera(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    func files() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    }
+
+    /// Runs a bad command and checks the error contract.
+    func assertFails(_ arguments: [String], mentioning expected: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let before = try files()
+        let result = try kamera(arguments)
+        XCTAssertNotEqual(result.status, 0, "exit code for \(arguments)", file: file, line: line)
+        let lines = result.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, "one line on stderr, got: \(result.stderr)", file: file, line: line)
+        XCTAssertTrue(result.stderr.hasPrefix("kamera: error: "), result.stderr, file: file, line: line)
+        for text in expected {
+            XCTAssertTrue(result.stderr.contains(text), "'\(text)' missing from: \(result.stderr)", file: file, line: line)
+        }
+        XCTAssertEqual(try files(), before, "no output file may be left behind", file: file, line: line)
+    }
+
+    func testRendersTheTestPatternToPNG() throws {
+        let result = try kamera(["render", "--filter", "sepia", "--size", "96x96", "-o", "out.png"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try files(), ["out.png"])
+        let data = try Data(contentsOf: folder.appendingPathComponent("out.png"))
+        XCTAssertEqual(Array(data.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        XCTAssertEqual(data[16..<24].map { $0 }, [0, 0, 0, 96, 0, 0, 0, 96], "IHDR width and height")
+    }
+
+    func testCubeSequence() throws {
+        let result = try kamera(["render", "--cube", "--frames", "3", "--input-size", "160x120", "-o", "cube-%03d.png"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try files(), ["cube-000.png", "cube-001.png", "cube-002.png"])
+    }
+
+    func testListFilters() throws {
+        let result = try kamera(["render", "--list-filters"])
+        XCTAssertEqual(result.status, 0)
+        for name in ["none", "sepia", "gray", "mono", "invert", "instant", "transfer", "chrome", "fade", "noir", "process", "tonal",
+                     "brightness=V", "contrast=V", "saturation=V", "hue=V", "pixellate=N"] {
+            XCTAssertTrue(result.stdout.contains("\n\(name) ") || result.stdout.hasPrefix("\(name) "), "\(name) missing")
+        }
+    }
+
+    func testVerboseNamesThePlatformAndRenderer() throws {
+        let result = try kamera(["render", "-v", "--input-size", "64x48", "-o", "v.png"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("platform"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("renderer"), result.stderr)
+    }
+
+    func testBadInput() throws {
+        try assertFails(["render", "--input", "missing.png", "-o", "out.png"], mentioning: ["missing.png", "no such file"])
+        try Data([0x89, 0x50, 0x4E, 0x47, 1, 2, 3]).write(to: folder.appendingPathComponent("corrupt.png"))
+        try assertFails(["render", "--input", "corrupt.png", "-o", "out.png"], mentioning: ["corrupt.png", "cannot read PNG"])
+        try Data(Array("YUV4MPEG2 W64 H48 C420jpeg\nFRAME\n".utf8) + [UInt8](repeating: 0, count: 100))
+            .write(to: folder.appendingPathComponent("short.y4m"))
+        try assertFails(["render", "--input", "short.y4m", "-o", "out.png"], mentioning: ["short.y4m", "truncated"])
+        try assertFails(["render", "--filter", "sepiaa", "-o", "out.png"], mentioning: ["sepiaa", "sepia", "mono", "invert", "contrast=V"])
+        try assertFails(["render", "--size", "12xx", "-o", "out.png"], mentioning: ["--size 12xx", "WxH"])
+        try assertFails(["render", "-o", "no/such/folder/out.png"], mentioning: ["no/such/folder", "does not exist"])
+        try assertFails(["render", "--frames", "5", "-o", "out.png"], mentioning: ["%d"])
+        try assertFails(["render", "--format", "mjpeg", "-o", "out.png"], mentioning: ["mjpeg", "yuyv", "nv12"])
+        try assertFails(["render", "--gpu", "x11", "-o", "out.png"], mentioning: ["x11", "surfaceless"])
+        try Data([1, 2, 3]).write(to: folder.appendingPathComponent("raw.yuv"))
+        try assertFails(["render", "--input", "raw.yuv", "-o", "out.png"], mentioning: ["--format", "--input-size"])
+    }
+
+    func testUnwritableOutput() throws {
+        let locked = folder.appendingPathComponent("locked")
+        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o500], ofItemAtPath: locked.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: locked.path) }
+        if getuid() == 0 {
+            // root writes anywhere; a path under a regular file is unwritable for everyone.
+            try Data().write(to: folder.appendingPathComponent("plain"))
+            try assertFails(["render", "-o", "plain/out.png"], mentioning: ["plain/out.png"])
+        } else {
+            try assertFails(["render", "-o", "locked/out.png"], mentioning: ["locked", "not writable"])
+        }
+    }
+
+    func testInterruptLeavesOnlyCompletePNGs() throws {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = ["render", "--cube", "--frames", "100000", "--input-size", "320x240", "-o", "f-%06d.png"]
+        process.currentDirectoryURL = folder
+        process.standardError = Pipe()
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while try files().filter({ $0.hasSuffix(".png") }).count < 3 && Date() < deadline { usleep(50_000) }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertNotEqual(process.terminationStatus, 0)
+        let written = try files()
+        XCTAssertGreaterThanOrEqual(written.count, 3)
+        XCTAssertTrue(written.allSatisfy { $0.hasSuffix(".png") }, "no temporary files: \(written)")
+        for name in written {
+            XCTAssertNoThrow(try ImageSource(path: folder.appendingPathComponent(name).path), name)
+        }
+    }
+}
