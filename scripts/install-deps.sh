@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Kamera builds and renders with; does nothing
+# when they are already there. Runs apt-get as root, or through sudo.
+set -euo pipefail
+
+packages=(
+    pkg-config
+    libegl-dev libgles2-mesa-dev libgbm-dev libdrm-dev libv4l-dev libpng-dev   # headers (module maps)
+    libegl-mesa0 libgl1-mesa-dri                                                 # Mesa EGL + llvmpipe
+)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "install-deps: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+    sudo="sudo"
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The main job: installs what Kamera needs, builds it in release mode and runs
+# `kamera` with the given arguments (default: render the test pattern to kamera.png).
+#   scripts/kamera.sh                      # → kamera.png
+#   scripts/kamera.sh render --cube -o cube.png
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+"$root/scripts/install-deps.sh"
+swift build -c release --package-path "$root" --product kamera >&2
+[ $# -eq 0 ] && set -- render -o kamera.png
+exec "$root/.build/release/kamera" "$@"
