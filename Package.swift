@@ -30,7 +30,7 @@ let package = Package(
             resources: [
                 .embedInCode("quad.vert"), .embedInCode("cube.vert"),
                 .embedInCode("texture.frag"), .embedInCode("yuyv.frag"), .embedInCode("nv12.frag"),
-                .embedInCode("color_matrix.frag"), .embedInCode("pixellate.frag"),
+                .embedInCode("color_matrix.frag"), .embedInCode("pixellate.frag"), .embedInCode("bgra.frag"),
             ],
             swiftSettings: swift5),
         .target(name: "Capture", dependencies: ["CPNG", "CV4L2"], swiftSettings: swift5),

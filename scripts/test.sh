@@ -6,4 +6,4 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/install-deps.sh"
 cd "$root"
 swift build --build-tests
-swift test --skip-build
+swift test --skip-build --disable-swift-testing

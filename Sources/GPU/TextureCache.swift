@@ -14,7 +14,11 @@ public final class TextureCache {
     /// Digital zoom: the crop is narrowed around its center by this factor (>= 1).
     public var zoom: Float = 1
     private let supportsRowLength: Bool
-    private let supportsBGRA: Bool
+    /// Upload BGRA directly (GL_EXT_texture_format_BGRA8888); when false, BGRA is
+    /// uploaded as RGBA and swapped by `bgra.frag`. Defaults to what the GPU offers.
+    public var uploadsBGRADirectly: Bool {
+        didSet { layout = nil }
+    }
     private var planes: [GLuint] = []
     private var layout: (format: PixelFormat, width: Int, height: Int)?
     private let converted: Framebuffer
@@ -26,7 +30,7 @@ public final class TextureCache {
     public init(context: GPUContext, crop: CropMode = .square) throws {
         self.crop = crop
         supportsRowLength = context.glesMajorVersion >= 3 || context.glExtensions.contains("GL_EXT_unpack_subimage")
-        supportsBGRA = context.glExtensions.contains("GL_EXT_texture_format_BGRA8888")
+        uploadsBGRADirectly = context.glExtensions.contains("GL_EXT_texture_format_BGRA8888")
         converted = try Framebuffer(width: 1, height: 1)
     }
 
@@ -46,12 +50,13 @@ public final class TextureCache {
                    width: frame.width, height: frame.height)
             return CameraTexture(name: planes[0], width: frame.width, height: frame.height, region: region)
         case .bgra:
-            upload(frame, plane: 0, format: supportsBGRA ? GLenum(GL_BGRA_EXT) : GLenum(GL_RGBA), bytesPerPixel: 4,
+            upload(frame, plane: 0, format: uploadsBGRADirectly ? GLenum(GL_BGRA_EXT) : GLenum(GL_RGBA), bytesPerPixel: 4,
                    width: frame.width, height: frame.height)
-            if supportsBGRA {
+            if uploadsBGRADirectly {
                 return CameraTexture(name: planes[0], width: frame.width, height: frame.height, region: region)
             }
-            let program = try swizzleProgram ?? ShaderProgram(vertex: ShaderSource.quadVertex, fragment: "precision mediump float; varying vec2 v_texcoord; uniform sampler2D u_texture; void main() { gl_FragColor = texture2D(u_texture, v_texcoord).bgra; }", fragmentName: "bgra swizzle")
+            let program = try swizzleProgram ?? ShaderProgram(vertex: ShaderSource.quadVertex, fragment: ShaderSource.bgra,
+                                                                  vertexName: "quad.vert", fragmentName: "bgra.frag")
             swizzleProgram = program
             try converted.resize(width: rect.width, height: rect.height)
             converted.bind()
@@ -94,7 +99,7 @@ public final class TextureCache {
         let specs: [(format: GLenum, width: Int, height: Int)]
         switch frame.format {
         case .rgba: specs = [(GLenum(GL_RGBA), frame.width, frame.height)]
-        case .bgra: specs = [(supportsBGRA ? GLenum(GL_BGRA_EXT) : GLenum(GL_RGBA), frame.width, frame.height)]
+        case .bgra: specs = [(uploadsBGRADirectly ? GLenum(GL_BGRA_EXT) : GLenum(GL_RGBA), frame.width, frame.height)]
         case .rgb24: specs = [(GLenum(GL_RGB), frame.width, frame.height)]
         case .grey: specs = [(GLenum(GL_LUMINANCE), frame.width, frame.height)]
         case .yuyv: specs = [(GLenum(GL_RGBA), (frame.width + 1) / 2, frame.height)]

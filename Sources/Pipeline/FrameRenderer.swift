@@ -6,9 +6,7 @@ import CGLES
 /// frame of one size allocates nothing. Call it on the thread that owns the
 /// context.
 public final class FrameRenderer {
-    public var settings: RenderSettings {
-        didSet { applySettings() }
-    }
+    public private(set) var settings: RenderSettings
     public let context: GPUContext
     public let cache: TextureCache
     private let filters: FilterRenderer
@@ -76,18 +74,23 @@ public final class FrameRenderer {
         return target
     }
 
-    private func applySettings() {
-        cache.crop = settings.crop
-        stages = settings.filters.stages
+    /// Switches crop, filters or mode between frames, keeping the context,
+    /// the textures and the output (filter switching while running).
+    public func update(_ settings: RenderSettings) throws {
         switch settings.mode {
         case .preview(let layout):
-            if preview == nil { preview = try? PreviewRenderer(layout: layout) }
-            preview?.layout = layout
+            let renderer = try preview ?? PreviewRenderer(layout: layout)
+            renderer.layout = layout
+            preview = renderer
             cube = nil
         case .cube:
-            if cube == nil { cube = try? CubeRenderer(rate: settings.rate) }
-            cube?.rate = settings.rate
+            let renderer = try cube ?? CubeRenderer(rate: settings.rate)
+            renderer.rate = settings.rate
+            cube = renderer
             preview = nil
         }
+        cache.crop = settings.crop
+        stages = settings.filters.stages
+        self.settings = settings
     }
 }

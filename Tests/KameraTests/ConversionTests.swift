@@ -112,4 +112,38 @@ final class ConversionTests: XCTestCase {
             XCTAssertLessThanOrEqual(worst, 4, "\(format) test pattern vs RGBA")
         }
     }
+
+    func testBGRAWithoutTheUploadExtension() throws {
+        let source = sampleImage(width: 24, height: 16)
+        let (_, keep) = source.frame()
+        let buffer = FrameBuffer(format: .bgra, width: 24, height: 16)
+        FormatConverter.convert(rgba: keep, to: buffer, colorSpace: .bt601Limited)
+        let frame = buffer.frame(sequence: 0, timestamp: 0)
+        let image = try GPUHarness.run { context -> Image in
+            let renderer = try FrameRenderer(context: context, settings: RenderSettings(crop: .none))
+            renderer.cache.uploadsBGRADirectly = false
+            return Image(width: 24, height: 16, pixels: Array(try renderer.render(frame, index: 0)))
+        }
+        XCTAssertClose(image, source, tolerance: tolerance, "BGRA through bgra.frag")
+    }
+
+    /// Switching filters and mode between frames keeps working on the same renderer.
+    func testSwitchingSettingsWhileRunning() throws {
+        let source = sampleImage(width: 32, height: 32)
+        let (frame, buffer) = source.frame()
+        let (sepia, invert, cube) = try withExtendedLifetime(buffer) {
+            try GPUHarness.run { context -> (Image, Image, Image) in
+                let renderer = try FrameRenderer(context: context, settings: RenderSettings(filters: try FilterChain(parsing: ["sepia"])))
+                let a = Image(width: 32, height: 32, pixels: Array(try renderer.render(frame, index: 0)))
+                try renderer.update(RenderSettings(filters: try FilterChain(parsing: ["invert"])))
+                let b = Image(width: 32, height: 32, pixels: Array(try renderer.render(frame, index: 1)))
+                try renderer.update(RenderSettings(mode: .cube))
+                let c = Image(width: 32, height: 32, pixels: Array(try renderer.render(frame, index: 2)))
+                return (a, b, c)
+            }
+        }
+        XCTAssertClose(sepia, CPUReference.apply(.sepia, to: source), tolerance: tolerance, "before the switch")
+        XCTAssertClose(invert, CPUReference.apply(.invert, to: source), tolerance: tolerance, "after the switch")
+        XCTAssertEqual(cube.pixel(0, 0), SIMD4(51, 51, 51, 255), "cube background after switching mode")
+    }
 }

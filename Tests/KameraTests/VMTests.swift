@@ -1,0 +1,52 @@
+import Foundation
+import Pipeline
+import XCTest
+
+/// Kamera inside the VM from shared/vm/run-in-vm, where the kernel's vkms
+/// driver gives a real DRM node: EGL on GBM must render the same pixels as the
+/// surfaceless platform does here. The VM must boot; if it cannot, the test fails.
+final class VMTests: XCTestCase {
+    static let runInVM = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/vm/run-in-vm")
+
+    func testGBMOnVKMSMatchesSurfaceless() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.runInVM.path) else {
+            return XCTFail("\(Self.runInVM.path) is missing: the VM tests cannot run")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-vm-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let kamera = CommandLineTests.binary.path
+        let arguments = ["render", "--input-size", "320x240", "--filter", "sepia", "--frames", "2"]
+        let script = "ls /dev/dri/card0 && \(kamera) \(arguments.joined(separator: " ")) -v --gpu gbm:/dev/dri/card0 --gles 3 -o gbm-%d.png"
+
+        let process = Process()
+        process.executableURL = Self.runInVM
+        process.arguments = ["--", "bash", "-c", script]
+        process.currentDirectoryURL = folder
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let log = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "run-in-vm failed:\n\(log)")
+        XCTAssertTrue(log.contains("platform gbm:/dev/dri/card0"), "kamera did not use GBM:\n\(log)")
+
+        let local = Process()
+        local.executableURL = URL(fileURLWithPath: kamera)
+        local.arguments = arguments + ["--gpu", "surfaceless", "-o", "surfaceless-%d.png"]
+        local.currentDirectoryURL = folder
+        try local.run()
+        local.waitUntilExit()
+        XCTAssertEqual(local.terminationStatus, 0)
+
+        for i in 0..<2 {
+            let gbm = try XCTUnwrap(try ImageSource(path: folder.appendingPathComponent("gbm-\(i).png").path).nextFrame())
+            let here = try XCTUnwrap(try ImageSource(path: folder.appendingPathComponent("surfaceless-\(i).png").path).nextFrame())
+            XCTAssertEqual(gbm.width, 240)
+            XCTAssertEqual(Array(gbm.planes[0].bytes), Array(here.planes[0].bytes), "frame \(i): GBM and surfaceless differ")
+        }
+    }
+}
