@@ -39,7 +39,7 @@ let package = Package(
             dependencies: ["CEGL", "CGLES", "CGBM", "Capture", "Shaders", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .target(name: "Filters", dependencies: ["GPU", "CGLES", "Shaders"], swiftSettings: swift5),
-        .target(name: "Render", dependencies: ["GPU", "CGLES", "Shaders"], swiftSettings: swift5),
+        .target(name: "Render", dependencies: ["GPU", "Filters", "CGLES", "Shaders"], swiftSettings: swift5),
         .target(name: "Output", dependencies: ["CPNG", "CDRM", "CGBM"], swiftSettings: swift5),
         .target(
             name: "Pipeline",

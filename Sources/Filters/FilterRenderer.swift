@@ -52,25 +52,16 @@ public final class FilterRenderer {
 
 private final class ColorMatrixProgram {
     let program: ShaderProgram
-    private let matrix: GLint
-    private let offset: GLint
-    private var current: ColorMatrix?
+    private let uniforms: ColorMatrixUniforms
 
     init() throws {
-        program = try ShaderProgram(vertex: ShaderSource.quadVertex, fragment: ShaderSource.colorMatrix,
-                                    vertexName: "quad.vert", fragmentName: "color_matrix.frag")
-        program.use()
-        glUniform1i(program.location("u_texture"), 0)
-        matrix = program.location("u_matrix")
-        offset = program.location("u_offset")
+        program = try ShaderProgram(quadFragment: ShaderSource.colorMatrix, name: "color_matrix.frag")
+        uniforms = ColorMatrixUniforms(program)
     }
 
     func set(_ m: ColorMatrix) {
         program.use()
-        guard current != m else { return }
-        m.columnMajor.withUnsafeBufferPointer { glUniformMatrix4fv(matrix, 1, GLboolean(GL_FALSE), $0.baseAddress) }
-        current = m
-        glUniform4f(offset, m.offset.x, m.offset.y, m.offset.z, m.offset.w)
+        uniforms.set(m)
     }
 }
 
@@ -80,10 +71,8 @@ private final class PixellateProgram {
     private let block: GLint
 
     init() throws {
-        program = try ShaderProgram(vertex: ShaderSource.quadVertex, fragment: ShaderSource.pixellate,
-                                    vertexName: "quad.vert", fragmentName: "pixellate.frag")
+        program = try ShaderProgram(quadFragment: ShaderSource.pixellate, name: "pixellate.frag")
         program.use()
-        glUniform1i(program.location("u_texture"), 0)
         resolution = program.location("u_resolution")
         block = program.location("u_block")
     }
@@ -102,10 +91,8 @@ private final class CustomProgram {
     private let time: GLint
 
     init(_ shader: CustomShader) throws {
-        program = try ShaderProgram(vertex: ShaderSource.quadVertex, fragment: shader.source,
-                                    vertexName: "quad.vert", fragmentName: shader.path)
+        program = try ShaderProgram(quadFragment: shader.source, name: shader.path)
         program.use()
-        glUniform1i(program.location("u_texture"), 0)
         resolution = program.location("u_resolution")
         frame = program.location("u_frame")
         time = program.location("u_time")

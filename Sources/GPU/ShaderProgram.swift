@@ -1,4 +1,5 @@
 import CGLES
+import Shaders
 import Foundation
 
 /// A linked vertex + fragment shader. Compile errors name the shader file and
@@ -29,6 +30,15 @@ public final class ShaderProgram {
             throw GPUError("\(fragmentName): link error: \(log.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
         id = program
+        // Every shader samples its main texture from unit 0.
+        glUseProgram(program)
+        let texture = glGetUniformLocation(program, "u_texture")
+        if texture >= 0 { glUniform1i(texture, 0) }
+    }
+
+    /// A fragment shader drawn on a `Quad` (with `quad.vert`).
+    public convenience init(quadFragment fragment: String, name: String) throws {
+        try self.init(vertex: ShaderSource.quadVertex, fragment: fragment, vertexName: "quad.vert", fragmentName: name)
     }
 
     deinit { glDeleteProgram(id) }

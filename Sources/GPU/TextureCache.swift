@@ -55,8 +55,7 @@ public final class TextureCache {
             if uploadsBGRADirectly {
                 return CameraTexture(name: planes[0], width: frame.width, height: frame.height, region: region)
             }
-            let program = try swizzleProgram ?? ShaderProgram(vertex: ShaderSource.quadVertex, fragment: ShaderSource.bgra,
-                                                                  vertexName: "quad.vert", fragmentName: "bgra.frag")
+            let program = try swizzleProgram ?? ShaderProgram(quadFragment: ShaderSource.bgra, name: "bgra.frag")
             swizzleProgram = program
             try converted.resize(width: rect.width, height: rect.height)
             converted.bind()
@@ -162,12 +161,11 @@ final class YUVProgram {
     private var frameSize = (0, 0)
 
     init(fragment: String, name: String) throws {
-        program = try ShaderProgram(vertex: ShaderSource.quadVertex, fragment: fragment, vertexName: "quad.vert", fragmentName: name)
+        program = try ShaderProgram(quadFragment: fragment, name: name)
         program.use()
         size = program.location("u_size")
         matrix = program.location("u_yuv_to_rgb")
         offset = program.location("u_yuv_offset")
-        glUniform1i(program.location("u_texture"), 0)
         glUniform1i(program.location("u_chroma"), 1)
     }
 

@@ -10,7 +10,9 @@ public final class FrameRenderer {
     public let context: GPUContext
     public let cache: TextureCache
     private let filters: FilterRenderer
+    /// Filter passes, and the chain's last color matrix, which the final draw applies.
     private var stages: [FilterStage]
+    private var finalMatrix: ColorMatrix
     private var preview: PreviewRenderer?
     private var cube: CubeRenderer?
     private var output: Framebuffer?
@@ -21,7 +23,7 @@ public final class FrameRenderer {
         self.settings = settings
         cache = try TextureCache(context: context, crop: settings.crop)
         filters = try FilterRenderer()
-        stages = settings.filters.stages
+        (stages, finalMatrix) = Self.split(settings.filters)
         switch settings.mode {
         case .preview(let layout): preview = try PreviewRenderer(layout: layout)
         case .cube: cube = try CubeRenderer(rate: settings.rate)
@@ -30,9 +32,12 @@ public final class FrameRenderer {
 
     deinit { pixels.deallocate() }
 
-    /// Render passes per frame in the last `render`: conversion is not counted,
-    /// filters and the final draw are.
+    /// Render passes per frame in the last `render`: filter passes and the
+    /// final draw (the YUV conversion pass is not counted).
     public private(set) var lastPassCount = 0
+
+    /// Render passes each frame will take: the filter passes and the final draw.
+    public var passesPerFrame: Int { stages.count + 1 }
 
     /// Output size for a frame of the given size.
     public func outputSize(for frame: Frame) -> (width: Int, height: Int) {
@@ -65,9 +70,9 @@ public final class FrameRenderer {
         let texture = try cache.texture(for: frame)
         let filtered = try filters.apply(stages, to: texture, frame: index, time: Float(Double(index) / settings.rate))
         if let preview {
-            preview.render(filtered, into: target)
+            preview.render(filtered, into: target, matrix: finalMatrix)
         } else if let cube {
-            cube.render(filtered, into: target, frame: index)
+            cube.render(filtered, into: target, frame: index, matrix: finalMatrix)
         }
         lastPassCount = filters.lastPassCount + 1
         try GL.check("rendering frame \(index)")
@@ -90,7 +95,18 @@ public final class FrameRenderer {
             preview = nil
         }
         cache.crop = settings.crop
-        stages = settings.filters.stages
+        (stages, finalMatrix) = Self.split(settings.filters)
         self.settings = settings
+    }
+
+    /// A trailing color matrix is drawn by the renderer itself, so a chain of
+    /// color matrices (folded into one) costs no pass beyond the final draw.
+    static func split(_ chain: FilterChain) -> ([FilterStage], ColorMatrix) {
+        var stages = chain.stages
+        if case .colorMatrix(let m) = stages.last {
+            stages.removeLast()
+            return (stages, m)
+        }
+        return (stages, .identity)
     }
 }

@@ -1,4 +1,5 @@
 import CGLES
+import Filters
 import GPU
 import Shaders
 
@@ -14,13 +15,13 @@ public final class CubeRenderer {
     private let vertices: GLuint
     private let mvp: GLint
     private let region: GLint
+    private let colorMatrix: ColorMatrixUniforms
 
     public init(rate: Double = 30) throws {
         self.rate = rate
-        program = try ShaderProgram(vertex: ShaderSource.cubeVertex, fragment: ShaderSource.texture,
-                                    vertexName: "cube.vert", fragmentName: "texture.frag")
-        program.use()
-        glUniform1i(program.location("u_texture"), 0)
+        program = try ShaderProgram(vertex: ShaderSource.cubeVertex, fragment: ShaderSource.colorMatrix,
+                                    vertexName: "cube.vert", fragmentName: "color_matrix.frag")
+        colorMatrix = ColorMatrixUniforms(program)
         mvp = program.location("u_mvp")
         region = program.location("u_region")
         var buffer: GLuint = 0
@@ -53,12 +54,15 @@ public final class CubeRenderer {
         return projection * view * model
     }
 
-    public func render(_ texture: CameraTexture, into target: Framebuffer, frame: Int) {
+    /// Renders the cube at `frame` into `target`, its faces showing `texture`
+    /// through `matrix`.
+    public func render(_ texture: CameraTexture, into target: Framebuffer, frame: Int, matrix: ColorMatrix = .identity) {
         target.bind()
         glClearColor(background.x, background.y, background.z, background.w)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT))
         glEnable(GLenum(GL_DEPTH_TEST))
         program.use()
+        colorMatrix.set(matrix)
         GL.bindTexture(texture.name)
         transform(frame: frame, aspect: Float(target.width) / Float(target.height)).withFloats {
             glUniformMatrix4fv(mvp, 1, GLboolean(GL_FALSE), $0)

@@ -1,28 +1,30 @@
 import CGLES
+import Filters
 import GPU
 import Shaders
 
 /// Draws a texture onto the output as a preview: fitted, rotated and
-/// mirrored per `PreviewLayout`, on black.
+/// mirrored per `PreviewLayout`, on black, through a color matrix (the last
+/// matrix of a filter chain costs no pass of its own).
 public final class PreviewRenderer {
     public var layout: PreviewLayout
     private let program: ShaderProgram
     private let quad = Quad()
+    private let colorMatrix: ColorMatrixUniforms
 
     public init(layout: PreviewLayout = PreviewLayout()) throws {
         self.layout = layout
-        program = try ShaderProgram(vertex: ShaderSource.quadVertex, fragment: ShaderSource.texture,
-                                    vertexName: "quad.vert", fragmentName: "texture.frag")
-        program.use()
-        glUniform1i(program.location("u_texture"), 0)
+        program = try ShaderProgram(quadFragment: ShaderSource.colorMatrix, name: "color_matrix.frag")
+        colorMatrix = ColorMatrixUniforms(program)
     }
 
-    /// Renders `texture` into `target`.
-    public func render(_ texture: CameraTexture, into target: Framebuffer) {
+    /// Renders `texture` into `target`, with `matrix` applied to every pixel.
+    public func render(_ texture: CameraTexture, into target: Framebuffer, matrix: ColorMatrix = .identity) {
         target.bind()
         glClearColor(0, 0, 0, 1)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         program.use()
+        colorMatrix.set(matrix)
         GL.bindTexture(texture.name)
         let e = layout.extent(imageWidth: texture.pixelWidth, imageHeight: texture.pixelHeight,
                               outputWidth: target.width, outputHeight: target.height)

@@ -76,10 +76,11 @@ struct BenchCommand: ParsableCommand {
             }
             if soak > 0 {
                 print("")
-                let growth = try Benchmark(workload: .sepia, width: 640, height: 480, format: .yuyv, frames: soak,
-                                           platform: platform, version: version).soak(on: thread)
-                print(String(format: "memory soak: %d frames of 640x480 yuyv sepia, RSS %.1f MiB → %.1f MiB, growth %.0f KiB (target < 1024 KiB)",
-                             soak, growth.before / 1_048_576, growth.after / 1_048_576, (growth.after - growth.before) / 1024))
+                let samples = try Benchmark(workload: .sepia, width: 640, height: 480, format: .yuyv, frames: soak,
+                                            platform: platform, version: version).soak(on: thread)
+                let mib = samples.map { String(format: "%.1f", $0 / 1_048_576) }.joined(separator: " → ")
+                print(String(format: "memory soak: %d frames of 640x480 yuyv sepia; RSS (MiB) after warm-up and each fifth: %@; growth %.0f KiB (target < 1024 KiB)",
+                             soak, mib, ((samples.last ?? 0) - (samples.first ?? 0)) / 1024))
             }
         }
     }

@@ -59,49 +59,54 @@ struct Benchmark {
         }
     }
 
-    func run(on thread: RenderThread) throws -> BenchResult {
+    /// Runs `body` on the render thread with a warmed-up renderer and a
+    /// function that renders frame `i` of the prepared frames.
+    private func warmedUp<T>(on thread: RenderThread, warmUp: Int,
+                             _ body: @escaping (_ render: (Int) throws -> Void) throws -> T) throws -> T {
         let buffers = makeFrames()
         let frameList = buffers.enumerated().map { $0.element.frame(sequence: UInt64($0.offset), timestamp: 0) }
-        let settings = self.settings
-        let count = frames
+        let settings = self.settings, platform = self.platform, version = self.version
         return try thread.sync {
             let context = try GPUContext(platform: platform, version: version)
             let renderer = try FrameRenderer(context: context, settings: settings)
-            for i in 0..<20 { try renderer.render(frameList[i % 4], index: i) }
+            let render = { (i: Int) throws in _ = try renderer.render(frameList[i % frameList.count], index: i) }
+            for i in 0..<warmUp { try render(i) }
+            return try withExtendedLifetime(buffers) { try body(render) }
+        }
+    }
+
+    func run(on thread: RenderThread) throws -> BenchResult {
+        let count = frames
+        return try warmedUp(on: thread, warmUp: 20) { render in
             var times = [Double](repeating: 0, count: count)
             AllocationCounter.start()
             let start = Clock.now
             var last = start
             for i in 0..<count {
-                try renderer.render(frameList[i % 4], index: i)
+                try render(i)
                 let now = Clock.now
                 times[i] = now - last
                 last = now
             }
-            let total = last - start
             let allocations = AllocationCounter.stop()
             times.sort()
-            _ = buffers
             return BenchResult(workload: workload, width: width, height: height, format: format,
-                               fps: Double(count) / total, p50: times[count / 2] * 1000, p95: times[count * 95 / 100] * 1000,
+                               fps: Double(count) / (last - start), p50: times[count / 2] * 1000, p95: times[count * 95 / 100] * 1000,
                                allocationsPerFrame: allocations.map { Double($0) / Double(count) })
         }
     }
 
-    /// Resident memory before and after `frames` frames in steady state.
-    func soak(on thread: RenderThread) throws -> (before: Double, after: Double) {
-        let buffers = makeFrames()
-        let frameList = buffers.enumerated().map { $0.element.frame(sequence: UInt64($0.offset), timestamp: 0) }
-        let settings = self.settings
+    /// Resident memory after warm-up and after each fifth of `frames` frames.
+    func soak(on thread: RenderThread) throws -> [Double] {
         let count = frames
-        return try thread.sync {
-            let context = try GPUContext(platform: platform, version: version)
-            let renderer = try FrameRenderer(context: context, settings: settings)
-            for i in 0..<100 { try renderer.render(frameList[i % 4], index: i) }
-            let before = Clock.residentBytes
-            for i in 0..<count { try renderer.render(frameList[i % 4], index: i) }
-            _ = buffers
-            return (before, Clock.residentBytes)
+        return try warmedUp(on: thread, warmUp: 100) { render in
+            var samples = [Clock.residentBytes]
+            samples.reserveCapacity(6)
+            for i in 0..<count {
+                try render(i)
+                if (i + 1) % max(1, count / 5) == 0 { samples.append(Clock.residentBytes) }
+            }
+            return samples
         }
     }
 }

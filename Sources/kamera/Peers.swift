@@ -17,11 +17,16 @@ enum Peer: String, CaseIterable {
             return result
         }
         defer { try? FileManager.default.removeItem(atPath: input) }
-        let half = max(4, frames / 2 / 4 * 4)
+        // ffmpeg starts slowly and runs fast: give it enough frames to time.
+        let half = max(self == .ffmpeg ? 400 : 4, frames / 2 / 4 * 4)
         let full = half * 2
         guard let short = run(input: input, width: width, height: height, format: format, frames: half, note: &result.note),
-              let long = run(input: input, width: width, height: height, format: format, frames: full, note: &result.note),
-              long > short else { return result }
+              let long = run(input: input, width: width, height: height, format: format, frames: full, note: &result.note)
+        else { return result }
+        guard long > short else {
+            result.note = "too fast to time against its start-up cost"
+            return result
+        }
         result.fps = Double(full - half) / (long - short)
         return result
     }

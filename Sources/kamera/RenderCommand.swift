@@ -88,7 +88,7 @@ struct RenderCommand: ParsableCommand {
                 let context = try GPUContext(platform: platform, version: version, logger: logger)
                 let renderer = try FrameRenderer(context: context, settings: job.settings)
                 let source = try job.source.makeSource()
-                logger.info("source: \(source.summary); filters: \(job.settings.filters.summary); passes: \(job.settings.filters.stages.count) + 1")
+                logger.info("source: \(source.summary); filters: \(job.settings.filters.summary); render passes per frame: \(renderer.passesPerFrame)")
                 var rendered = 0
                 while rendered < frames && interrupted == 0 {
                     guard let frame = try source.nextFrame() else { break }
