@@ -45,11 +45,19 @@ enum AllocationCounter {
         MallocInterposerSwift.hook()
     }
 
-    /// Allocations since `start`, or nil when counting is off.
-    static func stop() -> Int? {
+    struct Counts {
+        var allocations: Int
+        var frees: Int
+        /// Bytes allocated minus bytes freed.
+        var netBytes: Int
+    }
+
+    /// Allocations and frees since `start`, or nil when counting is off.
+    static func stop() -> Counts? {
         guard isActive else { return nil }
         MallocInterposerSwift.unhook()
-        return MallocInterposerSwift.getStatistics().mallocCount
+        let s = MallocInterposerSwift.getStatistics()
+        return Counts(allocations: s.mallocCount, frees: s.freeCount, netBytes: s.mallocBytesCount - s.freeBytesCount)
     }
 }
 

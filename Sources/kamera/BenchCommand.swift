@@ -76,11 +76,15 @@ struct BenchCommand: ParsableCommand {
             }
             if soak > 0 {
                 print("")
-                let samples = try Benchmark(workload: .sepia, width: 640, height: 480, format: .yuyv, frames: soak,
-                                            platform: platform, version: version).soak(on: thread)
+                let result = try Benchmark(workload: .sepia, width: 640, height: 480, format: .yuyv, frames: soak,
+                                           platform: platform, version: version).soak(on: thread)
+                let samples = result.resident
                 let mib = samples.map { String(format: "%.1f", $0 / 1_048_576) }.joined(separator: " → ")
-                print(String(format: "memory soak: %d frames of 640x480 yuyv sepia; RSS (MiB) after warm-up and each fifth: %@; growth %.0f KiB (target < 1024 KiB)",
-                             soak, mib, ((samples.last ?? 0) - (samples.first ?? 0)) / 1024))
+                print(String(format: "memory soak: %d frames of 640x480 yuyv sepia; RSS (MiB) after warm-up and each fifth: %@",
+                             soak, mib))
+                let heap = result.heapGrowth.map { String(format: "%.1f KiB", Double($0) / 1024) } ?? "n/a"
+                print(String(format: "  RSS growth %.0f KiB (target < 1024 KiB); heap allocated and not freed meanwhile: %@",
+                             ((samples.last ?? 0) - (samples.first ?? 0)) / 1024, heap))
             }
         }
     }

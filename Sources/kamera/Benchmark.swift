@@ -92,21 +92,28 @@ struct Benchmark {
             times.sort()
             return BenchResult(workload: workload, width: width, height: height, format: format,
                                fps: Double(count) / (last - start), p50: times[count / 2] * 1000, p95: times[count * 95 / 100] * 1000,
-                               allocationsPerFrame: allocations.map { Double($0) / Double(count) })
+                               allocationsPerFrame: allocations.map { Double($0.allocations) / Double(count) })
         }
     }
 
-    /// Resident memory after warm-up and after each fifth of `frames` frames.
-    func soak(on thread: RenderThread) throws -> [Double] {
+    struct Soak {
+        /// Resident memory after warm-up and after each fifth of the frames.
+        var resident: [Double]
+        /// Heap bytes allocated and not freed over the run, when counting is on.
+        var heapGrowth: Int?
+    }
+
+    func soak(on thread: RenderThread) throws -> Soak {
         let count = frames
         return try warmedUp(on: thread, warmUp: 100) { render in
             var samples = [Clock.residentBytes]
             samples.reserveCapacity(6)
+            AllocationCounter.start()
             for i in 0..<count {
                 try render(i)
                 if (i + 1) % max(1, count / 5) == 0 { samples.append(Clock.residentBytes) }
             }
-            return samples
+            return Soak(resident: samples, heapGrowth: AllocationCounter.stop()?.netBytes)
         }
     }
 }

@@ -145,4 +145,39 @@ final class CommandLineTests: XCTestCase {
             XCTAssertNoThrow(try ImageSource(path: folder.appendingPathComponent(name).path), name)
         }
     }
+
+    /// A Y4M clip (4:2:0 and 4:2:2) and a raw YUYV file rendered by the binary
+    /// match the CPU reference decode of the same frames (≤ 2 of 255).
+    func testY4MAndRawInputsMatchCPUReference() throws {
+        for (chroma, chromaHeight) in [("420jpeg", 8), ("422", 16)] {
+            var bytes = Array("YUV4MPEG2 W24 H16 F30:1 C\(chroma)\n".utf8)
+            var seed: UInt32 = 7
+            for _ in 0..<2 {
+                bytes += Array("FRAME\n".utf8)
+                for i in 0..<(24 * 16 + 2 * 12 * chromaHeight) {
+                    seed = seed &* 1_664_525 &+ 1_013_904_223
+                    bytes.append(i < 24 * 16 ? 16 + UInt8(seed >> 24) % 220 : 16 + UInt8(seed >> 25) % 200)
+                }
+            }
+            let clip = folder.appendingPathComponent("clip-\(chroma).y4m")
+            try Data(bytes).write(to: clip)
+            let result = try kamera(["render", "--input", clip.path, "--crop", "none", "--frames", "2", "-o", "y4m-\(chroma)-%d.png"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let source = try Y4MSource(path: clip.path)
+            for i in 0..<2 {
+                let reference = CPUReference.decode(try XCTUnwrap(source.nextFrame()))
+                let frame = try XCTUnwrap(try ImageSource(path: folder.appendingPathComponent("y4m-\(chroma)-\(i).png").path).nextFrame())
+                let image = Image(width: frame.width, height: frame.height, pixels: Array(frame.planes[0].bytes))
+                XCTAssertClose(image, reference, tolerance: 2, "y4m C\(chroma) frame \(i)")
+            }
+        }
+        let pattern = TestPattern(width: 32, height: 16, format: .yuyv)
+        let frame = pattern.frame(at: 4)
+        try Data(frame.planes[0].bytes).write(to: folder.appendingPathComponent("raw.yuv"))
+        let result = try kamera(["render", "--input", "raw.yuv", "--format", "yuyv", "--input-size", "32x16", "-o", "raw.png"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let png = try XCTUnwrap(try ImageSource(path: folder.appendingPathComponent("raw.png").path).nextFrame())
+        let image = Image(width: png.width, height: png.height, pixels: Array(png.planes[0].bytes))
+        XCTAssertClose(image, CPUReference.crop(CPUReference.decode(frame), x: 8, y: 0, width: 16, height: 16), tolerance: 2, "raw yuyv, square crop")
+    }
 }
