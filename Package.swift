@@ -40,7 +40,7 @@ let package = Package(
             swiftSettings: swift5),
         .target(name: "Filters", dependencies: ["GPU", "CGLES", "Shaders"], swiftSettings: swift5),
         .target(name: "Render", dependencies: ["GPU", "Filters", "CGLES", "Shaders"], swiftSettings: swift5),
-        .target(name: "Output", dependencies: ["CPNG", "CDRM", "CGBM"], swiftSettings: swift5),
+        .target(name: "Output", dependencies: ["Capture", "CPNG", "CDRM", "CGBM"], swiftSettings: swift5),
         .target(
             name: "Pipeline",
             dependencies: ["Capture", "GPU", "Filters", "Render", "Output", "CGLES", .product(name: "Logging", package: "swift-log")],

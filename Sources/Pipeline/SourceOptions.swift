@@ -4,6 +4,10 @@ import Foundation
 public struct SourceOptions: Equatable {
     /// A `.png`, `.y4m` or raw file; nil for the built-in test pattern.
     public var input: String?
+    /// A V4L2 device such as `/dev/video0`, or `auto` for the first camera.
+    public var camera: String?
+    /// The capture rate for a camera.
+    public var cameraRate: CameraRequest.Rate = .current
     /// Pixel format of raw input or of the test pattern.
     public var format: PixelFormat?
     /// Frame size of raw input or of the test pattern.
@@ -21,11 +25,15 @@ public struct SourceOptions: Equatable {
     }
 
     public static func == (a: SourceOptions, b: SourceOptions) -> Bool {
-        a.input == b.input && a.format == b.format && a.colorSpace == b.colorSpace && a.rate == b.rate
+        a.input == b.input && a.camera == b.camera && a.cameraRate == b.cameraRate && a.format == b.format && a.colorSpace == b.colorSpace && a.rate == b.rate
             && a.inputSize?.width == b.inputSize?.width && a.inputSize?.height == b.inputSize?.height
     }
 
     public func makeSource() throws -> FrameSource {
+        if let camera {
+            let path = camera == "auto" ? try Self.firstCamera() : camera
+            return try CameraSource(path: path, request: CameraRequest(format: format, size: inputSize, rate: cameraRate))
+        }
         guard let input else {
             let size = inputSize ?? (1280, 720)
             return TestPattern(width: size.width, height: size.height, format: format ?? .yuyv, colorSpace: colorSpace, rate: rate)
@@ -42,6 +50,15 @@ public struct SourceOptions: Equatable {
             }
             return try RawVideoSource(path: input, format: format, width: size.width, height: size.height, colorSpace: colorSpace)
         }
+    }
+}
+
+extension SourceOptions {
+    static func firstCamera() throws -> String {
+        guard let first = CameraDevice.list().first(where: { !$0.busy }) ?? CameraDevice.list().first else {
+            throw CaptureError("no camera found (no /dev/videoN can capture video); use --input FILE or leave both out for the test pattern")
+        }
+        return first.path
     }
 }
 

@@ -5,6 +5,6 @@ struct Kamera: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kamera",
         abstract: "Camera preview renderer: frames → texture cache → color-matrix filters → preview or cube → PNG.",
-        subcommands: [RenderCommand.self, BenchCommand.self],
+        subcommands: [RenderCommand.self, DevicesCommand.self, ControlsCommand.self, BenchCommand.self],
         defaultSubcommand: RenderCommand.self)
 }

@@ -25,7 +25,13 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Input file: .png, .y4m (4:2:0 or 4:2:2), or raw frames with --format and --input-size. Default: the test pattern.")
     var input: String?
 
-    @Option(help: "Pixel format of raw input or of the test pattern: \(PixelFormat.validNames).")
+    @Option(help: "Camera to capture from: /dev/videoN, or auto for the first one (see `kamera devices`).")
+    var camera: String?
+
+    @Option(help: "Also write every rendered input frame, raw and tightly packed, to this file (replay it with --input).")
+    var saveInput: String?
+
+    @Option(help: "Pixel format of raw input, the camera (auto: the cheapest to upload) or the test pattern: \(PixelFormat.validNames).")
     var format: String?
 
     @Option(help: "Frame size of raw input or of the test pattern: WxH, vga, 720p or 1080p (test pattern default 1280x720).")
@@ -49,8 +55,8 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Number of frames to render.")
     var frames = 1
 
-    @Option(help: "Frame rate for the cube's rotation, the test pattern and u_time (default 30, or the Y4M file's).")
-    var fps: Double?
+    @Option(help: "Frames per second: the camera's capture rate (N or max), and the rate of the cube's rotation and u_time (default 30, or the Y4M file's).")
+    var fps: String?
 
     @Option(help: "Crop: square (centered, side = the shorter edge) or none.")
     var crop = "square"
@@ -89,15 +95,21 @@ struct RenderCommand: ParsableCommand {
                 let renderer = try FrameRenderer(context: context, settings: job.settings)
                 let source = try job.source.makeSource()
                 logger.info("source: \(source.summary); filters: \(job.settings.filters.summary); render passes per frame: \(renderer.passesPerFrame)")
+                let saved = try job.saveInput.map { try RawFrameWriter(path: $0) }
                 var rendered = 0
                 while rendered < frames && interrupted == 0 {
                     guard let frame = try source.nextFrame() else { break }
+                    try saved?.append(frame)
                     let pixels = try renderer.render(frame, index: rendered)
                     let size = renderer.outputSize(for: frame)
                     let path = job.output.path(for: rendered)
                     try PNGWriter.write(pixels, width: size.width, height: size.height, to: path)
                     logger.info("wrote \(path) (\(size.width)x\(size.height))")
                     rendered += 1
+                }
+                try saved?.finish()
+                if let camera = source as? CameraSource {
+                    logger.info("captured \(camera.framesCaptured) frames, \(camera.driverDrops) dropped by the driver")
                 }
                 return rendered
             }
@@ -114,12 +126,15 @@ struct RenderCommand: ParsableCommand {
         var source: SourceOptions
         var settings: RenderSettings
         var output: OutputPattern
+        var saveInput: String?
     }
 
     func makeJob() throws -> Job {
         var source = SourceOptions()
         source.input = input
-        if let format {
+        source.camera = camera
+        if camera != nil && input != nil { throw UsageError("--camera and --input both given; choose one") }
+        if let format, format != "auto" || camera == nil {
             guard let f = PixelFormat(name: format) else { throw UsageError("--format \(format) is not supported; use \(PixelFormat.validNames)") }
             source.format = f
         }
@@ -130,10 +145,20 @@ struct RenderCommand: ParsableCommand {
         guard let matrix = YUVColorSpace.Matrix(rawValue: colorMatrix) else { throw UsageError("--color-matrix \(colorMatrix) is not valid; use bt601 or bt709") }
         guard let yuvRange = YUVColorSpace.Range(rawValue: range) else { throw UsageError("--range \(range) is not valid; use limited or full") }
         source.colorSpace = YUVColorSpace(matrix: matrix, range: yuvRange)
+        var requested: Double?
         if let fps {
-            guard fps > 0, fps <= 1000 else { throw UsageError("--fps \(fps) is out of range; use a rate above 0 and up to 1000") }
+            if fps == "max" {
+                guard camera != nil else { throw UsageError("--fps max needs --camera") }
+                source.cameraRate = .max
+            } else {
+                guard let value = Double(fps), value > 0, value <= 1000 else {
+                    throw UsageError("--fps \(fps) is not valid; use a rate above 0 and up to 1000\(camera != nil ? ", or max" : "")")
+                }
+                requested = value
+                if camera != nil { source.cameraRate = .fps(value) }
+            }
         }
-        let rate = fps ?? (input.flatMap { $0.lowercased().hasSuffix(".y4m") ? (try? Y4MSource(path: $0))?.rate : nil } ?? 30)
+        let rate = requested ?? (input.flatMap { $0.lowercased().hasSuffix(".y4m") ? (try? Y4MSource(path: $0))?.rate : nil } ?? 30)
         source.rate = rate
 
         var settings = RenderSettings(rate: rate)
@@ -154,6 +179,6 @@ struct RenderCommand: ParsableCommand {
             throw UsageError("-o \(output) names one file but --frames is \(frames); put %d in the name, e.g. frames/out-%03d.png")
         }
         try PNGWriter.checkFolder(of: pattern.path(for: 0))
-        return Job(source: source, settings: settings, output: pattern)
+        return Job(source: source, settings: settings, output: pattern, saveInput: saveInput)
     }
 }

@@ -1,0 +1,155 @@
+import CV4L2
+import Glibc
+
+/// What a V4L2 capture device is: the counterpart of `AVCaptureDevice`.
+public struct CameraInfo: Equatable, Sendable, Codable {
+    public var path: String
+    public var card: String
+    public var driver: String
+    public var busInfo: String
+    /// Capability names, e.g. "video-capture", "streaming".
+    public var capabilities: [String]
+    /// True when another process is streaming from it.
+    public var busy: Bool
+}
+
+/// One frame size a camera offers for a format, with its frame rates.
+public struct CameraSize: Equatable, Sendable, Codable {
+    public var width: Int
+    public var height: Int
+    /// Frames per second, highest first.
+    public var rates: [Double]
+}
+
+/// One pixel format a camera offers.
+public struct CameraFormat: Equatable, Sendable, Codable {
+    public var fourcc: String
+    public var description: String
+    public var sizes: [CameraSize]
+    /// The layout Kamera reads it as, nil when it cannot.
+    public var pixelFormat: PixelFormat? { PixelFormat(v4l2Code: fourcc) }
+}
+
+/// An open V4L2 device node.
+public final class CameraDevice {
+    public let path: String
+    let fd: Int32
+
+    public init(path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw CaptureError("\(path): no such device; `kamera devices` lists the cameras")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFCHR else {
+            throw CaptureError("\(path): not a device node; give a camera such as /dev/video0")
+        }
+        let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw CaptureError("\(path): cannot open: \(V4L2.message(errno))")
+        }
+        self.fd = fd
+        self.path = path
+    }
+
+    deinit { close(fd) }
+
+    /// Every /dev/videoN, in number order.
+    public static func nodes() -> [String] {
+        guard let dir = opendir("/dev") else { return [] }
+        defer { closedir(dir) }
+        var names: [(Int, String)] = []
+        while let entry = readdir(dir) {
+            let name = V4L2.string(entry.pointee.d_name)
+            if name.hasPrefix("video"), let n = Int(name.dropFirst(5)) { names.append((n, "/dev/" + name)) }
+        }
+        return names.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
+    /// Every device that can capture video.
+    public static func list() -> [CameraInfo] {
+        nodes().compactMap { path in
+            guard let device = try? CameraDevice(path: path), let info = try? device.info(),
+                  info.capabilities.contains("video-capture") else { return nil }
+            return info
+        }
+    }
+
+    public func info() throws -> CameraInfo {
+        var cap = v4l2_capability()
+        let e = V4L2.ioctl(fd, KAMERA_VIDIOC_QUERYCAP, &cap)
+        guard e == 0 else { throw CaptureError("\(path): not a V4L2 device (\(V4L2.message(e)))") }
+        let caps = (cap.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS)) != 0 ? cap.device_caps : cap.capabilities
+        let names: [(UInt32, String)] = [
+            (UInt32(V4L2_CAP_VIDEO_CAPTURE), "video-capture"), (UInt32(V4L2_CAP_VIDEO_CAPTURE_MPLANE), "video-capture-mplane"),
+            (UInt32(V4L2_CAP_VIDEO_OUTPUT), "video-output"), (UInt32(V4L2_CAP_META_CAPTURE), "metadata-capture"),
+            (UInt32(V4L2_CAP_READWRITE), "read-write"), (UInt32(V4L2_CAP_STREAMING), "streaming"),
+        ]
+        return CameraInfo(path: path, card: V4L2.string(cap.card), driver: V4L2.string(cap.driver),
+                          busInfo: V4L2.string(cap.bus_info), capabilities: names.filter { caps & $0.0 != 0 }.map(\.1),
+                          busy: isBusy())
+    }
+
+    /// Another process holds the buffer queue when even an empty request fails with EBUSY.
+    func isBusy() -> Bool {
+        var request = v4l2_requestbuffers()
+        request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        request.memory = V4L2_MEMORY_MMAP.rawValue
+        request.count = 0
+        return V4L2.ioctl(fd, KAMERA_VIDIOC_REQBUFS, &request) == EBUSY
+    }
+
+    /// Formats, sizes and rates, as `VIDIOC_ENUM_FMT`, `ENUM_FRAMESIZES` and `ENUM_FRAMEINTERVALS` give them.
+    public func formats() -> [CameraFormat] {
+        var formats: [CameraFormat] = []
+        var desc = v4l2_fmtdesc()
+        desc.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        while V4L2.ioctl(fd, KAMERA_VIDIOC_ENUM_FMT, &desc) == 0 {
+            formats.append(CameraFormat(fourcc: V4L2.fourcc(desc.pixelformat), description: V4L2.string(desc.description),
+                                        sizes: sizes(desc.pixelformat)))
+            desc.index += 1
+        }
+        return formats
+    }
+
+    private func sizes(_ code: UInt32) -> [CameraSize] {
+        var sizes: [CameraSize] = []
+        var size = v4l2_frmsizeenum()
+        size.pixel_format = code
+        while V4L2.ioctl(fd, KAMERA_VIDIOC_ENUM_FRAMESIZES, &size) == 0 {
+            if size.type == V4L2_FRMSIZE_TYPE_DISCRETE.rawValue {
+                let w = Int(size.discrete.width), h = Int(size.discrete.height)
+                sizes.append(CameraSize(width: w, height: h, rates: rates(code, w, h)))
+            } else {
+                // Stepwise or continuous: report the two ends.
+                let s = size.stepwise
+                for (w, h) in [(Int(s.min_width), Int(s.min_height)), (Int(s.max_width), Int(s.max_height))] {
+                    sizes.append(CameraSize(width: w, height: h, rates: rates(code, w, h)))
+                }
+                break
+            }
+            size.index += 1
+        }
+        return sizes
+    }
+
+    private func rates(_ code: UInt32, _ width: Int, _ height: Int) -> [Double] {
+        var rates: [Double] = []
+        var interval = v4l2_frmivalenum()
+        interval.pixel_format = code
+        interval.width = UInt32(width)
+        interval.height = UInt32(height)
+        while V4L2.ioctl(fd, KAMERA_VIDIOC_ENUM_FRAMEINTERVALS, &interval) == 0 {
+            if interval.type == V4L2_FRMIVAL_TYPE_DISCRETE.rawValue {
+                let f = interval.discrete
+                if f.numerator > 0 { rates.append(Double(f.denominator) / Double(f.numerator)) }
+            } else {
+                let s = interval.stepwise
+                if s.min.numerator > 0 { rates.append(Double(s.min.denominator) / Double(s.min.numerator)) }
+                if s.max.numerator > 0 { rates.append(Double(s.max.denominator) / Double(s.max.numerator)) }
+                break
+            }
+            interval.index += 1
+        }
+        return rates.sorted(by: >)
+    }
+}

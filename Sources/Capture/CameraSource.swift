@@ -1,0 +1,293 @@
+import CV4L2
+import Foundation
+import Glibc
+
+/// What to ask a camera for.
+public struct CameraRequest: Equatable, Sendable {
+    public enum Rate: Equatable, Sendable {
+        /// Whatever the driver is set to.
+        case current
+        /// A frame rate in frames per second.
+        case fps(Double)
+        /// The format and size with the highest rate the camera offers.
+        case max
+    }
+
+    /// nil: the cheapest format the texture cache reads at that size.
+    public var format: PixelFormat?
+    /// nil: the camera's current size.
+    public var size: (width: Int, height: Int)?
+    public var rate: Rate
+
+    public init(format: PixelFormat? = nil, size: (width: Int, height: Int)? = nil, rate: Rate = .current) {
+        self.format = format
+        self.size = size
+        self.rate = rate
+    }
+
+    public static func == (a: CameraRequest, b: CameraRequest) -> Bool {
+        a.format == b.format && a.rate == b.rate && a.size?.width == b.size?.width && a.size?.height == b.size?.height
+    }
+}
+
+/// A chosen capture mode.
+public struct CameraMode: Equatable, Sendable {
+    public var format: PixelFormat
+    public var fourcc: String
+    public var width: Int
+    public var height: Int
+    /// nil leaves the rate as it is.
+    public var rate: Double?
+
+    /// Picks the mode for `request` from what the camera offers.
+    public static func choose(_ request: CameraRequest, from formats: [CameraFormat], current: (width: Int, height: Int),
+                              path: String = "camera") throws -> CameraMode {
+        let usable = formats.filter { f in f.pixelFormat != nil && (request.format == nil || f.pixelFormat == request.format) }
+        guard !usable.isEmpty else {
+            let offered = formats.map(\.fourcc).joined(separator: ", ")
+            if let wanted = request.format {
+                throw CaptureError("\(path) does not offer \(wanted.name) (\(wanted.v4l2Codes.joined(separator: "/"))); it offers \(offered)")
+            }
+            throw CaptureError("\(path) offers no format Kamera reads (\(offered)); Kamera reads \(PixelFormat.validNames)")
+        }
+        let size = request.size ?? current
+        func fits(_ s: CameraSize) -> Bool { request.size == nil && request.rate == .max || (s.width == size.width && s.height == size.height) }
+        var candidates: [(CameraFormat, CameraSize)] = []
+        for f in usable { for s in f.sizes where fits(s) { candidates.append((f, s)) } }
+        if candidates.isEmpty {
+            let sizes = Set(usable.flatMap { $0.sizes.map { "\($0.width)x\($0.height)" } }).sorted().joined(separator: ", ")
+            throw CaptureError("\(path) does not offer \(size.width)x\(size.height)\(request.format.map { " in \($0.name)" } ?? ""); sizes: \(sizes)")
+        }
+        let cheapest: ((CameraFormat, CameraSize), (CameraFormat, CameraSize)) -> Bool = {
+            $0.0.pixelFormat!.bytesPerPixel < $1.0.pixelFormat!.bytesPerPixel
+        }
+        switch request.rate {
+        case .max:
+            let best = candidates.max { a, b in
+                let ra = a.1.rates.first ?? 0, rb = b.1.rates.first ?? 0
+                if ra != rb { return ra < rb }
+                if a.1.width * a.1.height != b.1.width * b.1.height { return a.1.width * a.1.height < b.1.width * b.1.height }
+                return cheapest(b, a)
+            }!
+            let rate = best.1.rates.first ?? 0
+            guard rate > 30 else {
+                throw CaptureError("\(path) offers no rate above 30 fps (the highest is \(formatRate(rate)) fps at \(best.1.width)x\(best.1.height) \(best.0.fourcc))")
+            }
+            return CameraMode(format: best.0.pixelFormat!, fourcc: best.0.fourcc, width: best.1.width, height: best.1.height, rate: rate)
+        case .fps(let fps):
+            let withRate = candidates.filter { $0.1.rates.isEmpty || $0.1.rates.contains { abs($0 - fps) < 0.01 } }
+            guard let chosen = withRate.sorted(by: cheapest).first else {
+                let rates = Set(candidates.flatMap(\.1.rates)).sorted(by: >).map(formatRate).joined(separator: ", ")
+                throw CaptureError("\(path) does not offer \(formatRate(fps)) fps at \(size.width)x\(size.height); rates: \(rates)")
+            }
+            return CameraMode(format: chosen.0.pixelFormat!, fourcc: chosen.0.fourcc, width: chosen.1.width, height: chosen.1.height, rate: fps)
+        case .current:
+            let chosen = candidates.sorted(by: cheapest).first!
+            return CameraMode(format: chosen.0.pixelFormat!, fourcc: chosen.0.fourcc, width: chosen.1.width, height: chosen.1.height, rate: nil)
+        }
+    }
+
+    /// A rate as people write it: 30, 12.5.
+    public static func formatRate(_ r: Double) -> String {
+        r == r.rounded() ? String(Int(r)) : String(format: "%.2f", r)
+    }
+}
+
+/// Frames from a V4L2 camera through mmap streaming: the counterpart of
+/// `AVCaptureVideoDataOutput`. Buffers are mapped once and reused; each
+/// frame's planes point into the driver's buffer, which is given back to the
+/// driver when the next frame is asked for.
+public final class CameraSource: FrameSource {
+    public let device: CameraDevice
+    public let mode: CameraMode
+    public let colorSpace: YUVColorSpace
+    private var buffers: [UnsafeMutableRawBufferPointer] = []
+    private var bufferPlanes: [[Plane]] = []
+    private var held: UInt32?
+    private var streaming = false
+    private var lastSequence: UInt32?
+    /// Frames the driver skipped (gaps in its sequence numbers).
+    public private(set) var driverDrops = 0
+    public private(set) var framesCaptured = 0
+    /// How long `nextFrame` waits for the driver before giving up, in milliseconds.
+    public var timeoutMilliseconds: Int32 = 3000
+
+    public init(path: String, request: CameraRequest = CameraRequest(), bufferCount: Int = 4) throws {
+        device = try CameraDevice(path: path)
+        let info = try device.info()
+        guard info.capabilities.contains("video-capture"), info.capabilities.contains("streaming") else {
+            throw CaptureError("\(path) (\(info.card)) cannot stream video capture; `kamera devices` lists the cameras")
+        }
+        if info.busy {
+            throw CaptureError("\(path) is busy: \(CameraSource.holders(of: path).map { "held by \($0)" } ?? "another program is streaming from it")")
+        }
+        var current = v4l2_format()
+        current.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        V4L2.ioctl(device.fd, KAMERA_VIDIOC_G_FMT, &current)
+        let mode = try CameraMode.choose(request, from: device.formats(),
+                                         current: (Int(current.fmt.pix.width), Int(current.fmt.pix.height)), path: path)
+        var format = v4l2_format()
+        format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        format.fmt.pix.width = UInt32(mode.width)
+        format.fmt.pix.height = UInt32(mode.height)
+        format.fmt.pix.pixelformat = V4L2.code(mode.fourcc)
+        format.fmt.pix.field = V4L2_FIELD_NONE.rawValue
+        var e = V4L2.ioctl(device.fd, KAMERA_VIDIOC_S_FMT, &format)
+        guard e == 0 else {
+            throw CaptureError(e == EBUSY ? "\(path) is busy: \(CameraSource.holders(of: path).map { "held by \($0)" } ?? "another program is using it")"
+                                          : "\(path): cannot set \(mode.width)x\(mode.height) \(mode.fourcc): \(V4L2.message(e))")
+        }
+        let pix = format.fmt.pix
+        guard V4L2.fourcc(pix.pixelformat) == mode.fourcc, Int(pix.width) == mode.width, Int(pix.height) == mode.height else {
+            throw CaptureError("\(path) gave \(pix.width)x\(pix.height) \(V4L2.fourcc(pix.pixelformat)) instead of \(mode.width)x\(mode.height) \(mode.fourcc)")
+        }
+        if let rate = mode.rate {
+            var parm = v4l2_streamparm()
+            parm.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            parm.parm.capture.timeperframe = v4l2_fract(numerator: 1000, denominator: UInt32((rate * 1000).rounded()))
+            V4L2.ioctl(device.fd, KAMERA_VIDIOC_S_PARM, &parm)
+        }
+        self.mode = mode
+        let yuv709 = pix.ycbcr_enc == UInt32(V4L2_YCBCR_ENC_709.rawValue)
+            || (pix.ycbcr_enc == UInt32(V4L2_YCBCR_ENC_DEFAULT.rawValue) && pix.colorspace == V4L2_COLORSPACE_REC709.rawValue)
+        colorSpace = YUVColorSpace(matrix: yuv709 ? .bt709 : .bt601,
+                                   range: pix.quantization == UInt32(V4L2_QUANTIZATION_FULL_RANGE.rawValue) ? .full : .limited)
+        try allocateBuffers(count: bufferCount, bytesPerRow: Int(pix.bytesperline))
+        var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
+        e = V4L2.ioctl(device.fd, KAMERA_VIDIOC_STREAMON, &type)
+        guard e == 0 else { throw CaptureError("\(path): cannot start streaming: \(V4L2.message(e))") }
+        streaming = true
+    }
+
+    deinit {
+        if streaming {
+            var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
+            V4L2.ioctl(device.fd, KAMERA_VIDIOC_STREAMOFF, &type)
+        }
+        for b in buffers { munmap(b.baseAddress, b.count) }
+        var request = v4l2_requestbuffers()
+        request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        request.memory = V4L2_MEMORY_MMAP.rawValue
+        V4L2.ioctl(device.fd, KAMERA_VIDIOC_REQBUFS, &request)
+    }
+
+    public var summary: String {
+        "\(device.path) \(mode.width)x\(mode.height) \(mode.fourcc)\(mode.rate.map { " at \(CameraMode.formatRate($0)) fps" } ?? "") (\(colorSpace))"
+    }
+
+    private func allocateBuffers(count: Int, bytesPerRow: Int) throws {
+        var request = v4l2_requestbuffers()
+        request.count = UInt32(count)
+        request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        request.memory = V4L2_MEMORY_MMAP.rawValue
+        let e = V4L2.ioctl(device.fd, KAMERA_VIDIOC_REQBUFS, &request)
+        guard e == 0, request.count > 0 else {
+            throw CaptureError("\(device.path): cannot get capture buffers: \(e == 0 ? "the driver gave none" : V4L2.message(e))")
+        }
+        let layouts = mode.format.planeLayouts(width: mode.width, height: mode.height)
+        for index in 0..<request.count {
+            var buffer = v4l2_buffer()
+            buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            buffer.memory = V4L2_MEMORY_MMAP.rawValue
+            buffer.index = index
+            guard V4L2.ioctl(device.fd, KAMERA_VIDIOC_QUERYBUF, &buffer) == 0 else {
+                throw CaptureError("\(device.path): cannot query buffer \(index): \(V4L2.message(errno))")
+            }
+            let address = mmap(nil, Int(buffer.length), PROT_READ | PROT_WRITE, MAP_SHARED, device.fd, off_t(buffer.m.offset))
+            guard let address, address != MAP_FAILED else {
+                throw CaptureError("\(device.path): cannot map buffer \(index): \(V4L2.message(errno))")
+            }
+            let memory = UnsafeMutableRawBufferPointer(start: address, count: Int(buffer.length))
+            buffers.append(memory)
+            // Planes follow each other in one buffer (single-planar API); chroma rows
+            // of NV12 have the luma stride.
+            var offset = 0
+            var planes: [Plane] = []
+            for (i, layout) in layouts.enumerated() {
+                let stride = i == 0 ? max(bytesPerRow, layout.bytesPerRow) : max(bytesPerRow, layout.bytesPerRow)
+                let size = min(stride * layout.rows, memory.count - offset)
+                planes.append(Plane(bytes: UnsafeRawBufferPointer(rebasing: memory[offset..<offset + max(0, size)]), bytesPerRow: stride))
+                offset += stride * layout.rows
+            }
+            guard offset <= memory.count else {
+                throw CaptureError("\(device.path): buffer of \(memory.count) bytes is too small for \(mode.width)x\(mode.height) \(mode.fourcc)")
+            }
+            bufferPlanes.append(planes)
+            try queue(index)
+        }
+    }
+
+    private func queue(_ index: UInt32) throws {
+        var buffer = v4l2_buffer()
+        buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        buffer.memory = V4L2_MEMORY_MMAP.rawValue
+        buffer.index = index
+        let e = V4L2.ioctl(device.fd, KAMERA_VIDIOC_QBUF, &buffer)
+        guard e == 0 else { throw disconnected(e, "cannot queue a buffer") }
+    }
+
+    private func disconnected(_ e: Int32, _ what: String) -> CaptureError {
+        e == ENODEV || e == EIO || e == EPIPE
+            ? CaptureError("\(device.path): the camera stopped (\(V4L2.message(e))): unplugged or driver error")
+            : CaptureError("\(device.path): \(what): \(V4L2.message(e))")
+    }
+
+    public func nextFrame() throws -> Frame? {
+        if let index = held {
+            held = nil
+            try queue(index)
+        }
+        var buffer = v4l2_buffer()
+        while true {
+            var poller = pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, timeoutMilliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else {
+                throw CaptureError("\(device.path): no frame from the camera in \(timeoutMilliseconds) ms")
+            }
+            if poller.revents & Int16(POLLERR | POLLHUP) != 0 && poller.revents & Int16(POLLIN) == 0 {
+                throw disconnected(ENODEV, "stream error")
+            }
+            buffer = v4l2_buffer()
+            buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            buffer.memory = V4L2_MEMORY_MMAP.rawValue
+            let e = V4L2.ioctl(device.fd, KAMERA_VIDIOC_DQBUF, &buffer)
+            if e == EAGAIN { continue }
+            guard e == 0 else { throw disconnected(e, "cannot take a frame") }
+            if buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0 {
+                try queue(buffer.index)
+                continue
+            }
+            break
+        }
+        held = buffer.index
+        if let last = lastSequence, buffer.sequence > last + 1 { driverDrops += Int(buffer.sequence - last - 1) }
+        lastSequence = buffer.sequence
+        framesCaptured += 1
+        let timestamp = UInt64(buffer.timestamp.tv_sec) * 1_000_000_000 + UInt64(buffer.timestamp.tv_usec) * 1000
+        return Frame(format: mode.format, width: mode.width, height: mode.height, planes: bufferPlanes[Int(buffer.index)],
+                     timestamp: timestamp, sequence: UInt64(buffer.sequence), colorSpace: colorSpace, storage: self)
+    }
+
+    /// The processes that have `path` open, e.g. "kamera (pid 123)", when /proc tells.
+    public static func holders(of path: String) -> String? {
+        guard let proc = opendir("/proc") else { return nil }
+        defer { closedir(proc) }
+        var found: [String] = []
+        let me = getpid()
+        while let entry = readdir(proc) {
+            guard let pid = Int32(V4L2.string(entry.pointee.d_name)), pid != me else { continue }
+            guard let fds = opendir("/proc/\(pid)/fd") else { continue }
+            defer { closedir(fds) }
+            while let fd = readdir(fds) {
+                var target = [CChar](repeating: 0, count: 256)
+                let n = readlink("/proc/\(pid)/fd/\(V4L2.string(fd.pointee.d_name))", &target, 255)
+                guard n > 0, String(cString: target) == path else { continue }
+                let comm = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+                found.append("\(comm) (pid \(pid))")
+                break
+            }
+        }
+        return found.isEmpty ? nil : found.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,59 @@
+import CV4L2
+import Glibc
+
+/// Small helpers for talking to V4L2 devices.
+enum V4L2 {
+    /// Runs an ioctl on `value`; returns errno on failure, 0 on success.
+    @discardableResult
+    static func ioctl<T>(_ fd: Int32, _ request: UInt, _ value: inout T) -> Int32 {
+        withUnsafeMutablePointer(to: &value) { kamera_ioctl(fd, request, $0) } == 0 ? 0 : errno
+    }
+
+    /// A fixed-size C char array (imported as a tuple) as a String.
+    static func string<T>(_ tuple: T) -> String {
+        withUnsafeBytes(of: tuple) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
+    static func fourcc(_ code: UInt32) -> String {
+        String(decoding: [UInt8(code & 0xFF), UInt8((code >> 8) & 0xFF), UInt8((code >> 16) & 0xFF), UInt8((code >> 24) & 0x7F)],
+               as: UTF8.self)
+    }
+
+    static func code(_ fourcc: String) -> UInt32 {
+        let b = Array(fourcc.utf8) + [32, 32, 32, 32]
+        return UInt32(b[0]) | UInt32(b[1]) << 8 | UInt32(b[2]) << 16 | UInt32(b[3]) << 24
+    }
+
+    static func message(_ error: Int32) -> String { String(cString: strerror(error)) }
+}
+
+extension PixelFormat {
+    /// The V4L2 four-character codes this layout is read from.
+    public var v4l2Codes: [String] {
+        switch self {
+        case .yuyv: ["YUYV"]
+        case .nv12: ["NV12"]
+        case .rgba: ["AB24"]
+        case .bgra: ["XR24", "AR24", "BGR4"]
+        case .rgb24: ["RGB3"]
+        case .grey: ["GREY"]
+        }
+    }
+
+    /// The layout for a V4L2 four-character code, when Kamera reads it.
+    public init?(v4l2Code: String) {
+        guard let f = PixelFormat.allCases.first(where: { $0.v4l2Codes.contains(v4l2Code) }) else { return nil }
+        self = f
+    }
+
+    /// Bytes per pixel moved per frame, to pick the cheapest format to upload.
+    public var bytesPerPixel: Double {
+        switch self {
+        case .nv12: 1.5
+        case .yuyv: 2
+        case .rgb24: 3
+        case .rgba, .bgra: 4
+        case .grey: 1
+        }
+    }
+}
