@@ -42,7 +42,11 @@ public struct CameraMode: Equatable, Sendable {
     /// Picks the mode for `request` from what the camera offers.
     public static func choose(_ request: CameraRequest, from formats: [CameraFormat], current: (width: Int, height: Int),
                               path: String = "camera") throws -> CameraMode {
-        let usable = formats.filter { f in f.pixelFormat != nil && (request.format == nil || f.pixelFormat == request.format) }
+        var usable = formats.filter { f in f.pixelFormat != nil && (request.format == nil || f.pixelFormat == request.format) }
+        // Left to choose, prefer color: GREY is cheapest to upload but loses it.
+        if request.format == nil, usable.contains(where: { $0.pixelFormat != .grey }) {
+            usable.removeAll { $0.pixelFormat == .grey }
+        }
         guard !usable.isEmpty else {
             let offered = formats.map(\.fourcc).joined(separator: ", ")
             if let wanted = request.format {
@@ -109,6 +113,15 @@ public final class CameraSource: FrameSource {
     /// Frames the driver skipped (gaps in its sequence numbers).
     public private(set) var driverDrops = 0
     public private(set) var framesCaptured = 0
+    private var first: (sequence: UInt32, timestamp: UInt64)?
+    private var latest: (sequence: UInt32, timestamp: UInt64)?
+
+    /// The driver's frame rate over the frames taken so far, from its sequence
+    /// numbers and timestamps (frames dropped on the way count too).
+    public var measuredRate: Double? {
+        guard let first, let latest, latest.timestamp > first.timestamp else { return nil }
+        return Double(latest.sequence - first.sequence) / (Double(latest.timestamp - first.timestamp) / 1e9)
+    }
     /// How long `nextFrame` waits for the driver before giving up, in milliseconds.
     public var timeoutMilliseconds: Int32 = 3000
 
@@ -265,6 +278,8 @@ public final class CameraSource: FrameSource {
         lastSequence = buffer.sequence
         framesCaptured += 1
         let timestamp = UInt64(buffer.timestamp.tv_sec) * 1_000_000_000 + UInt64(buffer.timestamp.tv_usec) * 1000
+        if first == nil { first = (buffer.sequence, timestamp) }
+        latest = (buffer.sequence, timestamp)
         return Frame(format: mode.format, width: mode.width, height: mode.height, planes: bufferPlanes[Int(buffer.index)],
                      timestamp: timestamp, sequence: UInt64(buffer.sequence), colorSpace: colorSpace, storage: self)
     }

@@ -109,7 +109,8 @@ struct RenderCommand: ParsableCommand {
                 }
                 try saved?.finish()
                 if let camera = source as? CameraSource {
-                    logger.info("captured \(camera.framesCaptured) frames, \(camera.driverDrops) dropped by the driver")
+                    let rate = camera.measuredRate.map { String(format: "%.2f", $0) } ?? "unknown"
+                    logger.info("captured \(camera.framesCaptured) frames, \(camera.driverDrops) dropped by the driver, capture rate \(rate) fps")
                 }
                 return rendered
             }

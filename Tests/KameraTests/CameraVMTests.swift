@@ -1,0 +1,204 @@
+import Foundation
+import Pipeline
+import XCTest
+
+/// The camera against the kernel's vivid driver, inside the VM from
+/// shared/vm/run-in-vm: one boot runs every step, then the results are checked
+/// here. The VM must boot; if it cannot, the test fails.
+final class CameraVMTests: XCTestCase {
+    static let script = """
+    set -u
+    K="$KAMERA"
+    D=/dev/video0
+    $K devices --json > devices.json
+    v4l2-ctl -d $D --info > info.txt
+    $K devices --formats --json $D > formats.json
+    v4l2-ctl -d $D --list-formats-ext > formats.txt
+    $K controls $D > controls.txt
+    v4l2-ctl -d $D -l > ctl.txt
+    $K controls $D --set brightness=140 --set osd_text_mode=none > set.txt
+    v4l2-ctl -d $D --get-ctrl brightness --get-ctrl osd_text_mode > get.txt
+    $K controls $D --set brightness=999 2> err-range.txt; echo $? > err-range.rc
+    $K controls $D --set nosuch=1 2> err-name.txt; echo $? > err-name.rc
+    $K controls $D --set read_only_integer_32_bits=1 2> err-ro.txt; echo $? > err-ro.rc
+    for f in yuyv nv12 rgb24; do
+      $K render -v --camera $D --format $f --input-size 640x480 --frames 30 --save-input $f.raw -o $f-sq-%02d.png 2> $f.log
+      $K render --camera $D --format $f --input-size 640x480 --frames 2 --crop none --save-input $f-none.raw -o $f-none-%d.png
+    done
+    $K render -v --camera $D --fps max --frames 60 --size 32x32 -o max-%02d.png 2> max.log
+    $K render --camera $D --input-size 320x180 --frames 100000 --size 16x16 -o busy-%06d.png 2> /dev/null &
+    P=$!
+    until [ -e busy-000001.png ]; do sleep 0.1; done
+    $K render --camera $D --frames 1 -o second.png 2> busy.txt; echo $? > busy.rc
+    kill -INT $P; wait $P
+    $K render --camera $D --input-size 320x180 --frames 100000 --size 16x16 -o unplug-%06d.png 2> unplug.txt &
+    P=$!
+    until [ -e unplug-000002.png ]; do sleep 0.1; done
+    start=$(date +%s%N)
+    v4l2-ctl -d $D --set-ctrl disconnect=1
+    wait $P; echo $? > unplug.rc
+    echo $(( ($(date +%s%N) - start) / 1000000 )) > unplug.ms
+    """
+
+    nonisolated(unsafe) static var folder: URL?
+    nonisolated(unsafe) static var log = ""
+
+    /// Boots the VM once for all the tests of this class.
+    override class func setUp() {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-camera-vm-\(getpid())")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        guard FileManager.default.isExecutableFile(atPath: VMTests.runInVM.path) else { return }
+        let process = Process()
+        process.executableURL = VMTests.runInVM
+        process.arguments = ["--timeout", "600", "--", "bash", "-c", script]
+        process.currentDirectoryURL = dir
+        var environment = ProcessInfo.processInfo.environment
+        environment["KAMERA"] = CommandLineTests.binary.path
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        guard (try? process.run()) != nil else { return }
+        log = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        if process.terminationStatus == 0 { folder = dir }
+    }
+
+    override class func tearDown() {
+        if let folder { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    func file(_ name: String) throws -> String {
+        guard let folder = Self.folder else {
+            throw CaptureError("the VM run failed (\(VMTests.runInVM.path)):\n\(Self.log.suffix(3000))")
+        }
+        return try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    func image(_ name: String) throws -> Image {
+        let frame = try XCTUnwrap(try ImageSource(path: Self.folder!.appendingPathComponent(name).path).nextFrame())
+        return Image(width: frame.width, height: frame.height, pixels: Array(frame.planes[0].bytes))
+    }
+
+    func testDiscoveryMatchesV4L2Ctl() throws {
+        let info = try file("info.txt")
+        let devices = try JSONSerialization.jsonObject(with: Data(try file("devices.json").utf8)) as! [[String: Any]]
+        let video0 = try XCTUnwrap(devices.compactMap { $0["device"] as? [String: Any] }.first { $0["path"] as? String == "/dev/video0" })
+        for key in ["card", "driver", "busInfo"] {
+            let value = try XCTUnwrap(video0[key] as? String)
+            XCTAssertTrue(info.contains(value), "\(key) '\(value)' not in v4l2-ctl --info:\n\(info)")
+        }
+        XCTAssertEqual(video0["busy"] as? Bool, false)
+    }
+
+    func testFormatsMatchV4L2Ctl() throws {
+        // v4l2-ctl: "[0]: 'YUYV' (YUYV 4:2:2)", "Size: Discrete 640x480", "Interval: Discrete 0.040s (25.000 fps)"
+        var expected: [String: [String: [Double]]] = [:]
+        var fourcc = "", size = ""
+        for line in try file("formats.txt").split(separator: "\n") {
+            let t = line.trimmingCharacters(in: .whitespaces)
+            if t.hasPrefix("["), let q = t.firstIndex(of: "'") {
+                fourcc = String(t[t.index(after: q)...].prefix(4)); expected[fourcc] = [:]
+            } else if t.hasPrefix("Size: Discrete ") {
+                size = String(t.dropFirst(15)); expected[fourcc]![size] = []
+            } else if t.hasPrefix("Interval: Discrete"), let open = t.lastIndex(of: "("), let fps = Double(t[t.index(after: open)...].split(separator: " ")[0]) {
+                expected[fourcc]![size]!.append(fps)
+            }
+        }
+        let entries = try JSONSerialization.jsonObject(with: Data(try file("formats.json").utf8)) as! [[String: Any]]
+        let formats = try XCTUnwrap(entries.first?["formats"] as? [[String: Any]])
+        var got: [String: [String: [Double]]] = [:]
+        for f in formats {
+            let code = f["fourcc"] as! String
+            got[code] = [:]
+            for s in f["sizes"] as! [[String: Any]] {
+                got[code]!["\(s["width"]!)x\(s["height"]!)"] = (s["rates"] as! [Double])
+            }
+        }
+        XCTAssertGreaterThan(expected.count, 10)
+        XCTAssertEqual(Set(got.keys), Set(expected.keys))
+        for (code, sizes) in expected {
+            XCTAssertEqual(Set(got[code]?.keys.map { $0 } ?? []), Set(sizes.keys), code)
+            for (size, rates) in sizes {
+                let mine = got[code]?[size] ?? []
+                XCTAssertEqual(mine.count, rates.count, "\(code) \(size)")
+                for (a, b) in zip(mine.sorted(), rates.sorted()) { XCTAssertEqual(a, b, accuracy: 0.01, "\(code) \(size)") }
+            }
+        }
+    }
+
+    func testControlsMatchV4L2CtlAndSetReadBack() throws {
+        // v4l2-ctl -l: "                     brightness 0x00980900 (int)    : min=0 max=255 ..."
+        let names = try file("ctl.txt").split(separator: "\n").compactMap { line -> String? in
+            let parts = line.split(separator: " ")
+            return parts.count > 2 && parts[1].hasPrefix("0x") ? String(parts[0]) : nil
+        }
+        XCTAssertTrue(names.contains("brightness"))
+        let mine = try file("controls.txt").split(separator: "\n").filter { !$0.hasPrefix(" ") }.map { String($0.split(separator: " ")[0]) }
+        XCTAssertEqual(Set(mine), Set(names), "control names")
+        let get = try file("get.txt")
+        XCTAssertTrue(get.contains("brightness: 140"), get)
+        XCTAssertTrue(get.contains("osd_text_mode: 2"), get)
+        XCTAssertEqual(try file("err-range.rc").trimmingCharacters(in: .whitespacesAndNewlines), "1")
+        XCTAssertTrue(try file("err-range.txt").contains("out of range; the range is 0...255"))
+        XCTAssertTrue(try file("err-name.txt").contains("has no control 'nosuch'"))
+        let readOnly = try file("err-ro.txt")
+        XCTAssertTrue(readOnly.contains("read-only"), readOnly)
+    }
+
+    /// The PNG of the last captured frame matches the CPU reference decode of
+    /// the raw frame the same run saved (≤ 2 of 255), square crop and whole frame.
+    func testCapturedFramesMatchCPUReference() throws {
+        for format in [PixelFormat.yuyv, .nv12, .rgb24] {
+            let log = try file("\(format.name).log")
+            XCTAssertTrue(log.contains("640x480 \(format.v4l2Codes[0])"), log)
+            XCTAssertTrue(log.contains("captured 30 frames"), log)
+            for (raw, png, crop) in [("\(format.name).raw", "\(format.name)-sq-29.png", CropMode.square),
+                                     ("\(format.name)-none.raw", "\(format.name)-none-1.png", .none)] {
+                let source = try RawVideoSource(path: Self.folder!.appendingPathComponent(raw).path, format: format, width: 640, height: 480)
+                var last: Frame?
+                while let f = try source.nextFrame() { last = f }
+                let frame = try XCTUnwrap(last)
+                let full: Image
+                if format.isYUV {
+                    full = CPUReference.decode(frame)
+                } else {
+                    full = Image(width: 640, height: 480) { x, y in
+                        let i = y * 640 * 3 + x * 3, b = frame.planes[0].bytes
+                        return SIMD4(Float(b[i]) / 255, Float(b[i + 1]) / 255, Float(b[i + 2]) / 255, 1)
+                    }
+                }
+                let reference = crop == .square ? CPUReference.crop(full, x: 80, y: 0, width: 480, height: 480) : full
+                XCTAssertClose(try image(png), reference, tolerance: 2, "\(format.name) \(crop)")
+            }
+        }
+    }
+
+    func testFpsMaxPicksTheFastestModeAndReachesIt() throws {
+        let log = try file("max.log")
+        // vivid's fastest mode is 320x180 at 60 fps; NV12 is the cheapest color format there.
+        XCTAssertTrue(log.contains("/dev/video0 320x180 NV12 at 60 fps"), log)
+        let line = try XCTUnwrap(log.split(separator: "\n").first { $0.contains("capture rate") })
+        let rate = try XCTUnwrap(Double(line.split(separator: " ").reversed()[1]))
+        XCTAssertEqual(rate, 60, accuracy: 6, "within 10 % of 60 fps")
+    }
+
+    func testBusyDeviceSaysWhoHoldsIt() throws {
+        XCTAssertNotEqual(try file("busy.rc").trimmingCharacters(in: .whitespacesAndNewlines), "0")
+        let message = try file("busy.txt")
+        XCTAssertTrue(message.hasPrefix("kamera: error: /dev/video0 is busy: held by kamera (pid "), message)
+        XCTAssertEqual(message.split(separator: "\n").count, 1)
+    }
+
+    func testUnplugEndsTheRunCleanly() throws {
+        XCTAssertNotEqual(try file("unplug.rc").trimmingCharacters(in: .whitespacesAndNewlines), "0")
+        let message = try file("unplug.txt")
+        XCTAssertTrue(message.contains("the camera stopped"), message)
+        XCTAssertEqual(message.split(separator: "\n").count, 1, message)
+        let ms = try XCTUnwrap(Int(try file("unplug.ms").trimmingCharacters(in: .whitespacesAndNewlines)))
+        XCTAssertLessThan(ms, 1000, "exit within a second of the disconnect")
+        let pngs = try FileManager.default.contentsOfDirectory(atPath: Self.folder!.path).filter { $0.hasPrefix("unplug-") }
+        XCTAssertTrue(pngs.allSatisfy { $0.hasSuffix(".png") })
+        for name in pngs { XCTAssertNoThrow(try ImageSource(path: Self.folder!.appendingPathComponent(name).path), name) }
+    }
+}
