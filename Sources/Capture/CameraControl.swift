@@ -22,6 +22,22 @@ public struct CameraControl: Equatable, Sendable {
     public var readOnly: Bool
     public var inactive: Bool
 
+    public init(id: UInt32, label: String, name: String, kind: Kind, minimum: Int64, maximum: Int64, step: Int64,
+                defaultValue: Int64, value: Int64?, menu: [(index: Int64, name: String)], readOnly: Bool, inactive: Bool) {
+        self.id = id
+        self.label = label
+        self.name = name
+        self.kind = kind
+        self.minimum = minimum
+        self.maximum = maximum
+        self.step = step
+        self.defaultValue = defaultValue
+        self.value = value
+        self.menu = menu
+        self.readOnly = readOnly
+        self.inactive = inactive
+    }
+
     public static func == (a: CameraControl, b: CameraControl) -> Bool {
         a.id == b.id && a.value == b.value && a.name == b.name && a.minimum == b.minimum && a.maximum == b.maximum
     }

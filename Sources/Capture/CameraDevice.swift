@@ -19,6 +19,12 @@ public struct CameraSize: Equatable, Sendable, Codable {
     public var height: Int
     /// Frames per second, highest first.
     public var rates: [Double]
+
+    public init(width: Int, height: Int, rates: [Double]) {
+        self.width = width
+        self.height = height
+        self.rates = rates
+    }
 }
 
 /// One pixel format a camera offers.
@@ -26,6 +32,13 @@ public struct CameraFormat: Equatable, Sendable, Codable {
     public var fourcc: String
     public var description: String
     public var sizes: [CameraSize]
+
+    public init(fourcc: String, description: String, sizes: [CameraSize]) {
+        self.fourcc = fourcc
+        self.description = description
+        self.sizes = sizes
+    }
+
     /// The layout Kamera reads it as, nil when it cannot.
     public var pixelFormat: PixelFormat? { PixelFormat(v4l2Code: fourcc) }
 }

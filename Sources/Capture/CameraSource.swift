@@ -39,6 +39,14 @@ public struct CameraMode: Equatable, Sendable {
     /// nil leaves the rate as it is.
     public var rate: Double?
 
+    public init(format: PixelFormat, fourcc: String, width: Int, height: Int, rate: Double?) {
+        self.format = format
+        self.fourcc = fourcc
+        self.width = width
+        self.height = height
+        self.rate = rate
+    }
+
     /// Picks the mode for `request` from what the camera offers.
     public static func choose(_ request: CameraRequest, from formats: [CameraFormat], current: (width: Int, height: Int),
                               path: String = "camera") throws -> CameraMode {
@@ -304,5 +312,21 @@ public final class CameraSource: FrameSource {
             }
         }
         return found.isEmpty ? nil : found.joined(separator: ", ")
+    }
+}
+
+extension CameraSource {
+    /// The camera's own zoom control (`zoom_absolute`), when it has one.
+    public var hardwareZoom: CameraControl? {
+        device.controls().first { $0.name == "zoom_absolute" && !$0.readOnly }
+    }
+
+    /// Sets the hardware zoom for `factor` in `range`: factor 1 is the control's
+    /// minimum, the range's maximum factor its maximum, linear in between.
+    public func setHardwareZoom(_ factor: Double, range: ZoomRange, control: CameraControl) throws {
+        let fraction = range.maxFactor > 1 ? (range.clamp(factor) - 1) / (range.maxFactor - 1) : 0
+        var value = control.minimum + Int64((Double(control.maximum - control.minimum) * fraction).rounded())
+        if control.step > 1 { value = control.minimum + (value - control.minimum) / control.step * control.step }
+        try device.setControl("zoom_absolute=\(value)")
     }
 }

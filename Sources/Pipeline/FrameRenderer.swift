@@ -42,7 +42,8 @@ public final class FrameRenderer {
     /// Output size for a frame of the given size.
     public func outputSize(for frame: Frame) -> (width: Int, height: Int) {
         if let size = settings.outputSize { return size }
-        let rect = settings.crop.rectangle(width: frame.width, height: frame.height, zoom: cache.zoom)
+        // Zoom changes what is shown, not the output size.
+        let rect = settings.crop.rectangle(width: frame.width, height: frame.height)
         return (rect.width, rect.height)
     }
 

@@ -58,6 +58,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Frames per second: the camera's capture rate (N or max), and the rate of the cube's rotation and u_time (default 30, or the Y4M file's).")
     var fps: String?
 
+    @Option(help: "Zoom slider 0...1: factor = maxZoom^V (maxZoom 4); the camera's zoom_absolute when it has one, else digital zoom by center crop.")
+    var zoom: Double?
+
     @Option(help: "Crop: square (centered, side = the shorter edge) or none.")
     var crop = "square"
 
@@ -95,6 +98,12 @@ struct RenderCommand: ParsableCommand {
                 let renderer = try FrameRenderer(context: context, settings: job.settings)
                 let source = try job.source.makeSource()
                 logger.info("source: \(source.summary); filters: \(job.settings.filters.summary); render passes per frame: \(renderer.passesPerFrame)")
+                let zoomer = ZoomController(source: source)
+                if let zoom {
+                    zoomer.setSlider(zoom)
+                    try zoomer.apply(to: renderer)
+                    logger.info("zoom \(String(format: "%.2f", zoomer.currentFactor))x (\(zoomer.usesHardware ? "camera zoom_absolute" : "digital"))")
+                }
                 let saved = try job.saveInput.map { try RawFrameWriter(path: $0) }
                 var rendered = 0
                 while rendered < frames && interrupted == 0 {
@@ -174,6 +183,7 @@ struct RenderCommand: ParsableCommand {
         guard let rotation = Rotation(rawValue: rotate) else { throw UsageError("--rotate \(rotate) is not valid; use 0, 90, 180 or 270") }
         settings.mode = cube ? .cube : .preview(PreviewLayout(fit: fitMode, rotation: rotation, mirror: mirror))
 
+        if let zoom, !(0...1).contains(zoom) { throw UsageError("--zoom \(zoom) is out of range; use a slider value from 0 (no zoom) to 1 (4x)") }
         guard frames >= 1 else { throw UsageError("--frames \(frames) must be at least 1") }
         let pattern = try OutputPattern(output)
         if frames > 1 && !pattern.isSequence {

@@ -25,6 +25,7 @@ final class CameraVMTests: XCTestCase {
       $K render -v --camera $D --format $f --input-size 640x480 --frames 30 --save-input $f.raw -o $f-sq-%02d.png 2> $f.log
       $K render --camera $D --format $f --input-size 640x480 --frames 2 --crop none --save-input $f-none.raw -o $f-none-%d.png
     done
+    $K render -v --camera $D --format yuyv --input-size 640x480 --zoom 0.5 --size 240x240 --frames 3 --save-input zoom.raw -o zoom-%d.png 2> zoom.log
     $K render -v --camera $D --fps max --frames 60 --size 32x32 -o max-%02d.png 2> max.log
     $K render --camera $D --input-size 320x180 --frames 100000 --size 16x16 -o busy-%06d.png 2> /dev/null &
     P=$!
@@ -200,5 +201,16 @@ final class CameraVMTests: XCTestCase {
         let pngs = try FileManager.default.contentsOfDirectory(atPath: Self.folder!.path).filter { $0.hasPrefix("unplug-") }
         XCTAssertTrue(pngs.allSatisfy { $0.hasSuffix(".png") })
         for name in pngs { XCTAssertNoThrow(try ImageSource(path: Self.folder!.appendingPathComponent(name).path), name) }
+    }
+
+    /// vivid has no zoom control, so --zoom 0.5 (factor 2 of at most 4) crops
+    /// digitally: the output shows the center half of the square.
+    func testDigitalZoomShowsTheCenterHalf() throws {
+        XCTAssertTrue(try file("zoom.log").contains("zoom 2.00x (digital)"))
+        let source = try RawVideoSource(path: Self.folder!.appendingPathComponent("zoom.raw").path, format: .yuyv, width: 640, height: 480)
+        var last: Frame?
+        while let f = try source.nextFrame() { last = f }
+        let reference = CPUReference.crop(CPUReference.decode(try XCTUnwrap(last)), x: 200, y: 120, width: 240, height: 240)
+        XCTAssertClose(try image("zoom-2.png"), reference, tolerance: 2, "zoom 2x")
     }
 }

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Zoom for a running stream: the camera's hardware zoom when it has one,
+/// otherwise digital zoom by center crop in the texture cache. Ramps move at a
+/// rate (1 doubles the factor per second) and are applied frame by frame with
+/// `apply(to:)`, on the render thread.
+public final class ZoomController {
+    public private(set) var ramp: ZoomRamp
+    private let camera: CameraSource?
+    private let hardware: CameraControl?
+    private let clock: () -> Double
+    private var applied: Double = 0
+    /// Called with the new factor whenever it changes (the delegate of the documents).
+    public var onChange: ((Double) -> Void)?
+
+    /// `clock` gives seconds; the default is the monotonic clock.
+    public init(source: FrameSource?, clock: @escaping () -> Double = ZoomController.monotonicSeconds) {
+        camera = source as? CameraSource
+        hardware = camera?.hardwareZoom
+        ramp = ZoomRamp(range: ZoomRange())
+        self.clock = clock
+    }
+
+    /// True when zoom goes to the camera's `zoom_absolute` control.
+    public var usesHardware: Bool { hardware != nil }
+
+    public var currentFactor: Double { ramp.factor(at: clock()) }
+
+    /// Jumps to slider value `v` (0...1 → 1...maxZoom).
+    public func setSlider(_ v: Double) {
+        ramp.set(ramp.range.factor(slider: v), now: clock())
+    }
+
+    public func rampZoom(to factor: Double, rate: Double) {
+        ramp.ramp(to: factor, rate: rate, now: clock())
+    }
+
+    public func cancelZoomRamp() {
+        ramp.cancel(now: clock())
+    }
+
+    /// Applies the current factor to the camera or to the renderer's texture cache.
+    public func apply(to renderer: FrameRenderer) throws {
+        let factor = currentFactor
+        guard factor != applied else { return }
+        if let camera, let hardware {
+            try camera.setHardwareZoom(factor, range: ramp.range, control: hardware)
+            renderer.cache.zoom = 1
+        } else {
+            renderer.cache.zoom = Float(factor)
+        }
+        applied = factor
+        onChange?(factor)
+    }
+
+    public static func monotonicSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,130 @@
+import Pipeline
+import XCTest
+
+/// Camera logic that needs no camera: format negotiation, control names and
+/// values (including the camera-class controls vivid lacks), and zoom math.
+final class CameraUnitTests: XCTestCase {
+    let webcam: [CameraFormat] = [
+        CameraFormat(fourcc: "MJPG", description: "Motion-JPEG", sizes: [CameraSize(width: 1920, height: 1080, rates: [30])]),
+        CameraFormat(fourcc: "YUYV", description: "YUYV 4:2:2", sizes: [
+            CameraSize(width: 640, height: 480, rates: [30, 15]), CameraSize(width: 1280, height: 720, rates: [10]),
+            CameraSize(width: 320, height: 240, rates: [90, 30]),
+        ]),
+        CameraFormat(fourcc: "NV12", description: "Y/CbCr 4:2:0", sizes: [CameraSize(width: 640, height: 480, rates: [30])]),
+        CameraFormat(fourcc: "GREY", description: "8-bit Greyscale", sizes: [CameraSize(width: 640, height: 480, rates: [120])]),
+    ]
+
+    func testAutoFormatIsTheCheapestColorFormatAtTheSize() throws {
+        let mode = try CameraMode.choose(CameraRequest(size: (640, 480)), from: webcam, current: (640, 480))
+        XCTAssertEqual(mode.format, .nv12)
+        let yuyv = try CameraMode.choose(CameraRequest(format: .yuyv, size: (1280, 720)), from: webcam, current: (640, 480))
+        XCTAssertEqual(yuyv, CameraMode(format: .yuyv, fourcc: "YUYV", width: 1280, height: 720, rate: nil))
+        let grey = try CameraMode.choose(CameraRequest(format: .grey), from: webcam, current: (640, 480))
+        XCTAssertEqual(grey.format, .grey)
+    }
+
+    func testFpsMaxPicksTheHighestRateAndRefusesThirtyOrLess() throws {
+        let mode = try CameraMode.choose(CameraRequest(rate: .max), from: webcam, current: (640, 480))
+        XCTAssertEqual(mode, CameraMode(format: .yuyv, fourcc: "YUYV", width: 320, height: 240, rate: 90))
+        XCTAssertThrowsError(try CameraMode.choose(CameraRequest(size: (640, 480), rate: .max), from: Array(webcam.prefix(3)), current: (640, 480))) {
+            XCTAssertTrue("\($0)".contains("offers no rate above 30 fps (the highest is 30 fps at 640x480"), "\($0)")
+        }
+    }
+
+    func testNegotiationErrorsListWhatIsOffered() {
+        XCTAssertThrowsError(try CameraMode.choose(CameraRequest(format: .rgb24), from: webcam, current: (640, 480), path: "/dev/video3")) {
+            XCTAssertEqual("\($0)", "/dev/video3 does not offer rgb24 (RGB3); it offers MJPG, YUYV, NV12, GREY")
+        }
+        XCTAssertThrowsError(try CameraMode.choose(CameraRequest(size: (800, 600)), from: webcam, current: (640, 480))) {
+            XCTAssertTrue("\($0)".contains("does not offer 800x600"), "\($0)")
+            XCTAssertTrue("\($0)".contains("1280x720"), "\($0)")
+        }
+        XCTAssertThrowsError(try CameraMode.choose(CameraRequest(size: (640, 480), rate: .fps(60)), from: webcam, current: (640, 480))) {
+            XCTAssertTrue("\($0)".contains("does not offer 60 fps at 640x480; rates: 30, 15"), "\($0)")
+        }
+        let fps15 = try? CameraMode.choose(CameraRequest(size: (640, 480), rate: .fps(15)), from: webcam, current: (640, 480))
+        XCTAssertEqual(fps15?.format, .yuyv)
+    }
+
+    func control(_ label: String, _ kind: CameraControl.Kind, _ range: ClosedRange<Int64>, step: Int64 = 1,
+                 menu: [(Int64, String)] = [], readOnly: Bool = false) -> CameraControl {
+        CameraControl(id: 1, label: label, name: CameraControl.normalizedName(label), kind: kind, minimum: range.lowerBound,
+                      maximum: range.upperBound, step: step, defaultValue: range.lowerBound, value: nil,
+                      menu: menu.map { (index: $0.0, name: $0.1) }, readOnly: readOnly, inactive: false)
+    }
+
+    func testCameraClassControls() throws {
+        XCTAssertEqual(CameraControl.normalizedName("Focus, Automatic Continuous"), "focus_automatic_continuous")
+        XCTAssertEqual(CameraControl.normalizedName("Zoom, Absolute"), "zoom_absolute")
+        XCTAssertEqual(CameraControl.normalizedName("White Balance Temperature"), "white_balance_temperature")
+
+        let focusAuto = control("Focus, Automatic Continuous", .boolean, 0...1)
+        XCTAssertEqual(try focusAuto.parse("0"), 0)
+        XCTAssertEqual(try focusAuto.parse("on"), 1)
+        XCTAssertThrowsError(try focusAuto.parse("maybe"))
+
+        let zoom = control("Zoom, Absolute", .integer, 100...500, step: 10)
+        XCTAssertEqual(try zoom.parse("300"), 300)
+        XCTAssertThrowsError(try zoom.parse("600")) { XCTAssertTrue("\($0)".contains("the range is 100...500 in steps of 10"), "\($0)") }
+        XCTAssertThrowsError(try zoom.parse("305")) { XCTAssertTrue("\($0)".contains("step"), "\($0)") }
+
+        let exposure = control("Auto Exposure", .menu, 0...3, menu: [(1, "Manual Mode"), (3, "Aperture Priority Mode")])
+        XCTAssertEqual(try exposure.parse("manual_mode"), 1)
+        XCTAssertEqual(try exposure.parse("3"), 3)
+        XCTAssertThrowsError(try exposure.parse("2")) { XCTAssertTrue("\($0)".contains("1 (Manual Mode), 3 (Aperture Priority Mode)"), "\($0)") }
+
+        let readOnly = control("Focus, Absolute", .integer, 0...250, readOnly: true)
+        XCTAssertThrowsError(try readOnly.parse("10")) { XCTAssertTrue("\($0)".contains("read-only")) }
+    }
+
+    func testZoomSliderMapping() {
+        let range = ZoomRange()
+        XCTAssertEqual(range.maxFactor, 4)
+        XCTAssertEqual(range.factor(slider: 0), 1)
+        XCTAssertEqual(range.factor(slider: 0.5), 2, accuracy: 1e-9)
+        XCTAssertEqual(range.factor(slider: 1), 4, accuracy: 1e-9)
+        XCTAssertEqual(range.slider(factor: 2), 0.5, accuracy: 1e-9)
+        XCTAssertEqual(ZoomRange(deviceMaximum: 10).maxFactor, 4, "capped at 4x")
+        XCTAssertEqual(ZoomRange(deviceMaximum: 2).factor(slider: 1), 2, accuracy: 1e-9)
+    }
+
+    func testZoomRampDoublesPerSecondAtRateOneAndCancelStopsIt() {
+        var ramp = ZoomRamp()
+        ramp.ramp(to: 4, rate: 1, now: 10)
+        XCTAssertEqual(ramp.factor(at: 10), 1)
+        XCTAssertEqual(ramp.factor(at: 11), 2, accuracy: 1e-9)
+        XCTAssertEqual(ramp.factor(at: 12), 4, accuracy: 1e-9)
+        XCTAssertEqual(ramp.factor(at: 20), 4, "stops at the target")
+        XCTAssertEqual(ZoomRamp.duration(from: 1, to: 4, rate: 1), 2, accuracy: 1e-9)
+        ramp.ramp(to: 1, rate: 2, now: 20)
+        XCTAssertEqual(ramp.factor(at: 20.5), 2, accuracy: 1e-9, "rate 2 halves twice a second going down")
+        ramp.cancel(now: 20.5)
+        XCTAssertFalse(ramp.isRamping(at: 30))
+        XCTAssertEqual(ramp.factor(at: 30), 2, accuracy: 1e-9, "cancel keeps the value reached")
+    }
+
+    /// On the real clock: a ramp from 1x to 2x at rate 2 takes 0.5 s (±20 %), and the
+    /// controller applies it to the texture cache as digital zoom.
+    func testZoomControllerRampsInRealTime() throws {
+        let pattern = TestPattern(width: 64, height: 48, format: .rgba)
+        let (reached, factors) = try GPUHarness.run { context -> (Double, [Double]) in
+            let renderer = try FrameRenderer(context: context, settings: RenderSettings())
+            let zoom = ZoomController(source: pattern)
+            var seen: [Double] = []
+            zoom.onChange = { seen.append($0) }
+            let start = ZoomController.monotonicSeconds()
+            zoom.rampZoom(to: 2, rate: 2)
+            while zoom.currentFactor < 2 && ZoomController.monotonicSeconds() - start < 2 {
+                try zoom.apply(to: renderer)
+                _ = try renderer.render(pattern.frame(at: 0), index: 0)
+            }
+            let elapsed = ZoomController.monotonicSeconds() - start
+            try zoom.apply(to: renderer)
+            XCTAssertEqual(renderer.cache.zoom, 2)
+            return (elapsed, seen)
+        }
+        XCTAssertEqual(reached, 0.5, accuracy: 0.1)
+        XCTAssertGreaterThan(factors.count, 2)
+        XCTAssertEqual(factors, factors.sorted(), "the observed factor only grows")
+    }
+}
