@@ -115,7 +115,7 @@ public final class CameraSource: FrameSource {
     public let colorSpace: YUVColorSpace
     private var buffers: [UnsafeMutableRawBufferPointer] = []
     private var bufferPlanes: [[Plane]] = []
-    private var held: UInt32?
+    private var held: Int?
     private var streaming = false
     private var lastSequence: UInt32?
     /// Frames the driver skipped (gaps in its sequence numbers).
@@ -256,16 +256,29 @@ public final class CameraSource: FrameSource {
     public func nextFrame() throws -> Frame? {
         if let index = held {
             held = nil
-            try queue(index)
+            try requeue(index)
         }
+        guard let (frame, index) = try dequeue(timeout: timeoutMilliseconds) else {
+            throw CaptureError("\(device.path): no frame from the camera in \(timeoutMilliseconds) ms")
+        }
+        held = index
+        return frame
+    }
+
+    /// Hands buffer `index` back to the driver.
+    public func requeue(_ index: Int) throws {
+        try queue(UInt32(index))
+    }
+
+    /// Takes the next filled buffer: the frame (valid until the buffer is
+    /// requeued) and the buffer's index; nil when none came within `timeout` ms.
+    public func dequeue(timeout: Int32) throws -> (Frame, Int)? {
         var buffer = v4l2_buffer()
         while true {
             var poller = pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, timeoutMilliseconds)
+            let ready = poll(&poller, 1, timeout)
             if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else {
-                throw CaptureError("\(device.path): no frame from the camera in \(timeoutMilliseconds) ms")
-            }
+            guard ready > 0 else { return nil }
             if poller.revents & Int16(POLLERR | POLLHUP) != 0 && poller.revents & Int16(POLLIN) == 0 {
                 throw disconnected(ENODEV, "stream error")
             }
@@ -281,15 +294,15 @@ public final class CameraSource: FrameSource {
             }
             break
         }
-        held = buffer.index
         if let last = lastSequence, buffer.sequence > last + 1 { driverDrops += Int(buffer.sequence - last - 1) }
         lastSequence = buffer.sequence
         framesCaptured += 1
         let timestamp = UInt64(buffer.timestamp.tv_sec) * 1_000_000_000 + UInt64(buffer.timestamp.tv_usec) * 1000
         if first == nil { first = (buffer.sequence, timestamp) }
         latest = (buffer.sequence, timestamp)
-        return Frame(format: mode.format, width: mode.width, height: mode.height, planes: bufferPlanes[Int(buffer.index)],
-                     timestamp: timestamp, sequence: UInt64(buffer.sequence), colorSpace: colorSpace, storage: self)
+        let frame = Frame(format: mode.format, width: mode.width, height: mode.height, planes: bufferPlanes[Int(buffer.index)],
+                          timestamp: timestamp, sequence: UInt64(buffer.sequence), colorSpace: colorSpace, storage: self)
+        return (frame, Int(buffer.index))
     }
 
     /// The processes that have `path` open, e.g. "kamera (pid 123)", when /proc tells.

@@ -32,7 +32,8 @@ public struct SourceOptions: Equatable {
     public func makeSource() throws -> FrameSource {
         if let camera {
             let path = camera == "auto" ? try Self.firstCamera() : camera
-            return try CameraSource(path: path, request: CameraRequest(format: format, size: inputSize, rate: cameraRate))
+            let camera = try CameraSource(path: path, request: CameraRequest(format: format, size: inputSize, rate: cameraRate))
+            return CaptureQueue(camera: camera)
         }
         guard let input else {
             let size = inputSize ?? (1280, 720)

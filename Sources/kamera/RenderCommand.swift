@@ -117,9 +117,10 @@ struct RenderCommand: ParsableCommand {
                     rendered += 1
                 }
                 try saved?.finish()
-                if let camera = source as? CameraSource {
+                if let queue = source as? CaptureQueue {
+                    let camera = queue.camera
                     let rate = camera.measuredRate.map { String(format: "%.2f", $0) } ?? "unknown"
-                    logger.info("captured \(camera.framesCaptured) frames, \(camera.driverDrops) dropped by the driver, capture rate \(rate) fps")
+                    logger.info("captured \(camera.framesCaptured) frames, \(queue.lateDrops) dropped late, \(camera.driverDrops) dropped by the driver, capture rate \(rate) fps")
                 }
                 return rendered
             }

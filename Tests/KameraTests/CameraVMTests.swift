@@ -27,6 +27,7 @@ final class CameraVMTests: XCTestCase {
     done
     $K render -v --camera $D --format yuyv --input-size 640x480 --zoom 0.5 --size 240x240 --frames 3 --save-input zoom.raw -o zoom-%d.png 2> zoom.log
     $K render -v --camera $D --fps max --frames 60 --size 32x32 -o max-%02d.png 2> max.log
+    $K render -v --camera $D --fps max --frames 20 --cube --size 1024x1024 -o slow-%02d.png 2> slow.log
     $K render --camera $D --input-size 320x180 --frames 100000 --size 16x16 -o busy-%06d.png 2> /dev/null &
     P=$!
     until [ -e busy-000001.png ]; do sleep 0.1; done
@@ -153,7 +154,7 @@ final class CameraVMTests: XCTestCase {
         for format in [PixelFormat.yuyv, .nv12, .rgb24] {
             let log = try file("\(format.name).log")
             XCTAssertTrue(log.contains("640x480 \(format.v4l2Codes[0])"), log)
-            XCTAssertTrue(log.contains("captured 30 frames"), log)
+            XCTAssertTrue(log.contains("wrote \(format.name)-sq-29.png"), log)
             for (raw, png, crop) in [("\(format.name).raw", "\(format.name)-sq-29.png", CropMode.square),
                                      ("\(format.name)-none.raw", "\(format.name)-none-1.png", .none)] {
                 let source = try RawVideoSource(path: Self.folder!.appendingPathComponent(raw).path, format: format, width: 640, height: 480)
@@ -212,5 +213,17 @@ final class CameraVMTests: XCTestCase {
         while let f = try source.nextFrame() { last = f }
         let reference = CPUReference.crop(CPUReference.decode(try XCTUnwrap(last)), x: 200, y: 120, width: 240, height: 240)
         XCTAssertClose(try image("zoom-2.png"), reference, tolerance: 2, "zoom 2x")
+    }
+
+    /// Rendering 1024x1024 cubes under emulation is slower than 60 fps capture:
+    /// late frames are dropped and counted, never queued.
+    func testLateFramesAreDroppedAndCounted() throws {
+        let log = try file("slow.log")
+        let line = try XCTUnwrap(log.split(separator: "\n").first { $0.contains("dropped late") }, log)
+        let words = line.split(separator: " ")
+        let captured = try XCTUnwrap(Int(words[words.firstIndex(of: "captured")! + 1]))
+        let late = try XCTUnwrap(Int(words[words.firstIndex(of: "late,")! - 2]))
+        XCTAssertGreaterThan(late, 0, String(line))
+        XCTAssertEqual(captured - late, 20 + 1, "every frame captured was rendered, dropped late, or the one left waiting (±1): \(line)")
     }
 }

@@ -1,0 +1,102 @@
+import Foundation
+
+/// Captures on a thread of its own and hands frames over through a bounded
+/// queue, as `AVCaptureVideoDataOutput` with `alwaysDiscardsLateVideoFrames`:
+/// when the consumer falls behind, the oldest waiting frame goes back to the
+/// driver (counted in `lateDrops`) instead of piling up. A frame the consumer
+/// took stays valid until it asks for the next one.
+public final class CaptureQueue: FrameSource {
+    public var camera: CameraSource { state.camera }
+    private let state: State
+
+    /// At most `depth` frames wait for the consumer.
+    public init(camera: CameraSource, depth: Int = 1) {
+        state = State(camera: camera, depth: max(1, depth))
+        let state = self.state
+        let thread = Thread { state.run() }
+        thread.name = "kamera.capture"
+        thread.start()
+    }
+
+    deinit { state.stop() }
+
+    public var summary: String { camera.summary }
+
+    /// Frames dropped because the consumer had not taken them when newer ones came.
+    public var lateDrops: Int { state.withLock { state.lateDrops } }
+
+    /// The oldest waiting frame; blocks until one comes. Errors of the capture
+    /// thread (an unplugged camera) are thrown here.
+    public func nextFrame() throws -> Frame? { try state.next() }
+
+    private final class State: @unchecked Sendable {
+        let camera: CameraSource
+        let depth: Int
+        private let condition = NSCondition()
+        private var waiting: [(frame: Frame, index: Int)] = []
+        private var held: Int?
+        private var failure: Error?
+        private var stopping = false
+        private var running = true
+        var lateDrops = 0
+
+        init(camera: CameraSource, depth: Int) {
+            self.camera = camera
+            self.depth = depth
+            waiting.reserveCapacity(depth + 1)
+        }
+
+        func withLock<T>(_ body: () -> T) -> T {
+            condition.lock()
+            defer { condition.unlock() }
+            return body()
+        }
+
+        func run() {
+            while !withLock({ stopping }) {
+                do {
+                    guard let (frame, index) = try camera.dequeue(timeout: 100) else { continue }
+                    condition.lock()
+                    if waiting.count == depth {
+                        let late = waiting.removeFirst()
+                        try? camera.requeue(late.index)
+                        lateDrops += 1
+                    }
+                    waiting.append((frame, index))
+                    condition.broadcast()
+                    condition.unlock()
+                } catch {
+                    withLock { failure = error; condition.broadcast() }
+                    break
+                }
+            }
+            withLock { running = false; condition.broadcast() }
+        }
+
+        func stop() {
+            condition.lock()
+            stopping = true
+            while running { condition.wait() }
+            condition.unlock()
+        }
+
+        func next() throws -> Frame? {
+            condition.lock()
+            defer { condition.unlock() }
+            if let index = held {
+                held = nil
+                try camera.requeue(index)
+            }
+            let deadline = Date().addingTimeInterval(Double(camera.timeoutMilliseconds) / 1000)
+            while waiting.isEmpty && failure == nil {
+                guard condition.wait(until: deadline) else {
+                    throw CaptureError("\(camera.device.path): no frame from the camera in \(camera.timeoutMilliseconds) ms")
+                }
+            }
+            if waiting.isEmpty, let failure { throw failure }
+            let next = waiting.removeFirst()
+            held = next.index
+            return next.frame
+        }
+    }
+}
