@@ -8,6 +8,7 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
     .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
     .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+    .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
 ]
 
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
@@ -33,7 +34,7 @@ let package = Package(
                 .embedInCode("color_matrix.frag"), .embedInCode("pixellate.frag"), .embedInCode("bgra.frag"),
             ],
             swiftSettings: swift5),
-        .target(name: "Capture", dependencies: ["CPNG", "CV4L2"], swiftSettings: swift5),
+        .target(name: "Capture", dependencies: ["CPNG", "CV4L2", "CJPEG"], swiftSettings: swift5),
         .target(
             name: "GPU",
             dependencies: ["CEGL", "CGLES", "CGBM", "Capture", "Shaders", .product(name: "Logging", package: "swift-log")],
@@ -55,6 +56,6 @@ let package = Package(
             ],
             swiftSettings: swift5),
         .executableTarget(name: "SepiaSnapshot", dependencies: ["Pipeline"], path: "Examples/SepiaSnapshot", swiftSettings: swift5),
-        .testTarget(name: "KameraTests", dependencies: ["Pipeline", "CGLES", "kamera"], exclude: ["Golden"], swiftSettings: swift5),
+        .testTarget(name: "KameraTests", dependencies: ["Pipeline", "CGLES", "CJPEG", "kamera"], exclude: ["Golden"], swiftSettings: swift5),
     ]
 )

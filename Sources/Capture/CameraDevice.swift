@@ -39,8 +39,11 @@ public struct CameraFormat: Equatable, Sendable, Codable {
         self.sizes = sizes
     }
 
-    /// The layout Kamera reads it as, nil when it cannot.
-    public var pixelFormat: PixelFormat? { PixelFormat(v4l2Code: fourcc) }
+    /// The layout Kamera hands frames on as (MJPEG is decoded to RGBA), nil when it cannot read it.
+    public var pixelFormat: PixelFormat? { isCompressed ? .rgba : PixelFormat(v4l2Code: fourcc) }
+
+    /// Motion-JPEG, decoded on the CPU.
+    public var isCompressed: Bool { fourcc == "MJPG" || fourcc == "JPEG" }
 }
 
 /// An open V4L2 device node.

@@ -15,18 +15,21 @@ public struct CameraRequest: Equatable, Sendable {
 
     /// nil: the cheapest format the texture cache reads at that size.
     public var format: PixelFormat?
+    /// Ask for Motion-JPEG (decoded to RGBA) instead of `format`.
+    public var compressed = false
     /// nil: the camera's current size.
     public var size: (width: Int, height: Int)?
     public var rate: Rate
 
-    public init(format: PixelFormat? = nil, size: (width: Int, height: Int)? = nil, rate: Rate = .current) {
+    public init(format: PixelFormat? = nil, compressed: Bool = false, size: (width: Int, height: Int)? = nil, rate: Rate = .current) {
         self.format = format
+        self.compressed = compressed
         self.size = size
         self.rate = rate
     }
 
     public static func == (a: CameraRequest, b: CameraRequest) -> Bool {
-        a.format == b.format && a.rate == b.rate && a.size?.width == b.size?.width && a.size?.height == b.size?.height
+        a.format == b.format && a.compressed == b.compressed && a.rate == b.rate && a.size?.width == b.size?.width && a.size?.height == b.size?.height
     }
 }
 
@@ -34,6 +37,7 @@ public struct CameraRequest: Equatable, Sendable {
 public struct CameraMode: Equatable, Sendable {
     public var format: PixelFormat
     public var fourcc: String
+    public var isCompressed: Bool { fourcc == "MJPG" || fourcc == "JPEG" }
     public var width: Int
     public var height: Int
     /// nil leaves the rate as it is.
@@ -50,13 +54,20 @@ public struct CameraMode: Equatable, Sendable {
     /// Picks the mode for `request` from what the camera offers.
     public static func choose(_ request: CameraRequest, from formats: [CameraFormat], current: (width: Int, height: Int),
                               path: String = "camera") throws -> CameraMode {
-        var usable = formats.filter { f in f.pixelFormat != nil && (request.format == nil || f.pixelFormat == request.format) }
+        var usable = formats.filter { f in
+            guard f.pixelFormat != nil else { return false }
+            if request.compressed { return f.isCompressed }
+            return request.format == nil || (f.pixelFormat == request.format && !f.isCompressed)
+        }
         // Left to choose, prefer color: GREY is cheapest to upload but loses it.
         if request.format == nil, usable.contains(where: { $0.pixelFormat != .grey }) {
             usable.removeAll { $0.pixelFormat == .grey }
         }
         guard !usable.isEmpty else {
             let offered = formats.map(\.fourcc).joined(separator: ", ")
+            if request.compressed {
+                throw CaptureError("\(path) does not offer MJPEG; it offers \(offered)")
+            }
             if let wanted = request.format {
                 throw CaptureError("\(path) does not offer \(wanted.name) (\(wanted.v4l2Codes.joined(separator: "/"))); it offers \(offered)")
             }
@@ -70,9 +81,9 @@ public struct CameraMode: Equatable, Sendable {
             let sizes = Set(usable.flatMap { $0.sizes.map { "\($0.width)x\($0.height)" } }).sorted().joined(separator: ", ")
             throw CaptureError("\(path) does not offer \(size.width)x\(size.height)\(request.format.map { " in \($0.name)" } ?? ""); sizes: \(sizes)")
         }
-        let cheapest: ((CameraFormat, CameraSize), (CameraFormat, CameraSize)) -> Bool = {
-            $0.0.pixelFormat!.bytesPerPixel < $1.0.pixelFormat!.bytesPerPixel
-        }
+        // Uncompressed formats by bytes per pixel; MJPEG (decoded on the CPU) last.
+        func cost(_ f: CameraFormat) -> Double { f.isCompressed ? 100 : f.pixelFormat!.bytesPerPixel }
+        let cheapest: ((CameraFormat, CameraSize), (CameraFormat, CameraSize)) -> Bool = { cost($0.0) < cost($1.0) }
         switch request.rate {
         case .max:
             let best = candidates.max { a, b in
@@ -115,6 +126,11 @@ public final class CameraSource: FrameSource {
     public let colorSpace: YUVColorSpace
     private var buffers: [UnsafeMutableRawBufferPointer] = []
     private var bufferPlanes: [[Plane]] = []
+    private var bufferSizes: [Int] = []
+    private var decoder: JPEGDecoder?
+    private var decoded: [FrameBuffer] = []
+    /// MJPEG frames that could not be decoded and were skipped.
+    public private(set) var corruptFrames = 0
     private var held: Int?
     private var streaming = false
     private var lastSequence: UInt32?
@@ -220,6 +236,14 @@ public final class CameraSource: FrameSource {
             }
             let memory = UnsafeMutableRawBufferPointer(start: address, count: Int(buffer.length))
             buffers.append(memory)
+            if mode.isCompressed {
+                if decoder == nil { decoder = try JPEGDecoder() }
+                let target = FrameBuffer(format: .rgba, width: mode.width, height: mode.height)
+                decoded.append(target)
+                bufferPlanes.append(target.planes)
+                try queue(index)
+                continue
+            }
             // Planes follow each other in one buffer (single-planar API); chroma rows
             // of NV12 have the luma stride.
             var offset = 0
@@ -291,6 +315,17 @@ public final class CameraSource: FrameSource {
             if buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0 {
                 try queue(buffer.index)
                 continue
+            }
+            if let decoder {
+                let index = Int(buffer.index)
+                let used = buffer.bytesused > 0 ? min(Int(buffer.bytesused), buffers[index].count) : buffers[index].count
+                do {
+                    try decoder.decode(UnsafeRawBufferPointer(rebasing: buffers[index][0..<used]), into: decoded[index])
+                } catch {
+                    corruptFrames += 1
+                    try queue(buffer.index)
+                    continue
+                }
             }
             break
         }

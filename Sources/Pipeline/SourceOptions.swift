@@ -6,6 +6,8 @@ public struct SourceOptions: Equatable {
     public var input: String?
     /// A V4L2 device such as `/dev/video0`, or `auto` for the first camera.
     public var camera: String?
+    /// Ask the camera for Motion-JPEG.
+    public var compressed = false
     /// The capture rate for a camera.
     public var cameraRate: CameraRequest.Rate = .current
     /// Pixel format of raw input or of the test pattern.
@@ -32,7 +34,7 @@ public struct SourceOptions: Equatable {
     public func makeSource() throws -> FrameSource {
         if let camera {
             let path = camera == "auto" ? try Self.firstCamera() : camera
-            let camera = try CameraSource(path: path, request: CameraRequest(format: format, size: inputSize, rate: cameraRate))
+            let camera = try CameraSource(path: path, request: CameraRequest(format: format, compressed: compressed, size: inputSize, rate: cameraRate))
             return CaptureQueue(camera: camera)
         }
         guard let input else {

@@ -31,7 +31,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Also write every rendered input frame, raw and tightly packed, to this file (replay it with --input).")
     var saveInput: String?
 
-    @Option(help: "Pixel format of raw input, the camera (auto: the cheapest to upload) or the test pattern: \(PixelFormat.validNames).")
+    @Option(help: "Pixel format of raw input, the camera (auto: the cheapest to upload; mjpeg too) or the test pattern: \(PixelFormat.validNames).")
     var format: String?
 
     @Option(help: "Frame size of raw input or of the test pattern: WxH, vga, 720p or 1080p (test pattern default 1280x720).")
@@ -145,7 +145,10 @@ struct RenderCommand: ParsableCommand {
         source.input = input
         source.camera = camera
         if camera != nil && input != nil { throw UsageError("--camera and --input both given; choose one") }
-        if let format, format != "auto" || camera == nil {
+        if let format, ["mjpeg", "mjpg"].contains(format.lowercased()) {
+            guard camera != nil else { throw UsageError("--format \(format) is only for --camera; files and the test pattern use \(PixelFormat.validNames)") }
+            source.compressed = true
+        } else if let format, format != "auto" || camera == nil {
             guard let f = PixelFormat(name: format) else { throw UsageError("--format \(format) is not supported; use \(PixelFormat.validNames)") }
             source.format = f
         }

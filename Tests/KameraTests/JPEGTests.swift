@@ -1,0 +1,55 @@
+import CJPEG
+import Pipeline
+import XCTest
+
+/// MJPEG decoding: a JPEG made here with libjpeg-turbo's encoder (quality 100,
+/// 4:4:4) decodes back to the original within 6 of 255 (JPEG is lossy), with
+/// trailing bytes after the image ignored; damaged data is an error, not a crash.
+final class JPEGTests: XCTestCase {
+    func encode(_ image: Image) throws -> [UInt8] {
+        let handle = try XCTUnwrap(tjInitCompress())
+        defer { tjDestroy(handle) }
+        var output: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        let result = image.pixels.withUnsafeBufferPointer {
+            tjCompress2(handle, $0.baseAddress, Int32(image.width), Int32(image.width * 4), Int32(image.height),
+                        Int32(TJPF_RGBA.rawValue), &output, &size, Int32(TJSAMP_444.rawValue), 100, 0)
+        }
+        XCTAssertEqual(result, 0)
+        defer { tjFree(output) }
+        return Array(UnsafeBufferPointer(start: output, count: Int(size)))
+    }
+
+    func testDecodesToTheOriginalWithinJPEGLoss() throws {
+        let image = sampleImage(width: 64, height: 48)
+        let jpeg = try encode(image) + [UInt8](repeating: 0, count: 500)  // stale bytes after EOI, as v4l2loopback's first buffer
+        let decoder = try JPEGDecoder()
+        let target = FrameBuffer(format: .rgba, width: 64, height: 48)
+        try jpeg.withUnsafeBytes { try decoder.decode($0, into: target) }
+        let decoded = Image(width: 64, height: 48, pixels: Array(target.planes[0].bytes))
+        XCTAssertClose(decoded, image, tolerance: 6, "JPEG round trip")
+    }
+
+    func testDamagedJPEGIsAnError() throws {
+        let decoder = try JPEGDecoder()
+        let target = FrameBuffer(format: .rgba, width: 64, height: 48)
+        XCTAssertThrowsError(try [UInt8](repeating: 7, count: 100).withUnsafeBytes { try decoder.decode($0, into: target) })
+        let other = try encode(sampleImage(width: 32, height: 32))
+        XCTAssertThrowsError(try other.withUnsafeBytes { try decoder.decode($0, into: target) }) {
+            XCTAssertTrue("\($0)".contains("32x32, expected 64x48"), "\($0)")
+        }
+    }
+
+    func testAutoFormatTakesMJPEGOnlyWhenNothingElseFits() throws {
+        let formats = [
+            CameraFormat(fourcc: "MJPG", description: "Motion-JPEG", sizes: [CameraSize(width: 1280, height: 720, rates: [30]),
+                                                                            CameraSize(width: 640, height: 480, rates: [30])]),
+            CameraFormat(fourcc: "YUYV", description: "YUYV 4:2:2", sizes: [CameraSize(width: 640, height: 480, rates: [30])]),
+        ]
+        XCTAssertEqual(try CameraMode.choose(CameraRequest(size: (640, 480)), from: formats, current: (640, 480)).fourcc, "YUYV")
+        XCTAssertEqual(try CameraMode.choose(CameraRequest(size: (1280, 720)), from: formats, current: (640, 480)).fourcc, "MJPG")
+        let forced = try CameraMode.choose(CameraRequest(compressed: true, size: (640, 480)), from: formats, current: (640, 480))
+        XCTAssertEqual(forced.fourcc, "MJPG")
+        XCTAssertEqual(forced.format, .rgba)
+    }
+}
