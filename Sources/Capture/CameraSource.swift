@@ -128,7 +128,14 @@ public final class CameraSource: FrameSource {
     private var bufferPlanes: [[Plane]] = []
     private var bufferSizes: [Int] = []
     private var decoder: JPEGDecoder?
+    /// MJPEG: frames decode into these, and the driver's buffer goes back at
+    /// once. A slot stays taken until its frame is handed back; slots are not tied
+    /// to buffer indices because some drivers (v4l2loopback) hand out an index
+    /// again before it was queued back.
     private var decoded: [FrameBuffer] = []
+    private var decodedPlanes: [[Plane]] = []
+    private var slotTaken: [Bool] = []
+    private let slotLock = NSLock()
     /// MJPEG frames that could not be decoded and were skipped.
     public private(set) var corruptFrames = 0
     private var held: Int?
@@ -222,6 +229,17 @@ public final class CameraSource: FrameSource {
             throw CaptureError("\(device.path): cannot get capture buffers: \(e == 0 ? "the driver gave none" : V4L2.message(e))")
         }
         let layouts = mode.format.planeLayouts(width: mode.width, height: mode.height)
+        if mode.isCompressed {
+            // The consumer holds one frame and a queue may hold more: two slots
+            // beyond the driver's buffers, as some drivers give as few as two.
+            decoder = try JPEGDecoder()
+            for _ in 0..<Int(request.count) + 2 {
+                let target = FrameBuffer(format: .rgba, width: mode.width, height: mode.height)
+                decoded.append(target)
+                decodedPlanes.append(target.planes)
+                slotTaken.append(false)
+            }
+        }
         for index in 0..<request.count {
             var buffer = v4l2_buffer()
             buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
@@ -237,10 +255,7 @@ public final class CameraSource: FrameSource {
             let memory = UnsafeMutableRawBufferPointer(start: address, count: Int(buffer.length))
             buffers.append(memory)
             if mode.isCompressed {
-                if decoder == nil { decoder = try JPEGDecoder() }
-                let target = FrameBuffer(format: .rgba, width: mode.width, height: mode.height)
-                decoded.append(target)
-                bufferPlanes.append(target.planes)
+                bufferPlanes.append([])
                 try queue(index)
                 continue
             }
@@ -289,18 +304,40 @@ public final class CameraSource: FrameSource {
         return frame
     }
 
-    /// Hands buffer `index` back to the driver.
-    public func requeue(_ index: Int) throws {
-        try queue(UInt32(index))
+    /// Hands back the frame `dequeue` gave with `ticket`: the driver's buffer, or
+    /// for MJPEG the decoded frame's slot.
+    public func requeue(_ ticket: Int) throws {
+        if decoder != nil {
+            slotLock.lock()
+            slotTaken[ticket] = false
+            slotLock.unlock()
+        } else {
+            try queue(UInt32(ticket))
+        }
     }
 
-    /// Takes the next filled buffer: the frame (valid until the buffer is
-    /// requeued) and the buffer's index; nil when none came within `timeout` ms.
+    private func takeSlot() -> Int? {
+        slotLock.lock()
+        defer { slotLock.unlock() }
+        guard let slot = slotTaken.firstIndex(of: false) else { return nil }
+        slotTaken[slot] = true
+        return slot
+    }
+
+    /// Takes the next frame and a ticket to hand it back with (`requeue`); the
+    /// frame stays valid until then. Nil when none came within `timeout` ms.
     public func dequeue(timeout: Int32) throws -> (Frame, Int)? {
         var buffer = v4l2_buffer()
+        var ticket = 0
+        var waited = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &waited)
+        let deadline = Int64(waited.tv_sec) * 1000 + Int64(waited.tv_nsec) / 1_000_000 + Int64(timeout)
         while true {
+            // Frames skipped below (errors, no free slot) must not keep this past `timeout`.
+            clock_gettime(CLOCK_MONOTONIC, &waited)
+            let left = deadline - (Int64(waited.tv_sec) * 1000 + Int64(waited.tv_nsec) / 1_000_000)
             var poller = pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, timeout)
+            let ready = left > 0 ? poll(&poller, 1, Int32(left)) : 0
             if ready < 0 && errno == EINTR { continue }
             guard ready > 0 else { return nil }
             if poller.revents & Int16(POLLERR | POLLHUP) != 0 && poller.revents & Int16(POLLIN) == 0 {
@@ -316,16 +353,25 @@ public final class CameraSource: FrameSource {
                 try queue(buffer.index)
                 continue
             }
+            ticket = Int(buffer.index)
             if let decoder {
                 let index = Int(buffer.index)
                 let used = buffer.bytesused > 0 ? min(Int(buffer.bytesused), buffers[index].count) : buffers[index].count
-                do {
-                    try decoder.decode(UnsafeRawBufferPointer(rebasing: buffers[index][0..<used]), into: decoded[index])
-                } catch {
-                    corruptFrames += 1
+                guard let slot = takeSlot() else {
+                    // Every decoded frame is still held by the consumer: this one is dropped.
                     try queue(buffer.index)
                     continue
                 }
+                do {
+                    try decoder.decode(UnsafeRawBufferPointer(rebasing: buffers[index][0..<used]), into: decoded[slot])
+                } catch {
+                    corruptFrames += 1
+                    try requeue(slot)
+                    try queue(buffer.index)
+                    continue
+                }
+                try queue(buffer.index)
+                ticket = slot
             }
             break
         }
@@ -335,9 +381,10 @@ public final class CameraSource: FrameSource {
         let timestamp = UInt64(buffer.timestamp.tv_sec) * 1_000_000_000 + UInt64(buffer.timestamp.tv_usec) * 1000
         if first == nil { first = (buffer.sequence, timestamp) }
         latest = (buffer.sequence, timestamp)
-        let frame = Frame(format: mode.format, width: mode.width, height: mode.height, planes: bufferPlanes[Int(buffer.index)],
+        let planes = decoder != nil ? decodedPlanes[ticket] : bufferPlanes[ticket]
+        let frame = Frame(format: mode.format, width: mode.width, height: mode.height, planes: planes,
                           timestamp: timestamp, sequence: UInt64(buffer.sequence), colorSpace: colorSpace, storage: self)
-        return (frame, Int(buffer.index))
+        return (frame, ticket)
     }
 
     /// The processes that have `path` open, e.g. "kamera (pid 123)", when /proc tells.

@@ -33,7 +33,7 @@ public final class CaptureQueue: FrameSource {
         let camera: CameraSource
         let depth: Int
         private let condition = NSCondition()
-        private var waiting: [(frame: Frame, index: Int)] = []
+        private var waiting: [(frame: Frame, ticket: Int)] = []
         private var held: Int?
         private var failure: Error?
         private var stopping = false
@@ -55,14 +55,14 @@ public final class CaptureQueue: FrameSource {
         func run() {
             while !withLock({ stopping }) {
                 do {
-                    guard let (frame, index) = try camera.dequeue(timeout: 100) else { continue }
+                    guard let (frame, ticket) = try camera.dequeue(timeout: 100) else { continue }
                     condition.lock()
                     if waiting.count == depth {
                         let late = waiting.removeFirst()
-                        try? camera.requeue(late.index)
+                        try? camera.requeue(late.ticket)
                         lateDrops += 1
                     }
-                    waiting.append((frame, index))
+                    waiting.append((frame, ticket))
                     condition.broadcast()
                     condition.unlock()
                 } catch {
@@ -83,9 +83,9 @@ public final class CaptureQueue: FrameSource {
         func next() throws -> Frame? {
             condition.lock()
             defer { condition.unlock() }
-            if let index = held {
+            if let ticket = held {
                 held = nil
-                try camera.requeue(index)
+                try camera.requeue(ticket)
             }
             let deadline = Date().addingTimeInterval(Double(camera.timeoutMilliseconds) / 1000)
             while waiting.isEmpty && failure == nil {
@@ -95,7 +95,7 @@ public final class CaptureQueue: FrameSource {
             }
             if waiting.isEmpty, let failure { throw failure }
             let next = waiting.removeFirst()
-            held = next.index
+            held = next.ticket
             return next.frame
         }
     }

@@ -1,0 +1,59 @@
+import Foundation
+import Pipeline
+import XCTest
+
+/// An MJPEG camera: v4l2loopback in the VM, fed by ffmpeg with JPEG frames,
+/// as most USB webcams deliver 720p. The VM must boot; if it cannot, the test fails.
+final class MJPEGVMTests: XCTestCase {
+    static let script = """
+    ffmpeg -nostdin -loglevel error -re -f lavfi -i testsrc2=size=640x480:rate=30 -c:v mjpeg -f v4l2 /dev/video10 &
+    P=$!
+    until v4l2-ctl -d /dev/video10 -D 2>/dev/null | grep -q 'Video Capture'; do sleep 0.2; done
+    "$KAMERA" devices --formats /dev/video10 > formats.txt
+    "$KAMERA" render -v --camera /dev/video10 --format mjpeg --frames 5 --crop none --save-input mjpeg.raw -o mjpeg-%d.png 2> mjpeg.log
+    echo $? > mjpeg.rc
+    kill $P
+    """
+
+    func testMJPEGCameraRendersItsDecodedFrames() throws {
+        guard FileManager.default.isExecutableFile(atPath: VMTests.runInVM.path) else {
+            return XCTFail("\(VMTests.runInVM.path) is missing: the VM tests cannot run")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-mjpeg-vm-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = Process()
+        process.executableURL = VMTests.runInVM
+        process.arguments = ["--loopback", "--timeout", "300", "--", "bash", "-c", Self.script]
+        process.currentDirectoryURL = folder
+        var environment = ProcessInfo.processInfo.environment
+        environment["KAMERA"] = CommandLineTests.binary.path
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let log = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "run-in-vm failed:\n\(log.suffix(3000))")
+
+        func text(_ name: String) throws -> String { try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) }
+        let formats = try text("formats.txt")
+        XCTAssertTrue(formats.contains("MJPG"), formats)
+        let kameraLog = try text("mjpeg.log")
+        XCTAssertEqual(try text("mjpeg.rc").trimmingCharacters(in: .whitespacesAndNewlines), "0", kameraLog)
+        XCTAssertTrue(kameraLog.contains("/dev/video10 640x480 MJPG"), kameraLog)
+
+        let source = try RawVideoSource(path: folder.appendingPathComponent("mjpeg.raw").path, format: .rgba, width: 640, height: 480)
+        XCTAssertEqual(source.frameCount, 5)
+        var last: Frame?
+        while let f = try source.nextFrame() { last = f }
+        let frame = try XCTUnwrap(last)
+        let decoded = Image(width: 640, height: 480, pixels: Array(frame.planes[0].bytes))
+        // testsrc2 is colorful: the decoded frame must not be flat.
+        let reds = Set(stride(from: 0, to: decoded.pixels.count, by: 4 * 97).map { decoded.pixels[$0] })
+        XCTAssertGreaterThan(reds.count, 20, "decoded frame looks flat")
+        let png = try XCTUnwrap(try ImageSource(path: folder.appendingPathComponent("mjpeg-4.png").path).nextFrame())
+        XCTAssertClose(Image(width: png.width, height: png.height, pixels: Array(png.planes[0].bytes)), decoded, tolerance: 2, "MJPEG frame")
+    }
+}
