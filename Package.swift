@@ -34,7 +34,7 @@ let package = Package(
                 .embedInCode("color_matrix.frag"), .embedInCode("pixellate.frag"), .embedInCode("bgra.frag"),
             ],
             swiftSettings: swift5),
-        .target(name: "Capture", dependencies: ["CPNG", "CV4L2", "CJPEG"], swiftSettings: swift5),
+        .target(name: "Capture", dependencies: ["CPNG", "CV4L2", "CJPEG", "CDRM"], swiftSettings: swift5),
         .target(
             name: "GPU",
             dependencies: ["CEGL", "CGLES", "CGBM", "Capture", "Shaders", .product(name: "Logging", package: "swift-log")],

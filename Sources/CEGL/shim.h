@@ -15,3 +15,13 @@ static inline const char *kamera_eglQueryDeviceString(EGLDeviceEXT device, EGLin
     if (!fn) return 0;
     return fn(device, name);
 }
+
+// glEGLImageTargetTexture2DOES (GL_OES_EGL_image) binds an EGLImage to the
+// texture bound to `target`; GL extension entry points come from EGL.
+static inline int kamera_glEGLImageTargetTexture2DOES(unsigned int target, void *image) {
+    typedef void (*Fn)(unsigned int, void *);
+    Fn fn = (Fn)eglGetProcAddress("glEGLImageTargetTexture2DOES");
+    if (!fn) return 0;
+    fn(target, image);
+    return 1;
+}

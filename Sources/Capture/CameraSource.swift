@@ -33,6 +33,25 @@ public struct CameraRequest: Equatable, Sendable {
     }
 }
 
+/// Where a camera's buffers live.
+public enum CameraMemory: Equatable, Sendable, CustomStringConvertible {
+    /// The driver's buffers, mapped (`V4L2_MEMORY_MMAP`); frames are uploaded by copy.
+    case mmap
+    /// The driver's buffers, mapped and also exported as dma-bufs (`VIDIOC_EXPBUF`).
+    case exported
+    /// Buffers allocated on a DRM device (`/dev/dri/cardN`) and given to the
+    /// driver (`V4L2_MEMORY_DMABUF`).
+    case drm(String)
+
+    public var description: String {
+        switch self {
+        case .mmap: "mmap"
+        case .exported: "mmap + EXPBUF"
+        case .drm(let node): "dma-buf from \(node)"
+        }
+    }
+}
+
 /// A chosen capture mode.
 public struct CameraMode: Equatable, Sendable {
     public var format: PixelFormat
@@ -126,7 +145,11 @@ public final class CameraSource: FrameSource {
     public let colorSpace: YUVColorSpace
     private var buffers: [UnsafeMutableRawBufferPointer] = []
     private var bufferPlanes: [[Plane]] = []
-    private var bufferSizes: [Int] = []
+    /// How the buffers were allocated.
+    public private(set) var memory: CameraMemory = .mmap
+    private var memoryType = V4L2_MEMORY_MMAP.rawValue
+    private var dumbBuffers: [DumbBuffer] = []
+    private var exportedFDs: [Int32] = []
     private var decoder: JPEGDecoder?
     /// MJPEG: frames decode into these, and the driver's buffer goes back at
     /// once. A slot stays taken until its frame is handed back; slots are not tied
@@ -156,7 +179,10 @@ public final class CameraSource: FrameSource {
     /// How long `nextFrame` waits for the driver before giving up, in milliseconds.
     public var timeoutMilliseconds: Int32 = 3000
 
-    public init(path: String, request: CameraRequest = CameraRequest(), bufferCount: Int = 4) throws {
+    /// Opens `path`, sets the mode that fits `request` and starts streaming into
+    /// buffers placed as `memory` says for the chosen mode.
+    public init(path: String, request: CameraRequest = CameraRequest(), bufferCount: Int = 4,
+                memory: (CameraMode) throws -> CameraMemory = { _ in .mmap }) throws {
         device = try CameraDevice(path: path)
         let info = try device.info()
         guard info.capabilities.contains("video-capture"), info.capabilities.contains("streaming") else {
@@ -196,7 +222,8 @@ public final class CameraSource: FrameSource {
             || (pix.ycbcr_enc == UInt32(V4L2_YCBCR_ENC_DEFAULT.rawValue) && pix.colorspace == V4L2_COLORSPACE_REC709.rawValue)
         colorSpace = YUVColorSpace(matrix: yuv709 ? .bt709 : .bt601,
                                    range: pix.quantization == UInt32(V4L2_QUANTIZATION_FULL_RANGE.rawValue) ? .full : .limited)
-        try allocateBuffers(count: bufferCount, bytesPerRow: Int(pix.bytesperline))
+        let placement = mode.isCompressed ? .mmap : try memory(mode)
+        try allocateBuffers(count: bufferCount, bytesPerRow: Int(pix.bytesperline), imageSize: Int(pix.sizeimage), memory: placement)
         var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
         e = V4L2.ioctl(device.fd, KAMERA_VIDIOC_STREAMON, &type)
         guard e == 0 else { throw CaptureError("\(path): cannot start streaming: \(V4L2.message(e))") }
@@ -208,25 +235,44 @@ public final class CameraSource: FrameSource {
             var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
             V4L2.ioctl(device.fd, KAMERA_VIDIOC_STREAMOFF, &type)
         }
-        for b in buffers { munmap(b.baseAddress, b.count) }
         var request = v4l2_requestbuffers()
         request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-        request.memory = V4L2_MEMORY_MMAP.rawValue
+        request.memory = memoryType
         V4L2.ioctl(device.fd, KAMERA_VIDIOC_REQBUFS, &request)
+        if dumbBuffers.isEmpty { for b in buffers { munmap(b.baseAddress, b.count) } }
+        for fd in exportedFDs { close(fd) }
     }
 
     public var summary: String {
         "\(device.path) \(mode.width)x\(mode.height) \(mode.fourcc)\(mode.rate.map { " at \(CameraMode.formatRate($0)) fps" } ?? "") (\(colorSpace))"
     }
 
-    private func allocateBuffers(count: Int, bytesPerRow: Int) throws {
+    private func allocateBuffers(count: Int, bytesPerRow: Int, imageSize: Int, memory placement: CameraMemory) throws {
         var request = v4l2_requestbuffers()
         request.count = UInt32(count)
         request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-        request.memory = V4L2_MEMORY_MMAP.rawValue
+        if case .drm = placement { memoryType = V4L2_MEMORY_DMABUF.rawValue }
+        request.memory = memoryType
         let e = V4L2.ioctl(device.fd, KAMERA_VIDIOC_REQBUFS, &request)
         guard e == 0, request.count > 0 else {
+            if memoryType == V4L2_MEMORY_DMABUF.rawValue {
+                throw CaptureError("\(device.path) does not take dma-buf buffers (V4L2_MEMORY_DMABUF): \(e == 0 ? "the driver gave none" : V4L2.message(e))")
+            }
             throw CaptureError("\(device.path): cannot get capture buffers: \(e == 0 ? "the driver gave none" : V4L2.message(e))")
+        }
+        memory = placement
+        if case .drm(let node) = placement {
+            let drm = try DRMNode(path: node)
+            let layouts = mode.format.planeLayouts(width: mode.width, height: mode.height)
+            let needed = max(imageSize, layouts.reduce(0) { $0 + max(bytesPerRow, $1.bytesPerRow) * $1.rows })
+            for index in 0..<request.count {
+                let buffer = try DumbBuffer(device: drm, size: needed)
+                dumbBuffers.append(buffer)
+                buffers.append(buffer.bytes)
+                bufferPlanes.append(planes(in: buffer.bytes, layouts: layouts, bytesPerRow: bytesPerRow, fd: buffer.fd))
+                try queue(index)
+            }
+            return
         }
         let layouts = mode.format.planeLayouts(width: mode.width, height: mode.height)
         if mode.isCompressed {
@@ -259,29 +305,49 @@ public final class CameraSource: FrameSource {
                 try queue(index)
                 continue
             }
-            // Planes follow each other in one buffer (single-planar API); chroma rows
-            // of NV12 have the luma stride.
-            var offset = 0
-            var planes: [Plane] = []
-            for (i, layout) in layouts.enumerated() {
-                let stride = i == 0 ? max(bytesPerRow, layout.bytesPerRow) : max(bytesPerRow, layout.bytesPerRow)
-                let size = min(stride * layout.rows, memory.count - offset)
-                planes.append(Plane(bytes: UnsafeRawBufferPointer(rebasing: memory[offset..<offset + max(0, size)]), bytesPerRow: stride))
-                offset += stride * layout.rows
-            }
-            guard offset <= memory.count else {
+            guard layouts.reduce(0, { $0 + max(bytesPerRow, $1.bytesPerRow) * $1.rows }) <= memory.count else {
                 throw CaptureError("\(device.path): buffer of \(memory.count) bytes is too small for \(mode.width)x\(mode.height) \(mode.fourcc)")
             }
-            bufferPlanes.append(planes)
+            var fd: Int32?
+            if placement == .exported {
+                var export = v4l2_exportbuffer()
+                export.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+                export.index = index
+                export.flags = UInt32(O_CLOEXEC | O_RDONLY)
+                let e = V4L2.ioctl(device.fd, KAMERA_VIDIOC_EXPBUF, &export)
+                guard e == 0 else { throw CaptureError("\(device.path): cannot export buffer \(index) (VIDIOC_EXPBUF): \(V4L2.message(e))") }
+                exportedFDs.append(export.fd)
+                fd = export.fd
+            }
+            bufferPlanes.append(planes(in: memory, layouts: layouts, bytesPerRow: bytesPerRow, fd: fd))
             try queue(index)
         }
+    }
+
+    /// Planes follow each other in one buffer (single-planar API); chroma rows
+    /// of NV12 have the luma stride.
+    private func planes(in memory: UnsafeMutableRawBufferPointer, layouts: [(bytesPerRow: Int, rows: Int)], bytesPerRow: Int, fd: Int32?) -> [Plane] {
+        var offset = 0
+        var planes: [Plane] = []
+        for layout in layouts {
+            let stride = max(bytesPerRow, layout.bytesPerRow)
+            let size = min(stride * layout.rows, memory.count - offset)
+            planes.append(Plane(bytes: UnsafeRawBufferPointer(rebasing: memory[offset..<offset + max(0, size)]), bytesPerRow: stride,
+                                dmabuf: fd.map { DMABufPlane(fd: $0, offset: offset) }))
+            offset += stride * layout.rows
+        }
+        return planes
     }
 
     private func queue(_ index: UInt32) throws {
         var buffer = v4l2_buffer()
         buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-        buffer.memory = V4L2_MEMORY_MMAP.rawValue
+        buffer.memory = memoryType
         buffer.index = index
+        if !dumbBuffers.isEmpty {
+            buffer.m.fd = dumbBuffers[Int(index)].fd
+            buffer.length = UInt32(dumbBuffers[Int(index)].bytes.count)
+        }
         let e = V4L2.ioctl(device.fd, KAMERA_VIDIOC_QBUF, &buffer)
         guard e == 0 else { throw disconnected(e, "cannot queue a buffer") }
     }
@@ -345,7 +411,7 @@ public final class CameraSource: FrameSource {
             }
             buffer = v4l2_buffer()
             buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-            buffer.memory = V4L2_MEMORY_MMAP.rawValue
+            buffer.memory = memoryType
             let e = V4L2.ioctl(device.fd, KAMERA_VIDIOC_DQBUF, &buffer)
             if e == EAGAIN { continue }
             guard e == 0 else { throw disconnected(e, "cannot take a frame") }

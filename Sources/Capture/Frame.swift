@@ -1,11 +1,26 @@
-/// One plane of a frame: its bytes and the distance between rows.
+/// One plane of a frame: its bytes and the distance between rows, and where
+/// the same bytes lie as a dma-buf when the source can share them with the GPU.
 public struct Plane {
     public var bytes: UnsafeRawBufferPointer
     public var bytesPerRow: Int
+    public var dmabuf: DMABufPlane?
 
-    public init(bytes: UnsafeRawBufferPointer, bytesPerRow: Int) {
+    public init(bytes: UnsafeRawBufferPointer, bytesPerRow: Int, dmabuf: DMABufPlane? = nil) {
         self.bytes = bytes
         self.bytesPerRow = bytesPerRow
+        self.dmabuf = dmabuf
+    }
+}
+
+/// A plane's place in a dma-buf: the file descriptor and the byte offset of
+/// the plane's first row. The descriptor stays open as long as the source.
+public struct DMABufPlane: Equatable, Sendable {
+    public var fd: Int32
+    public var offset: Int
+
+    public init(fd: Int32, offset: Int) {
+        self.fd = fd
+        self.offset = offset
     }
 }
 

@@ -9,7 +9,33 @@ import Shaders
 /// costs no CPU copy: RGBA, RGB24 and GREY frames are uploaded whole and the
 /// crop is a texture region; YUYV and NV12 are converted to RGB by a fragment
 /// shader that only covers the cropped rectangle.
+///
+/// Frames whose planes are dma-bufs (a camera with `CameraMemory.drm` or
+/// `.exported`) are imported as EGLImages instead of copied, when `upload`
+/// allows and the display offers `EGL_EXT_image_dma_buf_import`. The first
+/// imported frame is checked against the copy path; if they differ or the
+/// import fails, the cache copies from then on and says why in `copyReason`.
 public final class TextureCache {
+    /// How frames reach the GPU.
+    public enum Upload: String, CaseIterable, Sendable {
+        /// Import dma-buf frames when possible, copy otherwise.
+        case auto
+        /// Always copy (`glTexSubImage2D`).
+        case copy
+        /// Import dma-buf frames; failing that is an error.
+        case dmabuf
+    }
+
+    public var upload: Upload = .auto
+    /// The path the last frame took: "dmabuf" or "copy".
+    public private(set) var lastPath = "copy"
+    /// Why dma-buf frames are copied rather than imported, once that is decided.
+    public private(set) var copyReason: String?
+    private let importer: DMABufImporter?
+    private var importVerified = false
+    private var scratch: Framebuffer?
+    private var plainProgram: ShaderProgram?
+
     public var crop: CropMode
     /// Digital zoom: the crop is narrowed around its center by this factor (>= 1).
     public var zoom: Float = 1
@@ -32,18 +58,47 @@ public final class TextureCache {
         supportsRowLength = context.glesMajorVersion >= 3 || context.glExtensions.contains("GL_EXT_unpack_subimage")
         uploadsBGRADirectly = context.glExtensions.contains("GL_EXT_texture_format_BGRA8888")
         converted = try Framebuffer(width: 1, height: 1)
+        importer = DMABufImporter(context: context)
+        if importer == nil {
+            copyReason = "the EGL display (\(context.platform)) does not offer EGL_EXT_image_dma_buf_import with GL_OES_EGL_image"
+        }
     }
 
     deinit { deletePlanes() }
+
+    /// Whether dma-buf frames can be imported at all.
+    public var canImportDMABuf: Bool { importer != nil }
+
+    /// Drops imported buffers; call it when the source changes, as its
+    /// descriptors may be reused for other buffers.
+    public func forgetImportedBuffers() {
+        importer?.forget()
+        importVerified = false
+        if importer != nil { copyReason = nil }
+    }
 
     /// Uploads `frame` and returns the texture for the renderer. The texture is
     /// valid until the next call.
     public func texture(for frame: Frame) throws -> CameraTexture {
         guard frame.width > 0, frame.height > 0 else { throw GPUError("frame size \(frame.width)x\(frame.height) is empty") }
-        try prepare(frame)
         let rect = crop.rectangle(width: frame.width, height: frame.height, zoom: zoom)
         let region = TextureRegion(x: Float(rect.x) / Float(frame.width), y: Float(rect.y) / Float(frame.height),
                                    width: Float(rect.width) / Float(frame.width), height: Float(rect.height) / Float(frame.height))
+        if upload != .copy, frame.planes[0].dmabuf != nil {
+            if let imported = try importedTexture(for: frame, rect: rect, region: region) {
+                lastPath = "dmabuf"
+                return imported
+            }
+        } else if upload == .dmabuf {
+            throw GPUError("--upload dmabuf: the \(frame.format.name) frame is not in a dma-buf (only V4L2 cameras share their buffers)")
+        }
+        lastPath = "copy"
+        return try copiedTexture(for: frame, rect: rect, region: region)
+    }
+
+    /// The texture for `frame` by upload: `glTexSubImage2D` into reused textures.
+    private func copiedTexture(for frame: Frame, rect: (x: Int, y: Int, width: Int, height: Int), region: TextureRegion) throws -> CameraTexture {
+        try prepare(frame)
         switch frame.format {
         case .rgba, .rgb24, .grey:
             upload(frame, plane: 0, format: glFormat(frame.format), bytesPerPixel: frame.format == .rgba ? 4 : frame.format == .rgb24 ? 3 : 1,
@@ -65,30 +120,110 @@ public final class TextureCache {
             return converted.asTexture
         case .yuyv:
             upload(frame, plane: 0, format: GLenum(GL_RGBA), bytesPerPixel: 4, width: (frame.width + 1) / 2, height: frame.height)
-            let program = try yuyvProgram ?? YUVProgram(fragment: ShaderSource.yuyv, name: "yuyv.frag")
-            yuyvProgram = program
-            return try convert(frame, program: program, rect: rect, region: region)
+            return try convert(frame, program: yuyv(), planes: planes[0], 0, rect: rect, region: region)
         case .nv12:
             upload(frame, plane: 0, format: GLenum(GL_LUMINANCE), bytesPerPixel: 1, width: frame.width, height: frame.height)
             upload(frame, plane: 1, format: GLenum(GL_LUMINANCE_ALPHA), bytesPerPixel: 2,
                    width: (frame.width + 1) / 2, height: (frame.height + 1) / 2)
             let program = try nv12Program ?? YUVProgram(fragment: ShaderSource.nv12, name: "nv12.frag")
             nv12Program = program
-            return try convert(frame, program: program, rect: rect, region: region)
+            return try convert(frame, program: program, planes: planes[0], planes[1], rect: rect, region: region)
         }
     }
 
-    private func convert(_ frame: Frame, program: YUVProgram, rect: (x: Int, y: Int, width: Int, height: Int),
-                         region: TextureRegion) throws -> CameraTexture {
+    private func yuyv() throws -> YUVProgram {
+        let program = try yuyvProgram ?? YUVProgram(fragment: ShaderSource.yuyv, name: "yuyv.frag")
+        yuyvProgram = program
+        return program
+    }
+
+    private func convert(_ frame: Frame, program: YUVProgram, planes luma: GLuint, _ chroma: GLuint,
+                         rect: (x: Int, y: Int, width: Int, height: Int), region: TextureRegion) throws -> CameraTexture {
         try converted.resize(width: rect.width, height: rect.height)
         converted.bind()
         program.program.use()
         program.set(frame: frame)
-        GL.bindTexture(planes[0], unit: 0)
-        if planes.count > 1 { GL.bindTexture(planes[1], unit: 1) }
+        GL.bindTexture(luma, unit: 0)
+        if chroma != 0 { GL.bindTexture(chroma, unit: 1) }
         quad.draw(Quad.vertices(filling: region))
         glActiveTexture(GLenum(GL_TEXTURE0))
         return converted.asTexture
+    }
+
+    /// How a frame's first plane is imported: the DRM format whose texels the
+    /// copy path's texture has too, so the same shaders read both.
+    private func importLayout(for frame: Frame) -> DMABufImporter.Layout? {
+        let plane = frame.planes[0]
+        guard let dmabuf = plane.dmabuf else { return nil }
+        let (fourcc, width): (String, Int)
+        switch frame.format {
+        case .yuyv: (fourcc, width) = ("AB24", (frame.width + 1) / 2)  // Y0 U Y1 V as R G B A, as uploaded
+        case .rgba: (fourcc, width) = ("AB24", frame.width)
+        case .bgra: (fourcc, width) = ("AR24", frame.width)            // B G R A in memory
+        case .nv12, .rgb24, .grey: return nil
+        }
+        return DMABufImporter.Layout(fourcc: DMABufImporter.code(fourcc), width: width, height: frame.height,
+                                     pitch: plane.bytesPerRow, offset: dmabuf.offset)
+    }
+
+    /// The texture for `frame` by dma-buf import, or nil when it is to be copied.
+    private func importedTexture(for frame: Frame, rect: (x: Int, y: Int, width: Int, height: Int),
+                                 region: TextureRegion) throws -> CameraTexture? {
+        func fallBack(_ reason: String) throws -> CameraTexture? {
+            if upload == .dmabuf { throw GPUError("--upload dmabuf: \(reason)") }
+            if copyReason == nil { copyReason = reason }
+            return nil
+        }
+        // Decided once per source: after a failure, copy without trying again.
+        if !importVerified, let copyReason { return try fallBack(copyReason) }
+        guard let importer else { return try fallBack("no dma-buf import") }
+        guard let layout = importLayout(for: frame), let dmabuf = frame.planes[0].dmabuf else {
+            return try fallBack("\(frame.format.name) frames are not imported (YUYV, RGBA and BGRA are)")
+        }
+        let result: CameraTexture
+        do {
+            let texture = try importer.texture(for: dmabuf, layout: layout)
+            if frame.format == .yuyv {
+                result = try convert(frame, program: yuyv(), planes: texture, 0, rect: rect, region: region)
+            } else {
+                result = CameraTexture(name: texture, width: frame.width, height: frame.height, region: region)
+            }
+        } catch {
+            return try fallBack("\(error)")
+        }
+        if !importVerified {
+            // Check the import against the copy path once: a driver that imports
+            // but reads the wrong bytes must not go unnoticed.
+            let imported = try pixels(of: result)
+            let copied = try pixels(of: copiedTexture(for: frame, rect: rect, region: region))
+            let differing = zip(imported, copied).lazy.filter { abs(Int($0) - Int($1)) > 1 }.count
+            guard differing == 0 else {
+                return try fallBack("the imported dma-buf frame differs from the copied one in \(differing / 4 + 1) pixels")
+            }
+            importVerified = true
+            copyReason = nil
+            if frame.format == .yuyv {
+                return try convert(frame, program: yuyv(), planes: importer.texture(for: dmabuf, layout: layout), 0, rect: rect, region: region)
+            }
+        }
+        return result
+    }
+
+    /// The region of `texture` as RGBA bytes, drawn into a scratch framebuffer.
+    private func pixels(of texture: CameraTexture) throws -> [UInt8] {
+        let target = try scratch ?? Framebuffer(width: texture.pixelWidth, height: texture.pixelHeight)
+        scratch = target
+        try target.resize(width: texture.pixelWidth, height: texture.pixelHeight)
+        let program = try plainProgram ?? ShaderProgram(quadFragment: ShaderSource.texture, name: "texture.frag")
+        plainProgram = program
+        target.bind()
+        program.use()
+        GL.bindTexture(texture.name)
+        quad.draw(Quad.vertices(filling: texture.region))
+        var bytes = [UInt8](repeating: 0, count: target.width * target.height * 4)
+        bytes.withUnsafeMutableBytes { target.readPixels(into: $0) }
+        try GL.check("reading back a frame to compare the dma-buf and copy paths")
+        return bytes
     }
 
     /// Allocates plane textures when the frame's format or size differs from the last one.

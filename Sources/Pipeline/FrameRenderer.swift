@@ -22,6 +22,7 @@ public final class FrameRenderer {
         self.context = context
         self.settings = settings
         cache = try TextureCache(context: context, crop: settings.crop)
+        cache.upload = settings.upload
         filters = try FilterRenderer()
         (stages, finalMatrix) = Self.split(settings.filters)
         switch settings.mode {
@@ -96,6 +97,7 @@ public final class FrameRenderer {
             preview = nil
         }
         cache.crop = settings.crop
+        cache.upload = settings.upload
         (stages, finalMatrix) = Self.split(settings.filters)
         self.settings = settings
     }

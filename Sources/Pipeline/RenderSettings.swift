@@ -13,6 +13,8 @@ public struct RenderSettings: Equatable {
     public var outputSize: (width: Int, height: Int)?
     /// Frames per second, for the cube's angle and custom shaders' `u_time`.
     public var rate: Double
+    /// How frames reach the GPU: dma-buf import when possible, or copy.
+    public var upload: TextureCache.Upload = .auto
 
     public init(crop: CropMode = .square, filters: FilterChain = FilterChain(), mode: RenderMode = .preview(PreviewLayout()),
                 outputSize: (width: Int, height: Int)? = nil, rate: Double = 30) {
@@ -24,7 +26,7 @@ public struct RenderSettings: Equatable {
     }
 
     public static func == (a: RenderSettings, b: RenderSettings) -> Bool {
-        a.crop == b.crop && a.filters == b.filters && a.mode == b.mode && a.rate == b.rate
+        a.crop == b.crop && a.filters == b.filters && a.mode == b.mode && a.rate == b.rate && a.upload == b.upload
             && a.outputSize?.width == b.outputSize?.width && a.outputSize?.height == b.outputSize?.height
     }
 }

@@ -31,11 +31,28 @@ public struct SourceOptions: Equatable {
             && a.inputSize?.width == b.inputSize?.width && a.inputSize?.height == b.inputSize?.height
     }
 
-    public func makeSource() throws -> FrameSource {
+    /// Makes the source. With `renderer`, a camera's buffers are placed so that
+    /// renderer's GPU can import them (see `CameraBufferPlan`); `note` hears why
+    /// a camera's frames will be copied instead.
+    public func makeSource(for renderer: FrameRenderer? = nil, note: (String) -> Void = { _ in }) throws -> FrameSource {
         if let camera {
             let path = camera == "auto" ? try Self.firstCamera() : camera
-            let camera = try CameraSource(path: path, request: CameraRequest(format: format, compressed: compressed, size: inputSize, rate: cameraRate))
-            return CaptureQueue(camera: camera)
+            let request = CameraRequest(format: format, compressed: compressed, size: inputSize, rate: cameraRate)
+            guard let renderer, renderer.settings.upload != .copy else {
+                return CaptureQueue(camera: try CameraSource(path: path, request: request))
+            }
+            let plan = CameraBufferPlan(upload: renderer.settings.upload, context: renderer.context,
+                                        canImport: renderer.cache.canImportDMABuf)
+            let source: CameraSource
+            do {
+                source = try CameraSource(path: path, request: request) { mode in try plan.memory(for: mode) }
+            } catch let error as CaptureError where plan.upload == .auto && error.description.contains("dma-buf") {
+                note("\(error.description); copying frames instead")
+                source = try CameraSource(path: path, request: request)
+            }
+            if let reason = plan.reason { note(reason) }
+            renderer.cache.forgetImportedBuffers()
+            return CaptureQueue(camera: source)
         }
         guard let input else {
             let size = inputSize ?? (1280, 720)

@@ -79,6 +79,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "YUV range: limited or full.")
     var range = "limited"
 
+    @Option(help: "How camera frames reach the GPU: auto (dma-buf import when the GPU and camera allow, else copy), copy, or dmabuf.")
+    var upload = "auto"
+
     @OptionGroup var gpuOptions: GPUOptions
 
     func run() throws {
@@ -96,7 +99,7 @@ struct RenderCommand: ParsableCommand {
             let count = try thread.sync { () -> Int in
                 let context = try GPUContext(platform: platform, version: version, logger: logger)
                 let renderer = try FrameRenderer(context: context, settings: job.settings)
-                let source = try job.source.makeSource()
+                let source = try job.source.makeSource(for: renderer) { logger.info("\($0)") }
                 logger.info("source: \(source.summary); filters: \(job.settings.filters.summary); render passes per frame: \(renderer.passesPerFrame)")
                 let zoomer = ZoomController(source: source)
                 if let zoom {
@@ -110,6 +113,9 @@ struct RenderCommand: ParsableCommand {
                     guard let frame = try source.nextFrame() else { break }
                     try saved?.append(frame)
                     let pixels = try renderer.render(frame, index: rendered)
+                    if rendered == 0, let queue = source as? CaptureQueue {
+                        logger.info("upload: \(renderer.cache.lastPath) (camera buffers: \(queue.camera.memory))\(renderer.cache.lastPath == "copy" ? renderer.cache.copyReason.map { "; \($0)" } ?? "" : "")")
+                    }
                     let size = renderer.outputSize(for: frame)
                     let path = job.output.path(for: rendered)
                     try PNGWriter.write(pixels, width: size.width, height: size.height, to: path)
@@ -120,7 +126,7 @@ struct RenderCommand: ParsableCommand {
                 if let queue = source as? CaptureQueue {
                     let camera = queue.camera
                     let rate = camera.measuredRate.map { String(format: "%.2f", $0) } ?? "unknown"
-                    logger.info("captured \(camera.framesCaptured) frames, \(queue.lateDrops) dropped late, \(camera.driverDrops) dropped by the driver, capture rate \(rate) fps")
+                    logger.info("captured \(camera.framesCaptured) frames, \(queue.lateDrops) dropped late, \(camera.driverDrops) dropped by the driver, capture rate \(rate) fps, upload \(renderer.cache.lastPath)")
                 }
                 return rendered
             }
@@ -176,6 +182,9 @@ struct RenderCommand: ParsableCommand {
         source.rate = rate
 
         var settings = RenderSettings(rate: rate)
+        guard let uploadMode = TextureCache.Upload(rawValue: upload) else { throw UsageError("--upload \(upload) is not valid; use auto, copy or dmabuf") }
+        if uploadMode == .dmabuf && camera == nil { throw UsageError("--upload dmabuf needs --camera: only cameras share their buffers") }
+        settings.upload = uploadMode
         guard let cropMode = CropMode(rawValue: crop) else { throw UsageError("--crop \(crop) is not valid; use square or none") }
         settings.crop = cropMode
         if let size {

@@ -28,6 +28,12 @@ final class CameraVMTests: XCTestCase {
     $K render -v --camera $D --format yuyv --input-size 640x480 --zoom 0.5 --size 240x240 --frames 3 --save-input zoom.raw -o zoom-%d.png 2> zoom.log
     $K render -v --camera $D --fps max --frames 60 --size 32x32 -o max-%02d.png 2> max.log
     $K render -v --camera $D --fps max --frames 20 --cube --size 1024x1024 -o slow-%02d.png 2> slow.log
+    for f in yuyv bgra; do
+      $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format $f --input-size 640x480 --frames 3 --upload dmabuf --save-input dm-$f.raw -o dm-$f-%d.png 2> dm-$f.log
+    done
+    $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format nv12 --input-size 640x480 -o dm-nv12.png 2> dm-nv12.log
+    $K render -v --camera $D --format yuyv --input-size 640x480 -o dm-device.png 2> dm-device.log
+    $K render --camera $D --format yuyv --upload dmabuf -o dm-err.png 2> dm-err.txt; echo $? > dm-err.rc
     $K render --camera $D --input-size 320x180 --frames 100000 --size 16x16 -o busy-%06d.png 2> /dev/null &
     P=$!
     until [ -e busy-000001.png ]; do sleep 0.1; done
@@ -181,7 +187,8 @@ final class CameraVMTests: XCTestCase {
         // vivid's fastest mode is 320x180 at 60 fps; NV12 is the cheapest color format there.
         XCTAssertTrue(log.contains("/dev/video0 320x180 NV12 at 60 fps"), log)
         let line = try XCTUnwrap(log.split(separator: "\n").first { $0.contains("capture rate") })
-        let rate = try XCTUnwrap(Double(line.split(separator: " ").reversed()[1]))
+        let words = line.split(separator: " ")
+        let rate = try XCTUnwrap(Double(words[try XCTUnwrap(words.firstIndex(of: "rate")) + 1]), String(line))
         XCTAssertEqual(rate, 60, accuracy: 6, "within 10 % of 60 fps")
     }
 
@@ -225,5 +232,47 @@ final class CameraVMTests: XCTestCase {
         let late = try XCTUnwrap(Int(words[words.firstIndex(of: "late,")! - 2]))
         XCTAssertGreaterThan(late, 0, String(line))
         XCTAssertEqual(captured - late, 20 + 1, "every frame captured was rendered, dropped late, or the one left waiting (±1): \(line)")
+    }
+
+    /// Zero-copy: on EGL over GBM on vkms the camera fills DRM-allocated buffers
+    /// that the GPU imports. The PNGs match the CPU reference of the raw frame
+    /// and the copy path on the same frame.
+    func testDMABufImportMatchesCopyAndReference() throws {
+        for format in [PixelFormat.yuyv, .bgra] {
+            let log = try file("dm-\(format.name).log")
+            XCTAssertTrue(log.contains("upload: dmabuf (camera buffers: dma-buf from /dev/dri/card0)"), log)
+            XCTAssertTrue(log.contains("upload dmabuf"), "status line names the path: \(log)")
+            let source = try RawVideoSource(path: Self.folder!.appendingPathComponent("dm-\(format.name).raw").path, format: format, width: 640, height: 480)
+            var last: Frame?
+            while let f = try source.nextFrame() { last = f }
+            let frame = try XCTUnwrap(last)
+            let full: Image
+            if format.isYUV {
+                full = CPUReference.decode(frame)
+            } else {
+                full = Image(width: 640, height: 480) { x, y in
+                    let i = y * 640 * 4 + x * 4, b = frame.planes[0].bytes
+                    return SIMD4(Float(b[i + 2]) / 255, Float(b[i + 1]) / 255, Float(b[i]) / 255, Float(b[i + 3]) / 255)
+                }
+            }
+            let imported = try image("dm-\(format.name)-2.png")
+            XCTAssertClose(imported, CPUReference.crop(full, x: 80, y: 0, width: 480, height: 480), tolerance: 2, "\(format.name) dma-buf vs CPU")
+            // The same frame through the copy path, here on the host.
+            let copied = try GPUHarness.render(frame, settings: RenderSettings())
+            XCTAssertClose(imported, copied, tolerance: 1, "\(format.name) dma-buf vs copy")
+        }
+    }
+
+    /// Where import is not possible or known bad, frames are copied and the log says why.
+    func testCopyFallbackSaysWhy() throws {
+        let nv12 = try file("dm-nv12.log")
+        XCTAssertTrue(nv12.contains("frames are copied: NV12 frames are not imported"), nv12)
+        XCTAssertTrue(nv12.contains("upload: copy (camera buffers: mmap)"), nv12)
+        let device = try file("dm-device.log")
+        XCTAssertTrue(device.contains("frames are copied: the EGL display (device) cannot import dma-bufs"), device)
+        XCTAssertEqual(try file("dm-err.rc").trimmingCharacters(in: .whitespacesAndNewlines), "1")
+        let error = try file("dm-err.txt")
+        XCTAssertTrue(error.hasPrefix("kamera: error: --upload dmabuf: the EGL display (device) cannot import dma-bufs"), error)
+        XCTAssertEqual(error.split(separator: "\n").count, 1, error)
     }
 }

@@ -1,0 +1,79 @@
+import Capture
+import CEGL
+import CGLES
+
+/// Turns dma-buf planes into GL textures without copying
+/// (`EGL_EXT_image_dma_buf_import` + `GL_OES_EGL_image`). One EGLImage and
+/// texture per buffer, made on first sight and reused for every later frame
+/// in that buffer.
+final class DMABufImporter {
+    /// What a plane is imported as: the DRM format and its size in texels.
+    struct Layout: Equatable {
+        var fourcc: UInt32
+        var width: Int
+        var height: Int
+        var pitch: Int
+        var offset: Int
+    }
+
+    private let display: EGLDisplay
+    private var images: [Int32: (layout: Layout, image: EGLImage, texture: GLuint)] = [:]
+
+    init?(context: GPUContext) {
+        guard context.eglExtensions.contains("EGL_EXT_image_dma_buf_import"),
+              context.glExtensions.contains("GL_OES_EGL_image") else { return nil }
+        display = context.display
+    }
+
+    deinit { forget() }
+
+    /// The texture showing `plane` as `layout` says; the same texture as last
+    /// time for a buffer seen before.
+    func texture(for plane: DMABufPlane, layout: Layout) throws -> GLuint {
+        if let known = images[plane.fd], known.layout == layout { return known.texture }
+        if let stale = images.removeValue(forKey: plane.fd) { release(stale.image, stale.texture) }
+        let attributes: [EGLAttrib] = [
+            EGLAttrib(EGL_WIDTH), EGLAttrib(layout.width), EGLAttrib(EGL_HEIGHT), EGLAttrib(layout.height),
+            EGLAttrib(EGL_LINUX_DRM_FOURCC_EXT), EGLAttrib(layout.fourcc),
+            EGLAttrib(EGL_DMA_BUF_PLANE0_FD_EXT), EGLAttrib(plane.fd),
+            EGLAttrib(EGL_DMA_BUF_PLANE0_OFFSET_EXT), EGLAttrib(layout.offset),
+            EGLAttrib(EGL_DMA_BUF_PLANE0_PITCH_EXT), EGLAttrib(layout.pitch),
+            EGLAttrib(EGL_NONE),
+        ]
+        guard let image = eglCreateImage(display, nil, EGLenum(EGL_LINUX_DMA_BUF_EXT), nil, attributes) else {
+            throw GPUError("eglCreateImage of a \(layout.width)x\(layout.height) \(Self.name(layout.fourcc)) dma-buf failed (EGL error 0x\(String(eglGetError(), radix: 16)))")
+        }
+        let texture = GL.makeTexture(filter: GL_NEAREST)
+        guard kamera_glEGLImageTargetTexture2DOES(UInt32(GL_TEXTURE_2D), image) != 0 else {
+            release(image, texture)
+            throw GPUError("glEGLImageTargetTexture2DOES is missing")
+        }
+        if let e = GL.error() {
+            release(image, texture)
+            throw GPUError("binding a \(Self.name(layout.fourcc)) dma-buf to a texture failed: \(e)")
+        }
+        images[plane.fd] = (layout, image, texture)
+        return texture
+    }
+
+    /// Drops every image, e.g. when the source changes and descriptors may be reused.
+    func forget() {
+        for entry in images.values { release(entry.image, entry.texture) }
+        images.removeAll()
+    }
+
+    private func release(_ image: EGLImage, _ texture: GLuint) {
+        var name = texture
+        glDeleteTextures(1, &name)
+        eglDestroyImage(display, image)
+    }
+
+    /// DRM fourcc codes (drm_fourcc.h), little-endian.
+    static func code(_ text: String) -> UInt32 {
+        text.utf8.enumerated().reduce(0) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
+    }
+
+    static func name(_ code: UInt32) -> String {
+        String(decoding: (0..<4).map { UInt8((code >> (8 * $0)) & 0xFF) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,53 @@
+import Capture
+import GPU
+
+/// Decides where a camera's buffers live so the GPU can read them without a
+/// copy: buffers allocated on a DRM device and given to the camera
+/// (`V4L2_MEMORY_DMABUF`) first, the camera's own buffers exported
+/// (`VIDIOC_EXPBUF`) next, plain mapped buffers (copy) last.
+final class CameraBufferPlan {
+    let upload: TextureCache.Upload
+    private let context: GPUContext
+    private let canImport: Bool
+    /// Why the frames will be copied, when they will.
+    private(set) var reason: String?
+
+    init(upload: TextureCache.Upload, context: GPUContext, canImport: Bool) {
+        self.upload = upload
+        self.context = context
+        self.canImport = canImport
+    }
+
+    /// The placement for `mode`; throws when `--upload dmabuf` cannot be had.
+    func memory(for mode: CameraMode) throws -> CameraMemory {
+        func copy(_ why: String) throws -> CameraMemory {
+            if upload == .dmabuf { throw CaptureError("--upload dmabuf: \(why); use --upload copy or auto") }
+            reason = "frames are copied: \(why)"
+            return .mmap
+        }
+        guard canImport else {
+            return try copy("the EGL display (\(context.platform)) cannot import dma-bufs (no EGL_EXT_image_dma_buf_import); --gpu gbm:/dev/dri/cardN may")
+        }
+        guard [.yuyv, .rgba, .bgra].contains(mode.format), !mode.isCompressed else {
+            return try copy("\(mode.fourcc) frames are not imported (YUYV, RGBA and BGRA are)")
+        }
+        if let node = allocatingNode() { return .drm(node) }
+        if Self.softwareRenderer(context.renderer) {
+            // Measured: Mesa's llvmpipe imports the camera's own exported buffers but
+            // crashes or reads black when sampling them; DRM-allocated ones work.
+            return try copy("\(context.renderer) cannot read buffers the camera exports (EXPBUF), and no /dev/dri/cardN can allocate buffers for the camera")
+        }
+        return .exported
+    }
+
+    /// The DRM node to allocate on: the GPU's own card when it renders through
+    /// GBM on one, else the first card that offers dumb buffers.
+    private func allocatingNode() -> String? {
+        if context.platform.hasPrefix("gbm:/dev/dri/card") { return String(context.platform.dropFirst(4)) }
+        return DRMNode.firstWithDumbBuffers()
+    }
+
+    static func softwareRenderer(_ renderer: String) -> Bool {
+        renderer.contains("llvmpipe") || renderer.contains("softpipe")
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Pipeline
+import XCTest
+
+/// The texture cache's dma-buf import and its check against the copy path,
+/// with buffers allocated on vkms and EGL on GBM over it. Run on the host, the
+/// test runs itself inside the VM (this test binary, filtered to this test);
+/// the VM must boot, or it fails.
+final class DMABufVMTests: XCTestCase {
+    func testImportIsCheckedAgainstTheCopyPath() throws {
+        guard ProcessInfo.processInfo.environment["RUN_IN_VM"] != nil else { return try runInVM() }
+        let thread = RenderThread(name: "kamera.tests.gbm")
+        try thread.sync {
+            let context = try GPUContext(platform: .gbm("/dev/dri/card0"))
+            let node = try DRMNode(path: "/dev/dri/card0")
+            let width = 64, height = 48, stride = width * 2
+            let buffer = try DumbBuffer(device: node, size: stride * height)
+            var random = SystemRandomNumberGenerator()
+            for i in 0..<stride * height { buffer.bytes[i] = UInt8.random(in: 16...240, using: &random) }
+            let shared = Frame(format: .yuyv, width: width, height: height,
+                               planes: [Plane(bytes: UnsafeRawBufferPointer(buffer.bytes), bytesPerRow: stride,
+                                              dmabuf: DMABufPlane(fd: buffer.fd, offset: 0))])
+            let reference = CPUReference.crop(CPUReference.decode(shared), x: 8, y: 0, width: 48, height: 48)
+
+            // The import reads what the CPU sees.
+            var settings = RenderSettings()
+            settings.upload = .dmabuf
+            let renderer = try FrameRenderer(context: context, settings: settings)
+            let pixels = try renderer.render(shared, index: 0)
+            XCTAssertEqual(renderer.cache.lastPath, "dmabuf")
+            XCTAssertNil(renderer.cache.copyReason)
+            XCTAssertClose(Image(width: 48, height: 48, pixels: Array(pixels)), reference, tolerance: 2, "imported YUYV")
+
+            // A frame whose dma-buf holds other bytes than its mapped planes: the
+            // check sees the difference; auto copies from then on, dmabuf refuses.
+            let other = UnsafeMutableRawBufferPointer.allocate(byteCount: stride * height, alignment: 64)
+            defer { other.deallocate() }
+            for i in 0..<other.count { other[i] = 255 &- buffer.bytes[i] }
+            var lying = shared
+            lying.planes[0].bytes = UnsafeRawBufferPointer(other)
+            let auto = try FrameRenderer(context: context, settings: RenderSettings())
+            let copied = try auto.render(lying, index: 0)
+            XCTAssertEqual(auto.cache.lastPath, "copy")
+            XCTAssertTrue(auto.cache.copyReason?.contains("differs from the copied one") ?? false, auto.cache.copyReason ?? "no reason")
+            XCTAssertClose(Image(width: 48, height: 48, pixels: Array(copied)),
+                           CPUReference.crop(CPUReference.decode(lying), x: 8, y: 0, width: 48, height: 48), tolerance: 2, "copied YUYV")
+            try auto.render(lying, index: 1)
+            XCTAssertEqual(auto.cache.lastPath, "copy", "no second try after the check failed")
+            let forced = try FrameRenderer(context: context, settings: settings)
+            XCTAssertThrowsError(try forced.render(lying, index: 0)) { error in
+                XCTAssertTrue("\(error)".contains("--upload dmabuf: the imported dma-buf frame differs"), "\(error)")
+            }
+        }
+    }
+
+    /// Runs this test inside the VM and fails unless it passed there.
+    private func runInVM() throws {
+        guard FileManager.default.isExecutableFile(atPath: VMTests.runInVM.path) else {
+            return XCTFail("\(VMTests.runInVM.path) is missing: the VM tests cannot run")
+        }
+        let process = Process()
+        process.executableURL = VMTests.runInVM
+        process.arguments = ["--", CommandLine.arguments[0], "KameraTests.DMABufVMTests/testImportIsCheckedAgainstTheCopyPath"]
+        process.currentDirectoryURL = FileManager.default.temporaryDirectory
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let log = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "the test failed inside the VM:\n\(log.suffix(4000))")
+        XCTAssertTrue(log.contains("Executed 1 test, with 0 failures"), log.suffix(4000).description)
+    }
+}
