@@ -49,7 +49,7 @@ public struct CameraFormat: Equatable, Sendable, Codable {
 /// An open V4L2 device node.
 public final class CameraDevice {
     public let path: String
-    let fd: Int32
+    private(set) var fd: Int32
 
     public init(path: String) throws {
         var info = stat()
@@ -67,7 +67,14 @@ public final class CameraDevice {
         self.path = path
     }
 
-    deinit { close(fd) }
+    deinit { close() }
+
+    /// Closes the node; the driver then frees buffers not mapped anywhere and
+    /// another program may stream from the camera.
+    public func close() {
+        if fd >= 0 { Glibc.close(fd) }
+        fd = -1
+    }
 
     /// Every /dev/videoN, in number order.
     public static func nodes() -> [String] {

@@ -235,12 +235,41 @@ public final class CameraSource: FrameSource {
             var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
             V4L2.ioctl(device.fd, KAMERA_VIDIOC_STREAMOFF, &type)
         }
+        if dumbBuffers.isEmpty { for b in buffers { munmap(b.baseAddress, b.count) } }
+        for fd in exportedFDs { close(fd) }
+        // Unmapped, the buffers can be freed (when `stop()` closed the device, they already are).
         var request = v4l2_requestbuffers()
         request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         request.memory = memoryType
         V4L2.ioctl(device.fd, KAMERA_VIDIOC_REQBUFS, &request)
-        if dumbBuffers.isEmpty { for b in buffers { munmap(b.baseAddress, b.count) } }
+        device.close()
+    }
+
+    /// Stops streaming and closes the device, so that another program (or
+    /// another source) can use the camera. Frames already taken stay readable
+    /// until this source is freed; no new ones come.
+    public func stop() {
+        if streaming {
+            var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
+            V4L2.ioctl(device.fd, KAMERA_VIDIOC_STREAMOFF, &type)
+            streaming = false
+        }
+        guard device.fd >= 0 else { return }
+        // A mapping keeps the device open after close(); swap each one for
+        // private memory holding the same bytes, so held frames stay readable.
+        if dumbBuffers.isEmpty {
+            for b in buffers {
+                guard let base = b.baseAddress else { continue }
+                let saved = UnsafeMutableRawBufferPointer.allocate(byteCount: b.count, alignment: 64)
+                saved.copyMemory(from: UnsafeRawBufferPointer(b))
+                mmap(base, b.count, PROT_READ | PROT_WRITE, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                b.copyMemory(from: UnsafeRawBufferPointer(saved))
+                saved.deallocate()
+            }
+        }
         for fd in exportedFDs { close(fd) }
+        exportedFDs.removeAll()
+        device.close()
     }
 
     public var summary: String {

@@ -18,7 +18,14 @@ public final class CaptureQueue: FrameSource {
         thread.start()
     }
 
-    deinit { state.stop() }
+    deinit { stop() }
+
+    /// Stops the capture thread and the camera, releasing the device; frames
+    /// already taken stay readable.
+    public func stop() {
+        state.stop()
+        state.camera.stop()
+    }
 
     public var summary: String { camera.summary }
 

@@ -27,7 +27,7 @@ public struct SourceOptions: Equatable {
     }
 
     public static func == (a: SourceOptions, b: SourceOptions) -> Bool {
-        a.input == b.input && a.camera == b.camera && a.cameraRate == b.cameraRate && a.format == b.format && a.colorSpace == b.colorSpace && a.rate == b.rate
+        a.input == b.input && a.camera == b.camera && a.compressed == b.compressed && a.cameraRate == b.cameraRate && a.format == b.format && a.colorSpace == b.colorSpace && a.rate == b.rate
             && a.inputSize?.width == b.inputSize?.width && a.inputSize?.height == b.inputSize?.height
     }
 

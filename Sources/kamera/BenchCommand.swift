@@ -28,6 +28,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Measure the peers (ffmpeg, GStreamer GL) on the same frames.")
     var peers = true
 
+    @Flag(help: "Only the zero-copy comparison (dma-buf import vs copy); it needs a DRM card and dma-buf import.")
+    var zeroCopyOnly = false
+
     @OptionGroup var gpuOptions: GPUOptions
 
     func run() throws {
@@ -45,22 +48,45 @@ struct BenchCommand: ParsableCommand {
             }
             guard frames >= 10 else { throw UsageError("--frames \(frames) is too few; use 10 or more") }
             let thread = RenderThread()
-            let gpu = try thread.sync { try GPUContext(platform: platform, version: version, logger: logger).summary }
+            // One context for every case: contexts are not cheap, and some drivers limit them.
+            let context = try thread.sync { try GPUContext(platform: platform, version: version, logger: logger) }
+            let gpu = context.summary, canImport = context.eglExtensions.contains("EGL_EXT_image_dma_buf_import")
             print("kamera bench: \(gpu); allocation counting \(AllocationCounter.isActive ? "on" : "off (libMallocInterposerSwift.so not preloaded)")")
             print("")
-            print(BenchResult.header)
+            if !zeroCopyOnly { print(BenchResult.header) }
             var results: [BenchResult] = []
-            for size in sizeList {
+            for size in sizeList where !zeroCopyOnly {
                 for format in formatList {
                     for workload in BenchWorkload.allCases {
                         let result = try Benchmark(workload: workload, width: size.width, height: size.height, format: format,
-                                                   frames: frames, platform: platform, version: version).run(on: thread)
+                                                   frames: frames, context: context).run(on: thread)
                         print(result.row)
                         results.append(result)
                     }
                 }
             }
-            if peers {
+            print("")
+            let node = platform.description.hasPrefix("gbm:/dev/dri/card") ? String(platform.description.dropFirst(4)) : DRMNode.firstWithDumbBuffers()
+            if let node, canImport {
+                print("Zero-copy: frames in dma-bufs from \(node), imported as EGLImages vs copied (upload + sepia + readback):")
+                print(BenchResult.header + "   upload   dmabuf/copy")
+                for size in sizeList {
+                    for format in [PixelFormat.yuyv, .bgra] {
+                        var copyFPS: Double?
+                        for upload in [TextureCache.Upload.copy, .dmabuf] {
+                            let result = try Benchmark(workload: .sepia, width: size.width, height: size.height, format: format,
+                                                       frames: frames, context: context,
+                                                       dumbBuffersOn: node, upload: upload).run(on: thread)
+                            let ratio = copyFPS.map { String(format: "%.2fx", result.fps / $0) } ?? ""
+                            print(result.row + "   " + upload.rawValue.padded(8) + " " + ratio)
+                            copyFPS = copyFPS ?? result.fps
+                        }
+                    }
+                }
+            } else {
+                print("Zero-copy: skipped: \(node == nil ? "no /dev/dri/cardN can allocate buffers" : "the EGL display cannot import dma-bufs; try --gpu gbm:/dev/dri/cardN")")
+            }
+            if peers && !zeroCopyOnly {
                 print("")
                 print("Peers on the same frames (upload + sepia + download), measured now:")
                 print(PeerResult.header)
@@ -74,10 +100,10 @@ struct BenchCommand: ParsableCommand {
                     }
                 }
             }
-            if soak > 0 {
+            if soak > 0 && !zeroCopyOnly {
                 print("")
                 let result = try Benchmark(workload: .sepia, width: 640, height: 480, format: .yuyv, frames: soak,
-                                           platform: platform, version: version).soak(on: thread)
+                                           context: context).soak(on: thread)
                 let samples = result.resident
                 let mib = samples.map { String(format: "%.1f", $0 / 1_048_576) }.joined(separator: " → ")
                 print(String(format: "memory soak: %d frames of 640x480 yuyv sepia; RSS (MiB) after warm-up and each fifth: %@",

@@ -34,22 +34,47 @@ struct Benchmark {
     var height: Int
     var format: PixelFormat
     var frames: Int
-    var platform: GPUPlatform
-    var version: GLESVersion
+    /// Used on the render thread only.
+    var context: GPUContext
+    /// Frames in DRM dumb buffers on this node (shared as dma-bufs) instead of the heap.
+    var dumbBuffersOn: String?
+    var upload: TextureCache.Upload = .auto
 
-    /// Four distinct test-pattern frames, copied so each keeps its own memory.
-    func makeFrames() -> [FrameBuffer] {
+    /// Four distinct test-pattern frames, copied so each keeps its own memory,
+    /// and the objects that own that memory.
+    func makeFrames() throws -> (frames: [Frame], owners: [AnyObject]) {
         let pattern = TestPattern(width: width, height: height, format: format)
-        return (0..<4).map { i in
+        let node = try dumbBuffersOn.map { try DRMNode(path: $0) }
+        var frames: [Frame] = [], owners: [AnyObject] = []
+        for i in 0..<4 {
             let frame = pattern.frame(at: UInt64(i * 7))
-            let copy = FrameBuffer(format: format, width: width, height: height)
+            let size = frame.planes.reduce(0) { $0 + $1.bytes.count }
+            let memory: UnsafeMutableRawBufferPointer
+            var fd: Int32?
+            if let node {
+                let buffer = try DumbBuffer(device: node, size: size)
+                owners.append(buffer)
+                memory = buffer.bytes
+                fd = buffer.fd
+            } else {
+                let buffer = FrameBuffer(format: format, width: width, height: height)
+                owners.append(buffer)
+                memory = buffer.allBytes
+            }
+            var copy = frame
             var offset = 0
-            for plane in frame.planes {
-                UnsafeMutableRawBufferPointer(rebasing: copy.allBytes[offset..<offset + plane.bytes.count]).copyMemory(from: plane.bytes)
+            for (p, plane) in frame.planes.enumerated() {
+                let target = UnsafeMutableRawBufferPointer(rebasing: memory[offset..<offset + plane.bytes.count])
+                target.copyMemory(from: plane.bytes)
+                copy.planes[p] = Plane(bytes: UnsafeRawBufferPointer(target), bytesPerRow: plane.bytesPerRow,
+                                       dmabuf: fd.map { DMABufPlane(fd: $0, offset: offset) })
                 offset += plane.bytes.count
             }
-            return copy
+            copy.sequence = UInt64(i)
+            copy.storage = nil
+            frames.append(copy)
         }
+        return (frames, owners)
     }
 
     var settings: RenderSettings {
@@ -63,11 +88,12 @@ struct Benchmark {
     /// function that renders frame `i` of the prepared frames.
     private func warmedUp<T>(on thread: RenderThread, warmUp: Int,
                              _ body: @escaping (_ render: (Int) throws -> Void) throws -> T) throws -> T {
-        let buffers = makeFrames()
-        let frameList = buffers.enumerated().map { $0.element.frame(sequence: UInt64($0.offset), timestamp: 0) }
-        let settings = self.settings, platform = self.platform, version = self.version
+        let (frameList, buffers) = try makeFrames()
+        var settings = self.settings
+        settings.upload = upload
+        let context = self.context
         return try thread.sync {
-            let context = try GPUContext(platform: platform, version: version)
+            try context.makeCurrent()
             let renderer = try FrameRenderer(context: context, settings: settings)
             let render = { (i: Int) throws in _ = try renderer.render(frameList[i % frameList.count], index: i) }
             for i in 0..<warmUp { try render(i) }

@@ -8,7 +8,7 @@ import XCTest
 /// the VM must boot, or it fails.
 final class DMABufVMTests: XCTestCase {
     func testImportIsCheckedAgainstTheCopyPath() throws {
-        guard ProcessInfo.processInfo.environment["RUN_IN_VM"] != nil else { return try runInVM() }
+        guard VMTests.insideVM else { return try VMTests.runInsideVM("DMABufVMTests/testImportIsCheckedAgainstTheCopyPath") }
         let thread = RenderThread(name: "kamera.tests.gbm")
         try thread.sync {
             let context = try GPUContext(platform: .gbm("/dev/dri/card0"))
@@ -51,24 +51,5 @@ final class DMABufVMTests: XCTestCase {
                 XCTAssertTrue("\(error)".contains("--upload dmabuf: the imported dma-buf frame differs"), "\(error)")
             }
         }
-    }
-
-    /// Runs this test inside the VM and fails unless it passed there.
-    private func runInVM() throws {
-        guard FileManager.default.isExecutableFile(atPath: VMTests.runInVM.path) else {
-            return XCTFail("\(VMTests.runInVM.path) is missing: the VM tests cannot run")
-        }
-        let process = Process()
-        process.executableURL = VMTests.runInVM
-        process.arguments = ["--", CommandLine.arguments[0], "KameraTests.DMABufVMTests/testImportIsCheckedAgainstTheCopyPath"]
-        process.currentDirectoryURL = FileManager.default.temporaryDirectory
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let log = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "the test failed inside the VM:\n\(log.suffix(4000))")
-        XCTAssertTrue(log.contains("Executed 1 test, with 0 failures"), log.suffix(4000).description)
     }
 }

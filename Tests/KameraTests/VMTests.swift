@@ -10,6 +10,29 @@ final class VMTests: XCTestCase {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("shared/vm/run-in-vm")
 
+    /// True when this test binary runs inside the VM.
+    static var insideVM: Bool { ProcessInfo.processInfo.environment["RUN_IN_VM"] != nil }
+
+    /// Runs `test` ("Class/method") of this test binary inside the VM, where it
+    /// does its real work, and fails unless it passed there.
+    static func runInsideVM(_ test: String, vmArguments: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws {
+        guard FileManager.default.isExecutableFile(atPath: runInVM.path) else {
+            return XCTFail("\(runInVM.path) is missing: the VM tests cannot run", file: file, line: line)
+        }
+        let process = Process()
+        process.executableURL = runInVM
+        process.arguments = vmArguments + ["--", CommandLine.arguments[0], "KameraTests.\(test)"]
+        process.currentDirectoryURL = FileManager.default.temporaryDirectory
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let log = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "\(test) failed inside the VM:\n\(log.suffix(4000))", file: file, line: line)
+        XCTAssertTrue(log.contains("Executed 1 test, with 0 failures"), String(log.suffix(4000)), file: file, line: line)
+    }
+
     func testGBMOnVKMSMatchesSurfaceless() throws {
         guard FileManager.default.isExecutableFile(atPath: Self.runInVM.path) else {
             return XCTFail("\(Self.runInVM.path) is missing: the VM tests cannot run")

@@ -1,0 +1,75 @@
+import Capture
+
+/// A source feeding one renderer that can be reconfigured while it runs, as
+/// `AVCaptureSession` with `beginConfiguration()`/`commitConfiguration()`:
+/// switching camera, format, size or rate keeps the GL context, the textures
+/// and the output framebuffer; only the source is replaced. Use it on the
+/// thread that owns the renderer's context.
+public final class CameraSession {
+    public let renderer: FrameRenderer
+    /// The options the running source was made from; change them between
+    /// `beginConfiguration()` and `commitConfiguration()`.
+    public var configuration: SourceOptions
+    public private(set) var source: FrameSource?
+    private var running: SourceOptions
+    private var configuring = false
+    private let note: (String) -> Void
+
+    /// Starts `configuration`'s source for `renderer`; `note` hears why frames
+    /// are copied rather than imported, as `SourceOptions.makeSource` says.
+    public init(renderer: FrameRenderer, configuration: SourceOptions, note: @escaping (String) -> Void = { _ in }) throws {
+        var configuration = configuration
+        if configuration.camera == "auto" { configuration.camera = try SourceOptions.firstCamera() }
+        self.renderer = renderer
+        self.configuration = configuration
+        self.running = configuration
+        self.note = note
+        source = try configuration.makeSource(for: renderer, note: note)
+    }
+
+    public func beginConfiguration() {
+        configuring = true
+    }
+
+    /// Applies the changes made since `beginConfiguration()`: the old source is
+    /// stopped and its device released before the new one opens. If the new
+    /// one cannot start, the old configuration is restored and the error thrown.
+    public func commitConfiguration() throws {
+        guard configuring else { return }
+        configuring = false
+        if configuration.camera == "auto" { configuration.camera = try SourceOptions.firstCamera() }
+        guard configuration != running else { return }
+        // Release the device now, even if frames of the old source are still held.
+        (source as? CaptureQueue)?.stop()
+        source = nil
+        renderer.cache.forgetImportedBuffers()
+        do {
+            source = try configuration.makeSource(for: renderer, note: note)
+            running = configuration
+        } catch {
+            configuration = running
+            source = try? running.makeSource(for: renderer, note: note)
+            throw error
+        }
+    }
+
+    /// Switches to the next camera that can capture, after the current one in
+    /// `kamera devices` order, wrapping around; returns its path.
+    @discardableResult
+    public func nextCamera() throws -> String {
+        let cameras = CameraDevice.list().filter { $0.capabilities.contains("video-capture") }.map(\.path)
+        guard !cameras.isEmpty else { throw CaptureError("no camera found (no /dev/videoN can capture video)") }
+        let current = running.camera.flatMap { cameras.firstIndex(of: $0) }
+        let next = cameras[current.map { ($0 + 1) % cameras.count } ?? 0]
+        beginConfiguration()
+        configuration.camera = next
+        try commitConfiguration()
+        return next
+    }
+
+    /// The next frame of the running source.
+    public func nextFrame() throws -> Frame? {
+        guard let source else { throw CaptureError("the camera session has no source: the last reconfiguration failed") }
+        return try source.nextFrame()
+    }
+}
