@@ -63,6 +63,7 @@ public final class CameraSession {
         let next = cameras[current.map { ($0 + 1) % cameras.count } ?? 0]
         beginConfiguration()
         configuration.camera = next
+        configuration.input = nil
         try commitConfiguration()
         return next
     }

@@ -6,8 +6,8 @@ import Foundation
 /// `apply(to:)`, on the render thread.
 public final class ZoomController {
     public private(set) var ramp: ZoomRamp
-    private let camera: CameraSource?
-    private let hardware: CameraControl?
+    private var camera: CameraSource?
+    private var hardware: CameraControl?
     private let clock: () -> Double
     private var applied: Double = 0
     /// Called with the new factor whenever it changes (the delegate of the documents).
@@ -19,6 +19,14 @@ public final class ZoomController {
         hardware = camera?.hardwareZoom
         ramp = ZoomRamp(range: ZoomRange())
         self.clock = clock
+    }
+
+    /// Follows a new source (after switching camera), keeping the factor; the
+    /// next `apply(to:)` sets it there.
+    public func attach(to source: FrameSource?) {
+        camera = (source as? CaptureQueue)?.camera ?? source as? CameraSource
+        hardware = camera?.hardwareZoom
+        applied = 0
     }
 
     /// True when zoom goes to the camera's `zoom_absolute` control.

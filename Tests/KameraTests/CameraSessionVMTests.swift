@@ -63,4 +63,74 @@ final class CameraSessionVMTests: XCTestCase {
             XCTAssertEqual(third.format, .nv12)
         }
     }
+
+    /// `kamera preview` with keys from a pipe: + ramps the zoom, space stops
+    /// it, n switches to the second camera, f changes the filter, q quits.
+    func testPreviewKeys() throws {
+        guard VMTests.insideVM else {
+            return try VMTests.runInsideVM("CameraSessionVMTests/testPreviewKeys", vmArguments: ["--vivid", "n_devs=2 node_types=0x1,0x1"])
+        }
+        // The VM's /tmp is the host's, and process ids repeat from boot to boot.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-preview-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let png = folder.appendingPathComponent("live.png").path
+        // Each key goes when the log shows the previous one took effect (times
+        // under emulation vary too much for fixed sleeps); markers go in the log.
+        let script = """
+        cd \(folder.path)
+        keys=$(mktemp -u -p /dev/shm)   # 9p (the shared folder) cannot hold a FIFO
+        mkfifo $keys
+        \(CommandLineTests.binary.path) preview --camera /dev/video0 --input-size 320x180 --status-every 0.25 --png-every 0.5 -o \(png) < $keys 2>> log.txt &
+        P=$!
+        exec 3> $keys
+        wait_for() {
+          for i in $(seq 200); do grep -q "$1" log.txt && return 0; sleep 0.1; done
+          echo "timed out waiting for $1" >> log.txt; kill $P
+        }
+        wait_for ' fps |'
+        printf + >&3
+        wait_for 'zoom 1\\.[3-9]'
+        printf ' ' >&3
+        echo MARK-CANCEL >> log.txt
+        sleep 1.5
+        echo MARK-NEXT >> log.txt
+        printf n >&3
+        wait_for 'camera: /dev/video1'
+        printf f >&3
+        wait_for 'filter: '
+        printf q >&3
+        wait $P; echo $? > rc.txt
+        """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        try process.run()
+        process.waitUntilExit()
+        let log = try String(contentsOfFile: folder.appendingPathComponent("log.txt").path, encoding: .utf8)
+        XCTAssertEqual(try String(contentsOfFile: folder.appendingPathComponent("rc.txt").path, encoding: .utf8), "0\n", log)
+        XCTAssertFalse(log.contains("timed out"), log)
+        let lines = log.split(separator: "\n").map(String.init)
+        func zooms(_ lines: ArraySlice<String>) -> [Double] {
+            lines.compactMap { line in
+                guard line.contains(" fps |"), let range = line.range(of: "zoom ") else { return nil }
+                return Double(line[range.upperBound...].prefix { $0 != "x" })
+            }
+        }
+        let cancel = try XCTUnwrap(lines.firstIndex(of: "MARK-CANCEL"), log)
+        let next = try XCTUnwrap(lines.firstIndex(of: "MARK-NEXT"), log)
+        XCTAssertEqual(zooms(lines[..<cancel]).first, 1, log)
+        // A status line may be in flight when the cancel lands: skip one.
+        let held = zooms(lines[(cancel + 1)..<next]).dropFirst()
+        let stopped = try XCTUnwrap(held.first, "no status line between cancel and switch: \(log)")
+        XCTAssertGreaterThan(stopped, 1.25, log)
+        XCTAssertLessThan(stopped, 4, "the ramp stopped before its end: \(log)")
+        XCTAssertTrue(held.allSatisfy { $0 == stopped }, "the factor stays after cancel: \(log)")
+        let switched = try XCTUnwrap(lines.firstIndex { $0.contains("camera: /dev/video1 320x180") }, log)
+        XCTAssertTrue(lines[switched...].contains { $0.contains("| /dev/video1 320x180") }, log)
+        XCTAssertTrue(lines[switched...].contains { $0.hasPrefix("kamera: filter: ") }, log)
+        XCTAssertTrue(lines.last?.hasPrefix("kamera: previewed ") ?? false, log)
+        let image = try XCTUnwrap(try ImageSource(path: png).nextFrame())
+        XCTAssertEqual(image.width, 180)
+    }
 }

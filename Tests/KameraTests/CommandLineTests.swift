@@ -31,17 +31,22 @@ final class CommandLineTests: XCTestCase {
         var stderr: String
     }
 
-    func kamera(_ arguments: [String]) throws -> Result {
+    func kamera(_ arguments: [String], input: String = "") throws -> Result {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments
         process.currentDirectoryURL = folder
+        let keys = Pipe()
+        process.standardInput = keys
+        keys.fileHandleForWriting.write(Data(input.utf8))
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        if input.isEmpty { try keys.fileHandleForWriting.close() }
         let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        if !input.isEmpty { try keys.fileHandleForWriting.close() }
         return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                       stderr: String(decoding: stderr, as: UTF8.self))
     }
@@ -71,6 +76,28 @@ final class CommandLineTests: XCTestCase {
         let data = try Data(contentsOf: folder.appendingPathComponent("out.png"))
         XCTAssertEqual(Array(data.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         XCTAssertEqual(data[16..<24].map { $0 }, [0, 0, 0, 96, 0, 0, 0, 96], "IHDR width and height")
+    }
+
+    /// The live preview on the test pattern: status lines, a PNG kept current,
+    /// and a clean stop at --duration or on the q key.
+    func testPreviewRunsAndStops() throws {
+        let timed = try kamera(["preview", "--input-size", "320x240", "--filter", "sepia", "--duration", "1.5",
+                                "--status-every", "0.5", "-o", "live.png"])
+        XCTAssertEqual(timed.status, 0, timed.stderr)
+        let lines = timed.stderr.split(separator: "\n")
+        XCTAssertTrue(lines.contains { $0.contains(" fps | test pattern 320x240 yuyv | zoom 1.00x digital | filter sepia | upload copy") }, timed.stderr)
+        let frames = try XCTUnwrap(Int(lines.last?.split(separator: " ")[2] ?? ""), timed.stderr)
+        XCTAssertGreaterThan(frames, 5, timed.stderr)
+        XCTAssertEqual(try files(), ["live.png"])
+        XCTAssertEqual(try XCTUnwrap(try ImageSource(path: folder.appendingPathComponent("live.png").path).nextFrame()).width, 240)
+
+        let start = Date()
+        let quit = try kamera(["preview", "--input-size", "160x120"], input: "fq")
+        XCTAssertEqual(quit.status, 0, quit.stderr)
+        XCTAssertTrue(quit.stderr.contains("kamera: filter: none"), quit.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 20, "q quits")
+        try assertFails(["preview", "-o", "live-%d.png"], mentioning: ["give a name without %d"])
+        try assertFails(["cube", "--duration", "0"], mentioning: ["--duration 0.0 must be above 0"])
     }
 
     func testCubeSequence() throws {

@@ -1,0 +1,16 @@
+import ArgumentParser
+
+/// `kamera cube`: the live preview drawing the spinning cube (CubeKamera).
+struct CubeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cube",
+        abstract: "Live spinning cube textured with the frame, offscreen: the same as `kamera preview --cube`.")
+
+    @OptionGroup var preview: PreviewCommand
+
+    func run() throws {
+        var command = preview
+        command.pipeline.cube = true
+        try command.run()
+    }
+}
