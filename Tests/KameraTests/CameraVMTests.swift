@@ -53,23 +53,15 @@ final class CameraVMTests: XCTestCase {
 
     /// Boots the VM once for all the tests of this class.
     override class func setUp() {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-camera-vm-\(getpid())")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-camera-vm-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        guard FileManager.default.isExecutableFile(atPath: VMTests.runInVM.path) else { return }
-        let process = Process()
-        process.executableURL = VMTests.runInVM
-        process.arguments = ["--timeout", "600", "--", "bash", "-c", script]
-        process.currentDirectoryURL = dir
-        var environment = ProcessInfo.processInfo.environment
-        environment["KAMERA"] = CommandLineTests.binary.path
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        guard (try? process.run()) != nil else { return }
-        log = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        if process.terminationStatus == 0 { folder = dir }
+        do {
+            let (status, output) = try VMTests.run(["bash", "-c", script], vmArguments: ["--timeout", "600"], in: dir)
+            log = output
+            if status == 0 { folder = dir }
+        } catch {
+            log = "\(error)"
+        }
     }
 
     override class func tearDown() {
@@ -166,19 +158,22 @@ final class CameraVMTests: XCTestCase {
                 let source = try RawVideoSource(path: Self.folder!.appendingPathComponent(raw).path, format: format, width: 640, height: 480)
                 var last: Frame?
                 while let f = try source.nextFrame() { last = f }
-                let frame = try XCTUnwrap(last)
-                let full: Image
-                if format.isYUV {
-                    full = CPUReference.decode(frame)
-                } else {
-                    full = Image(width: 640, height: 480) { x, y in
-                        let i = y * 640 * 3 + x * 3, b = frame.planes[0].bytes
-                        return SIMD4(Float(b[i]) / 255, Float(b[i + 1]) / 255, Float(b[i + 2]) / 255, 1)
-                    }
-                }
+                let full = Self.reference(try XCTUnwrap(last))
                 let reference = crop == .square ? CPUReference.crop(full, x: 80, y: 0, width: 480, height: 480) : full
                 XCTAssertClose(try image(png), reference, tolerance: 2, "\(format.name) \(crop)")
             }
+        }
+    }
+
+    /// The CPU reference of a tightly packed frame: YUV decoded, RGB24 and BGRA reordered.
+    static func reference(_ frame: Frame) -> Image {
+        if frame.format.isYUV { return CPUReference.decode(frame) }
+        let bytes = frame.planes[0].bytes, size = frame.format == .rgb24 ? 3 : 4
+        return Image(width: frame.width, height: frame.height) { x, y in
+            let i = (y * frame.width + x) * size
+            let c = frame.format == .bgra ? SIMD4(bytes[i + 2], bytes[i + 1], bytes[i], bytes[i + 3])
+                                          : SIMD4(bytes[i], bytes[i + 1], bytes[i + 2], size == 4 ? bytes[i + 3] : 255)
+            return SIMD4<Float>(c) / 255
         }
     }
 
@@ -246,15 +241,7 @@ final class CameraVMTests: XCTestCase {
             var last: Frame?
             while let f = try source.nextFrame() { last = f }
             let frame = try XCTUnwrap(last)
-            let full: Image
-            if format.isYUV {
-                full = CPUReference.decode(frame)
-            } else {
-                full = Image(width: 640, height: 480) { x, y in
-                    let i = y * 640 * 4 + x * 4, b = frame.planes[0].bytes
-                    return SIMD4(Float(b[i + 2]) / 255, Float(b[i + 1]) / 255, Float(b[i]) / 255, Float(b[i + 3]) / 255)
-                }
-            }
+            let full = Self.reference(frame)
             let imported = try image("dm-\(format.name)-2.png")
             XCTAssertClose(imported, CPUReference.crop(full, x: 80, y: 0, width: 480, height: 480), tolerance: 2, "\(format.name) dma-buf vs CPU")
             // The same frame through the copy path, here on the host.

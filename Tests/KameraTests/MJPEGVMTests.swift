@@ -16,26 +16,11 @@ final class MJPEGVMTests: XCTestCase {
     """
 
     func testMJPEGCameraRendersItsDecodedFrames() throws {
-        guard FileManager.default.isExecutableFile(atPath: VMTests.runInVM.path) else {
-            return XCTFail("\(VMTests.runInVM.path) is missing: the VM tests cannot run")
-        }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-mjpeg-vm-\(getpid())")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-mjpeg-vm-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let process = Process()
-        process.executableURL = VMTests.runInVM
-        process.arguments = ["--loopback", "--timeout", "300", "--", "bash", "-c", Self.script]
-        process.currentDirectoryURL = folder
-        var environment = ProcessInfo.processInfo.environment
-        environment["KAMERA"] = CommandLineTests.binary.path
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let log = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "run-in-vm failed:\n\(log.suffix(3000))")
+        let (status, log) = try VMTests.run(["bash", "-c", Self.script], vmArguments: ["--loopback", "--timeout", "300"], in: folder)
+        XCTAssertEqual(status, 0, "run-in-vm failed:\n\(log.suffix(3000))")
 
         func text(_ name: String) throws -> String { try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) }
         let formats = try text("formats.txt")

@@ -13,30 +13,39 @@ final class VMTests: XCTestCase {
     /// True when this test binary runs inside the VM.
     static var insideVM: Bool { ProcessInfo.processInfo.environment["RUN_IN_VM"] != nil }
 
-    /// Runs `test` ("Class/method") of this test binary inside the VM, where it
-    /// does its real work, and fails unless it passed there.
-    static func runInsideVM(_ test: String, vmArguments: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws {
+    /// Runs `command` in the VM with `folder` as its working directory (shared
+    /// with the host) and `KAMERA` set to the built binary; returns the exit
+    /// status and stdout and stderr together. Throws if run-in-vm is missing.
+    static func run(_ command: [String], vmArguments: [String] = [], in folder: URL) throws -> (status: Int32, log: String) {
         guard FileManager.default.isExecutableFile(atPath: runInVM.path) else {
-            return XCTFail("\(runInVM.path) is missing: the VM tests cannot run", file: file, line: line)
+            throw CaptureError("\(runInVM.path) is missing: the VM tests cannot run")
         }
         let process = Process()
         process.executableURL = runInVM
-        process.arguments = vmArguments + ["--", CommandLine.arguments[0], "KameraTests.\(test)"]
-        process.currentDirectoryURL = FileManager.default.temporaryDirectory
+        process.arguments = vmArguments + ["--"] + command
+        process.currentDirectoryURL = folder
+        var environment = ProcessInfo.processInfo.environment
+        environment["KAMERA"] = CommandLineTests.binary.path
+        process.environment = environment
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
         try process.run()
         let log = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "\(test) failed inside the VM:\n\(log.suffix(4000))", file: file, line: line)
+        return (process.terminationStatus, log)
+    }
+
+    /// Runs `test` ("Class/method") of this test binary inside the VM, where it
+    /// does its real work, and fails unless it passed there.
+    static func runInsideVM(_ test: String, vmArguments: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws {
+        let (status, log) = try run([CommandLine.arguments[0], "KameraTests.\(test)"], vmArguments: vmArguments,
+                                    in: FileManager.default.temporaryDirectory)
+        XCTAssertEqual(status, 0, "\(test) failed inside the VM:\n\(log.suffix(4000))", file: file, line: line)
         XCTAssertTrue(log.contains("Executed 1 test, with 0 failures"), String(log.suffix(4000)), file: file, line: line)
     }
 
     func testGBMOnVKMSMatchesSurfaceless() throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.runInVM.path) else {
-            return XCTFail("\(Self.runInVM.path) is missing: the VM tests cannot run")
-        }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-vm-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -44,17 +53,8 @@ final class VMTests: XCTestCase {
         let arguments = ["render", "--input-size", "320x240", "--filter", "sepia", "--frames", "2"]
         let script = "ls /dev/dri/card0 && \(kamera) \(arguments.joined(separator: " ")) -v --gpu gbm:/dev/dri/card0 --gles 3 -o gbm-%d.png"
 
-        let process = Process()
-        process.executableURL = Self.runInVM
-        process.arguments = ["--", "bash", "-c", script]
-        process.currentDirectoryURL = folder
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let log = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "run-in-vm failed:\n\(log)")
+        let (status, log) = try Self.run(["bash", "-c", script], in: folder)
+        XCTAssertEqual(status, 0, "run-in-vm failed:\n\(log)")
         XCTAssertTrue(log.contains("platform gbm:/dev/dri/card0"), "kamera did not use GBM:\n\(log)")
 
         let local = Process()
