@@ -9,6 +9,7 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
     .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
     .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+    .systemLibrary(name: "CMalloc"),
 ]
 
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
@@ -44,7 +45,7 @@ let package = Package(
         .target(name: "Output", dependencies: ["Capture", "CPNG", "CDRM", "CGBM"], swiftSettings: swift5),
         .target(
             name: "Pipeline",
-            dependencies: ["Capture", "GPU", "Filters", "Render", "Output", "CGLES", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Capture", "GPU", "Filters", "Render", "Output", "CGLES", "CMalloc", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .executableTarget(
             name: "kamera",
