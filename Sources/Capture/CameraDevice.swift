@@ -127,7 +127,7 @@ public final class CameraDevice {
         var desc = v4l2_fmtdesc()
         desc.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         while V4L2.ioctl(fd, KAMERA_VIDIOC_ENUM_FMT, &desc) == 0 {
-            formats.append(CameraFormat(fourcc: V4L2.fourcc(desc.pixelformat), description: V4L2.string(desc.description),
+            formats.append(CameraFormat(fourcc: FourCC.text(desc.pixelformat), description: V4L2.string(desc.description),
                                         sizes: sizes(desc.pixelformat)))
             desc.index += 1
         }

@@ -200,7 +200,7 @@ public final class CameraSource: FrameSource {
         format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         format.fmt.pix.width = UInt32(mode.width)
         format.fmt.pix.height = UInt32(mode.height)
-        format.fmt.pix.pixelformat = V4L2.code(mode.fourcc)
+        format.fmt.pix.pixelformat = FourCC.code(mode.fourcc)
         format.fmt.pix.field = V4L2_FIELD_NONE.rawValue
         var e = V4L2.ioctl(device.fd, KAMERA_VIDIOC_S_FMT, &format)
         guard e == 0 else {
@@ -208,8 +208,8 @@ public final class CameraSource: FrameSource {
                                           : "\(path): cannot set \(mode.width)x\(mode.height) \(mode.fourcc): \(V4L2.message(e))")
         }
         let pix = format.fmt.pix
-        guard V4L2.fourcc(pix.pixelformat) == mode.fourcc, Int(pix.width) == mode.width, Int(pix.height) == mode.height else {
-            throw CaptureError("\(path) gave \(pix.width)x\(pix.height) \(V4L2.fourcc(pix.pixelformat)) instead of \(mode.width)x\(mode.height) \(mode.fourcc)")
+        guard FourCC.text(pix.pixelformat) == mode.fourcc, Int(pix.width) == mode.width, Int(pix.height) == mode.height else {
+            throw CaptureError("\(path) gave \(pix.width)x\(pix.height) \(FourCC.text(pix.pixelformat)) instead of \(mode.width)x\(mode.height) \(mode.fourcc)")
         }
         if let rate = mode.rate {
             var parm = v4l2_streamparm()
@@ -231,10 +231,7 @@ public final class CameraSource: FrameSource {
     }
 
     deinit {
-        if streaming {
-            var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
-            V4L2.ioctl(device.fd, KAMERA_VIDIOC_STREAMOFF, &type)
-        }
+        streamOff()
         if dumbBuffers.isEmpty { for b in buffers { munmap(b.baseAddress, b.count) } }
         for fd in exportedFDs { close(fd) }
         // Unmapped, the buffers can be freed (when `stop()` closed the device, they already are).
@@ -249,11 +246,7 @@ public final class CameraSource: FrameSource {
     /// another source) can use the camera. Frames already taken stay readable
     /// until this source is freed; no new ones come.
     public func stop() {
-        if streaming {
-            var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
-            V4L2.ioctl(device.fd, KAMERA_VIDIOC_STREAMOFF, &type)
-            streaming = false
-        }
+        streamOff()
         guard device.fd >= 0 else { return }
         // A mapping keeps the device open after close(); swap each one for
         // private memory holding the same bytes, so held frames stay readable.
@@ -270,6 +263,13 @@ public final class CameraSource: FrameSource {
         for fd in exportedFDs { close(fd) }
         exportedFDs.removeAll()
         device.close()
+    }
+
+    private func streamOff() {
+        guard streaming else { return }
+        var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
+        V4L2.ioctl(device.fd, KAMERA_VIDIOC_STREAMOFF, &type)
+        streaming = false
     }
 
     public var summary: String {
@@ -290,9 +290,9 @@ public final class CameraSource: FrameSource {
             throw CaptureError("\(device.path): cannot get capture buffers: \(e == 0 ? "the driver gave none" : V4L2.message(e))")
         }
         memory = placement
+        let layouts = mode.format.planeLayouts(width: mode.width, height: mode.height)
         if case .drm(let node) = placement {
             let drm = try DRMNode(path: node)
-            let layouts = mode.format.planeLayouts(width: mode.width, height: mode.height)
             let needed = max(imageSize, layouts.reduce(0) { $0 + max(bytesPerRow, $1.bytesPerRow) * $1.rows })
             for index in 0..<request.count {
                 let buffer = try DumbBuffer(device: drm, size: needed)
@@ -303,7 +303,6 @@ public final class CameraSource: FrameSource {
             }
             return
         }
-        let layouts = mode.format.planeLayouts(width: mode.width, height: mode.height)
         if mode.isCompressed {
             // The consumer holds one frame and a queue may hold more: two slots
             // beyond the driver's buffers, as some drivers give as few as two.

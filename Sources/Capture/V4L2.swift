@@ -14,16 +14,6 @@ enum V4L2 {
         withUnsafeBytes(of: tuple) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
-    static func fourcc(_ code: UInt32) -> String {
-        String(decoding: [UInt8(code & 0xFF), UInt8((code >> 8) & 0xFF), UInt8((code >> 16) & 0xFF), UInt8((code >> 24) & 0x7F)],
-               as: UTF8.self)
-    }
-
-    static func code(_ fourcc: String) -> UInt32 {
-        let b = Array(fourcc.utf8) + [32, 32, 32, 32]
-        return UInt32(b[0]) | UInt32(b[1]) << 8 | UInt32(b[2]) << 16 | UInt32(b[3]) << 24
-    }
-
     static func message(_ error: Int32) -> String { String(cString: strerror(error)) }
 }
 

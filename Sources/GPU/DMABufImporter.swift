@@ -41,7 +41,7 @@ final class DMABufImporter {
             EGLAttrib(EGL_NONE),
         ]
         guard let image = eglCreateImage(display, nil, EGLenum(EGL_LINUX_DMA_BUF_EXT), nil, attributes) else {
-            throw GPUError("eglCreateImage of a \(layout.width)x\(layout.height) \(Self.name(layout.fourcc)) dma-buf failed (EGL error 0x\(String(eglGetError(), radix: 16)))")
+            throw GPUError("eglCreateImage of a \(layout.width)x\(layout.height) \(FourCC.text(layout.fourcc)) dma-buf failed (EGL error 0x\(String(eglGetError(), radix: 16)))")
         }
         let texture = GL.makeTexture(filter: GL_NEAREST)
         guard kamera_glEGLImageTargetTexture2DOES(UInt32(GL_TEXTURE_2D), image) != 0 else {
@@ -50,7 +50,7 @@ final class DMABufImporter {
         }
         if let e = GL.error() {
             release(image, texture)
-            throw GPUError("binding a \(Self.name(layout.fourcc)) dma-buf to a texture failed: \(e)")
+            throw GPUError("binding a \(FourCC.text(layout.fourcc)) dma-buf to a texture failed: \(e)")
         }
         images[plane.fd] = (layout, image, texture)
         return texture
@@ -66,14 +66,5 @@ final class DMABufImporter {
         var name = texture
         glDeleteTextures(1, &name)
         eglDestroyImage(display, image)
-    }
-
-    /// DRM fourcc codes (drm_fourcc.h), little-endian.
-    static func code(_ text: String) -> UInt32 {
-        text.utf8.enumerated().reduce(0) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
-    }
-
-    static func name(_ code: UInt32) -> String {
-        String(decoding: (0..<4).map { UInt8((code >> (8 * $0)) & 0xFF) }, as: UTF8.self)
     }
 }

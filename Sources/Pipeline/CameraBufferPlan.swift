@@ -11,6 +11,8 @@ final class CameraBufferPlan {
     private let canImport: Bool
     /// Why the frames will be copied, when they will.
     private(set) var reason: String?
+    /// The placement `memory(for:)` chose, once asked.
+    private(set) var chosen: CameraMemory?
 
     init(upload: TextureCache.Upload, context: GPUContext, canImport: Bool) {
         self.upload = upload
@@ -20,6 +22,12 @@ final class CameraBufferPlan {
 
     /// The placement for `mode`; throws when `--upload dmabuf` cannot be had.
     func memory(for mode: CameraMode) throws -> CameraMemory {
+        let memory = try choose(for: mode)
+        chosen = memory
+        return memory
+    }
+
+    private func choose(for mode: CameraMode) throws -> CameraMemory {
         func copy(_ why: String) throws -> CameraMemory {
             if upload == .dmabuf { throw CaptureError("--upload dmabuf: \(why); use --upload copy or auto") }
             reason = "frames are copied: \(why)"

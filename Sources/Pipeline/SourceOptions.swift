@@ -46,8 +46,9 @@ public struct SourceOptions: Equatable {
             let source: CameraSource
             do {
                 source = try CameraSource(path: path, request: request) { mode in try plan.memory(for: mode) }
-            } catch let error as CaptureError where plan.upload == .auto && error.description.contains("dma-buf") {
-                note("\(error.description); copying frames instead")
+            } catch where plan.upload == .auto && (plan.chosen ?? .mmap) != .mmap {
+                // The camera would not take the shared buffers; mapped ones then.
+                note("\(error); copying frames instead")
                 source = try CameraSource(path: path, request: request)
             }
             if let reason = plan.reason { note(reason) }

@@ -15,10 +15,9 @@ public final class ZoomController {
 
     /// `clock` gives seconds; the default is the monotonic clock.
     public init(source: FrameSource?, clock: @escaping () -> Double = ZoomController.monotonicSeconds) {
-        camera = (source as? CaptureQueue)?.camera ?? source as? CameraSource
-        hardware = camera?.hardwareZoom
         ramp = ZoomRamp(range: ZoomRange())
         self.clock = clock
+        attach(to: source)
     }
 
     /// Follows a new source (after switching camera), keeping the factor; the

@@ -28,7 +28,6 @@ final class LivePreview {
 
     func run(until duration: Double?, keys: KeyReader, logger: Logger) throws {
         let renderer = session.renderer
-        let isCamera = session.configuration.camera != nil
         started = ZoomController.monotonicSeconds()
         var nextPNG = started, nextStatus = started + statusEvery, framesAtStatus = 0
         logger.info("source: \(session.source?.summary ?? "none"); filters: \(renderer.settings.filters.summary)")
@@ -51,7 +50,7 @@ final class LivePreview {
                 framesAtStatus = frames
                 nextStatus = now + statusEvery
             }
-            if !isCamera && session.configuration.camera == nil {
+            if session.configuration.camera == nil {
                 // Files and the test pattern come at once: pace them to their rate.
                 let due = started + Double(frames) / renderer.settings.rate
                 if due > now { usleep(useconds_t((due - now) * 1_000_000)) }

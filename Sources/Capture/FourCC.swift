@@ -1,0 +1,14 @@
+/// Four-character codes as V4L2 and DRM both spell pixel formats: four ASCII
+/// bytes packed little-endian, short names padded with spaces.
+public enum FourCC {
+    public static func code(_ text: String) -> UInt32 {
+        let b = Array(text.utf8) + [32, 32, 32, 32]
+        return UInt32(b[0]) | UInt32(b[1]) << 8 | UInt32(b[2]) << 16 | UInt32(b[3]) << 24
+    }
+
+    /// The text of `code`; the top bit (the big-endian flag of both APIs) is dropped.
+    public static func text(_ code: UInt32) -> String {
+        String(decoding: [UInt8(code & 0xFF), UInt8((code >> 8) & 0xFF), UInt8((code >> 16) & 0xFF), UInt8((code >> 24) & 0x7F)],
+               as: UTF8.self)
+    }
+}
