@@ -9,7 +9,7 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
     .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
     .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
-    .systemLibrary(name: "CMalloc"),
+    .systemLibrary(name: "CLinux"),
 ]
 
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
@@ -35,17 +35,18 @@ let package = Package(
                 .embedInCode("color_matrix.frag"), .embedInCode("pixellate.frag"), .embedInCode("bgra.frag"),
             ],
             swiftSettings: swift5),
-        .target(name: "Capture", dependencies: ["CPNG", "CV4L2", "CJPEG", "CDRM"], swiftSettings: swift5),
+        .target(name: "Lifecycle", dependencies: ["CLinux"], swiftSettings: swift5),
+        .target(name: "Capture", dependencies: ["CPNG", "CV4L2", "CJPEG", "CDRM", "Lifecycle"], swiftSettings: swift5),
         .target(
             name: "GPU",
-            dependencies: ["CEGL", "CGLES", "CGBM", "Capture", "Shaders", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CEGL", "CGLES", "CGBM", "CDRM", "Capture", "Lifecycle", "Shaders", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .target(name: "Filters", dependencies: ["GPU", "CGLES", "Shaders"], swiftSettings: swift5),
         .target(name: "Render", dependencies: ["GPU", "Filters", "CGLES", "Shaders"], swiftSettings: swift5),
-        .target(name: "Output", dependencies: ["Capture", "CPNG", "CDRM", "CGBM"], swiftSettings: swift5),
+        .target(name: "Output", dependencies: ["Capture", "Lifecycle", "CLinux", "CPNG", "CDRM", "CGBM"], swiftSettings: swift5),
         .target(
             name: "Pipeline",
-            dependencies: ["Capture", "GPU", "Filters", "Render", "Output", "CGLES", "CMalloc", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Lifecycle", "Capture", "GPU", "Filters", "Render", "Output", "CGLES", "CLinux", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .executableTarget(
             name: "kamera",

@@ -65,6 +65,12 @@ public final class CameraDevice {
         }
         self.fd = fd
         self.path = path
+        var cap = v4l2_capability()
+        let e = V4L2.ioctl(fd, KAMERA_VIDIOC_QUERYCAP, &cap)
+        guard e == 0 else {
+            close()
+            throw CaptureError("\(path): not a V4L2 device (VIDIOC_QUERYCAP: \(V4L2.message(e))); `kamera devices` lists the cameras")
+        }
     }
 
     deinit { close() }

@@ -1,4 +1,5 @@
 import Foundation
+import Lifecycle
 
 /// Captures on a thread of its own and hands frames over through a bounded
 /// queue, as `AVCaptureVideoDataOutput` with `alwaysDiscardsLateVideoFrames`:
@@ -8,22 +9,22 @@ import Foundation
 public final class CaptureQueue: FrameSource {
     public var camera: CameraSource { state.camera }
     private let state: State
+    private let thread: JoinableThread
 
     /// At most `depth` frames wait for the consumer.
     public init(camera: CameraSource, depth: Int = 1) {
-        state = State(camera: camera, depth: max(1, depth))
-        let state = self.state
-        let thread = Thread { state.run() }
-        thread.name = "kamera.capture"
-        thread.start()
+        let state = State(camera: camera, depth: max(1, depth))
+        self.state = state
+        thread = JoinableThread(name: "kamera.capture") { state.run() }
     }
 
     deinit { stop() }
 
-    /// Stops the capture thread and the camera, releasing the device; frames
-    /// already taken stay readable.
+    /// Stops the capture thread (and waits until it has exited) and the
+    /// camera, releasing the device; frames already taken stay readable.
     public func stop() {
         state.stop()
+        thread.join()
         state.camera.stop()
     }
 
@@ -44,7 +45,6 @@ public final class CaptureQueue: FrameSource {
         private var held: Int?
         private var failure: Error?
         private var stopping = false
-        private var running = true
         var lateDrops = 0
 
         init(camera: CameraSource, depth: Int) {
@@ -77,14 +77,11 @@ public final class CaptureQueue: FrameSource {
                     break
                 }
             }
-            withLock { running = false; condition.broadcast() }
         }
 
+        /// Asks `run` to return; the owner joins the thread.
         func stop() {
-            condition.lock()
-            stopping = true
-            while running { condition.wait() }
-            condition.unlock()
+            withLock { stopping = true }
         }
 
         func next() throws -> Frame? {

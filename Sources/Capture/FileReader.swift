@@ -4,25 +4,31 @@ import Glibc
 final class FileReader {
     let path: String
     private let file: UnsafeMutablePointer<FILE>
+    /// True for a regular file: its size is known and it can be scanned ahead.
+    let isRegular: Bool
+    /// The size of a regular file; 0 for pipes and devices.
+    let size: Int
 
     init(path: String) throws {
         var info = stat()
         if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-            throw CaptureError("\(path): is a directory, not a file")
+            throw CaptureError("\(path): is a folder, not a file")
         }
         guard let file = fopen(path, "rb") else {
             throw CaptureError("\(path): cannot open: \(String(cString: strerror(errno)))")
         }
         self.file = file
         self.path = path
+        if fstat(fileno(file), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+            isRegular = true
+            size = Int(info.st_size)
+        } else {
+            isRegular = false
+            size = 0
+        }
     }
 
     deinit { fclose(file) }
-
-    var size: Int {
-        var info = stat()
-        return fstat(fileno(file), &info) == 0 ? Int(info.st_size) : 0
-    }
 
     /// Reads up to `buffer.count` bytes; returns how many were read.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
@@ -30,17 +36,24 @@ final class FileReader {
         return fread(base, 1, buffer.count, file)
     }
 
-    /// Reads one line (without the newline), at most `limit` bytes; nil at end of file.
-    func readLine(limit: Int = 1024) -> String? {
+    /// Reads one line (without the newline); nil at end of file. A line
+    /// longer than `limit` bytes is an error naming `what` it should be.
+    func readLine(limit: Int = 1024, what: String) throws -> String? {
         var bytes: [UInt8] = []
-        while bytes.count < limit {
+        while bytes.count <= limit {
             let c = fgetc(file)
             if c == EOF { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
             if c == 0x0A { return String(decoding: bytes, as: UTF8.self) }
             bytes.append(UInt8(c))
         }
-        return String(decoding: bytes, as: UTF8.self)
+        throw CaptureError("\(path): \(what) is longer than \(limit) bytes (a damaged file, or not this format)")
     }
 
-    func rewind() { Glibc.rewind(file) }
+    /// The read position, in bytes from the start.
+    var offset: Int { Int(ftello(file)) }
+
+    /// Moves the read position to `offset` bytes from the start.
+    func seek(to offset: Int) {
+        fseeko(file, off_t(offset), SEEK_SET)
+    }
 }

@@ -5,6 +5,26 @@ public protocol FrameSource: AnyObject {
     /// The next frame, or nil when the stream has ended. The frame's memory is
     /// valid until the next call.
     func nextFrame() throws -> Frame?
+    /// What a file holds, when it is known before reading: nil for endless
+    /// sources (cameras, the test pattern, an image) and for pipes.
+    var inventory: FrameInventory? { get }
+}
+
+extension FrameSource {
+    public var inventory: FrameInventory? { nil }
+}
+
+/// The whole frames a file holds, and what is wrong after them.
+public struct FrameInventory: Equatable, Sendable {
+    public var frames: Int
+    /// Why the file ends before its last frame is whole (e.g. "frame 3 is
+    /// truncated"); nil when it ends cleanly.
+    public var damage: String?
+
+    public init(frames: Int, damage: String? = nil) {
+        self.frames = frames
+        self.damage = damage
+    }
 }
 
 /// A failure to read input, with a message meant for the user.

@@ -15,6 +15,10 @@ public final class ImageSource: FrameSource {
         }
         image.format = kamera_png_format_rgba
         let width = Int(image.width), height = Int(image.height)
+        guard FrameLimits.allows(width: width, height: height) else {
+            png_image_free(&image)
+            throw CaptureError("\(path): the image is \(width)x\(height), too large; Kamera reads images of \(FrameLimits.summary)")
+        }
         buffer = FrameBuffer(format: .rgba, width: width, height: height)
         let ok = png_image_finish_read(&image, nil, buffer.allBytes.baseAddress, Int32(width * 4), nil)
         guard ok != 0 else {

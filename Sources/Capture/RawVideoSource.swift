@@ -8,9 +8,13 @@ public final class RawVideoSource: FrameSource {
 
     public init(path: String, format: PixelFormat, width: Int, height: Int,
                 colorSpace: YUVColorSpace = .bt601Limited) throws {
+        try FrameLimits.check(width: width, height: height, "\(path): the frame size")
         reader = try FileReader(path: path)
         let frameSize = format.frameSize(width: width, height: height)
         let size = reader.size
+        guard reader.isRegular else {
+            throw CaptureError("\(path): raw frames must come from a regular file (its size tells the frame count); for a pipe use .y4m")
+        }
         guard size >= frameSize else {
             throw CaptureError("\(path): \(size) bytes is less than one \(width)x\(height) \(format.name) frame (\(frameSize) bytes); check --format and --input-size")
         }
@@ -21,6 +25,8 @@ public final class RawVideoSource: FrameSource {
         buffer = FrameBuffer(format: format, width: width, height: height)
         self.colorSpace = colorSpace
     }
+
+    public var inventory: FrameInventory? { FrameInventory(frames: frameCount) }
 
     public var summary: String {
         "\(reader.path) \(buffer.width)x\(buffer.height) \(buffer.format.name), \(frameCount) frames"

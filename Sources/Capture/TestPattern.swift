@@ -46,7 +46,7 @@ public final class TestPattern: FrameSource {
         if format != .rgba {
             FormatConverter.convert(rgba: rgba, to: output, colorSpace: colorSpace)
         }
-        let timestamp = UInt64(Double(index) / rate * 1_000_000_000)
+        let timestamp = FrameLimits.timestamp(frame: index, rate: rate)
         return output.frame(sequence: index, timestamp: timestamp, colorSpace: colorSpace)
     }
 

@@ -1,12 +1,19 @@
 /// A YUV4MPEG2 (`.y4m`) clip with 4:2:0 or 4:2:2 planar frames. The planes are
 /// interleaved while reading into NV12 (4:2:0) or YUYV (4:2:2), the layouts the
 /// texture cache converts on the GPU.
+///
+/// The header is validated before anything is allocated. A regular file is
+/// scanned ahead (one seek per frame) so that a file too short for one frame
+/// fails at once and a truncated or damaged frame is known before rendering.
 public final class Y4MSource: FrameSource {
-    public let width: Int
-    public let height: Int
+    public let header: Y4MHeader
+    public var width: Int { header.width }
+    public var height: Int { header.height }
     /// Frames per second from the header (`F30000:1001`), 30 when absent.
-    public let rate: Double
-    public let chroma: String
+    public var rate: Double { header.rate }
+    public var chroma: String { header.chroma }
+    /// Whole frames in a regular file and what follows them; nil for pipes.
+    public let inventory: FrameInventory?
     private let reader: FileReader
     private let planar: UnsafeMutableRawBufferPointer
     private let buffer: FrameBuffer
@@ -15,52 +22,62 @@ public final class Y4MSource: FrameSource {
 
     public init(path: String) throws {
         reader = try FileReader(path: path)
-        guard let header = reader.readLine(), header.hasPrefix("YUV4MPEG2") else {
-            throw CaptureError("\(path): not a YUV4MPEG2 file (the first line must start with \"YUV4MPEG2\")")
+        guard let line = try reader.readLine(what: "the YUV4MPEG2 header") else {
+            throw CaptureError("\(path): is empty, not a YUV4MPEG2 file")
         }
-        var width = 0, height = 0, rate = 30.0, chroma = "420jpeg", range = YUVColorSpace.Range.limited
-        for field in header.split(separator: " ").dropFirst() {
-            let value = String(field.dropFirst())
-            switch field.first {
-            case "W": width = Int(value) ?? 0
-            case "H": height = Int(value) ?? 0
-            case "C": chroma = value
-            case "F":
-                let parts = value.split(separator: ":").compactMap { Double($0) }
-                if parts.count == 2, parts[1] > 0 { rate = parts[0] / parts[1] }
-            case "X" where value == "COLORRANGE=FULL": range = .full
-            default: break
+        header = try Y4MHeader(parsing: line, name: path)
+        colorSpace = YUVColorSpace(matrix: .bt601, range: header.range)
+        if reader.isRegular {
+            let inventory = try Self.scan(reader, frameBytes: header.frameBytes)
+            if inventory.frames == 0 {
+                throw CaptureError("\(path): \(inventory.damage ?? "holds no frames (a header and nothing after it)")")
             }
+            self.inventory = inventory
+        } else {
+            inventory = nil
         }
-        guard width > 0, height > 0 else {
-            throw CaptureError("\(path): the YUV4MPEG2 header has no valid W and H")
-        }
-        let format: PixelFormat
-        switch chroma {
-        case "420", "420jpeg", "420paldv", "420mpeg2": format = .nv12
-        case "422": format = .yuyv
-        default:
-            throw CaptureError("\(path): Y4M chroma C\(chroma) is not supported; use C420, C420jpeg, C420paldv, C420mpeg2 or C422")
-        }
-        self.width = width
-        self.height = height
-        self.rate = rate
-        self.chroma = chroma
-        colorSpace = YUVColorSpace(matrix: .bt601, range: range)
-        buffer = FrameBuffer(format: format, width: width, height: height)
-        let chromaWidth = (width + 1) / 2
-        let chromaHeight = format == .nv12 ? (height + 1) / 2 : height
-        planar = .allocate(byteCount: width * height + 2 * chromaWidth * chromaHeight, alignment: 64)
+        buffer = FrameBuffer(format: header.format, width: header.width, height: header.height)
+        planar = .allocate(byteCount: header.frameBytes, alignment: 64)
     }
 
     deinit { planar.deallocate() }
 
     public var summary: String { "\(reader.path) \(width)x\(height) C\(chroma) y4m" }
 
+    /// Walks the frames of a regular file by their `FRAME` lines without
+    /// reading them, then goes back to the first.
+    private static func scan(_ reader: FileReader, frameBytes: Int) throws -> FrameInventory {
+        let start = reader.offset
+        defer { reader.seek(to: start) }
+        var frames = 0
+        while true {
+            let marker: String?
+            do {
+                marker = try reader.readLine(what: "the FRAME line of frame \(frames)")
+            } catch {
+                return FrameInventory(frames: frames, damage: "frame \(frames) does not start with a FRAME line (file damaged)")
+            }
+            guard let marker else { return FrameInventory(frames: frames) }
+            guard isFrameMarker(marker) else {
+                return FrameInventory(frames: frames, damage: "frame \(frames) does not start with a FRAME line (file damaged)")
+            }
+            let data = reader.offset
+            guard data + frameBytes <= reader.size else {
+                return FrameInventory(frames: frames, damage: "frame \(frames) is truncated (\(reader.size - data) of \(frameBytes) bytes)")
+            }
+            reader.seek(to: data + frameBytes)
+            frames += 1
+        }
+    }
+
+    private static func isFrameMarker(_ line: String) -> Bool {
+        line == "FRAME" || line.hasPrefix("FRAME ")
+    }
+
     public func nextFrame() throws -> Frame? {
-        guard let marker = reader.readLine() else { return nil }
-        guard marker.hasPrefix("FRAME") else {
-            throw CaptureError("\(reader.path): frame \(index) does not start with FRAME (file damaged or truncated)")
+        guard let marker = try reader.readLine(what: "the FRAME line of frame \(index)") else { return nil }
+        guard Self.isFrameMarker(marker) else {
+            throw CaptureError("\(reader.path): frame \(index) does not start with a FRAME line (file damaged or truncated)")
         }
         let got = reader.read(into: planar)
         guard got == planar.count else {
@@ -68,11 +85,11 @@ public final class Y4MSource: FrameSource {
         }
         interleave()
         defer { index += 1 }
-        let timestamp = UInt64(Double(index) / rate * 1_000_000_000)
-        return buffer.frame(sequence: index, timestamp: timestamp, colorSpace: colorSpace)
+        return buffer.frame(sequence: index, timestamp: FrameLimits.timestamp(frame: index, rate: rate), colorSpace: colorSpace)
     }
 
     private func interleave() {
+        let width = header.width, height = header.height
         let cw = (width + 1) / 2
         let ySize = width * height
         if buffer.format == .nv12 {

@@ -1,3 +1,4 @@
+import Capture
 import Foundation
 
 /// An ordered list of filters, as the user gave them (`--filter sepia --filter contrast=1.3`).
@@ -44,8 +45,11 @@ public struct FilterChain: Equatable {
     public static func parse(_ argument: String, intensity: Float = 1) throws -> Filter {
         let text = argument.trimmingCharacters(in: .whitespaces)
         if text.hasSuffix(".frag") { return .shader(try loadShader(text)) }
-        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-        let name = parts.first?.lowercased() ?? ""
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        let name = parts[0].lowercased()
+        guard !name.isEmpty else {
+            throw FilterError("a filter needs a name before any '='; valid filters: \(FilterPresets.validNames)")
+        }
         if parts.count == 1 {
             if let preset = FilterPresets.preset(named: name) {
                 return .colorMatrix(name, preset.matrix.mixed(intensity: intensity))
@@ -53,38 +57,38 @@ public struct FilterChain: Equatable {
             if FilterPresets.adjustment(named: name) != nil || name == "pixellate" || name == "matrix" {
                 throw FilterError("filter '\(name)' needs a value, e.g. \(name)=\(name == "matrix" ? "FILE.json" : name == "hue" ? "30" : name == "pixellate" ? "8" : "1.2")")
             }
-            throw FilterError("unknown filter '\(text)'; valid filters: \(FilterPresets.validNames)")
+            throw FilterError("unknown filter '\(excerpt(text))'; valid filters: \(FilterPresets.validNames)")
         }
         let value = parts[1]
         if let adjustment = FilterPresets.adjustment(named: name) {
             guard let v = Float(value), adjustment.range.contains(v) else {
-                throw FilterError("\(name)=\(value): the value must be a number from \(adjustment.range.lowerBound) to \(adjustment.range.upperBound) (\(adjustment.summary))")
+                throw FilterError("\(name)=\(excerpt(value)): the value must be a number from \(adjustment.range.lowerBound) to \(adjustment.range.upperBound) (\(adjustment.summary))")
             }
             return .colorMatrix("\(name)=\(value)", adjustment.make(v).mixed(intensity: intensity))
         }
         switch name {
         case "pixellate":
             guard let n = Int(value), (1...512).contains(n) else {
-                throw FilterError("pixellate=\(value): the block size must be a whole number of pixels from 1 to 512")
+                throw FilterError("pixellate=\(excerpt(value)): the block size must be a whole number of pixels from 1 to 512")
             }
             return .pixellate(blockSize: n)
         case "matrix":
             return .colorMatrix("matrix", try parseMatrix(value).mixed(intensity: intensity))
         default:
-            throw FilterError("unknown filter '\(text)'; valid filters: \(FilterPresets.validNames)")
+            throw FilterError("unknown filter '\(excerpt(text))'; valid filters: \(FilterPresets.validNames)")
         }
     }
 
     /// A matrix from comma-separated numbers or from a JSON file
     /// (`{"matrix": [[...], ...], "offset": [...]}` or a flat `"matrix": [...]`).
     public static func parseMatrix(_ value: String) throws -> ColorMatrix {
-        let numbers = value.split(separator: ",").map { Float($0.trimmingCharacters(in: .whitespaces)) }
+        let numbers = value.split(separator: ",", omittingEmptySubsequences: false).map { Float($0.trimmingCharacters(in: .whitespaces)) }
         if !numbers.isEmpty, numbers.allSatisfy({ $0 != nil }) {
-            return try matrix(from: numbers.map { $0! }, offset: nil, source: "matrix=\(value)")
+            return try matrix(from: numbers.map { $0! }, offset: nil, source: "matrix=\(excerpt(value))")
         }
         let path = value.hasPrefix("@") ? String(value.dropFirst()) : value
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw FilterError("matrix=\(value): not a list of numbers, and no file '\(path)' could be read")
+        guard let data = try? readSmallFile(path) else {
+            throw FilterError("matrix=\(excerpt(value)): not a list of 9, 12, 16 or 20 comma-separated numbers, and no JSON file '\(excerpt(path))' could be read")
         }
         guard let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let m = json["matrix"] as? [Any] else {
             throw FilterError("\(path): expected JSON like {\"matrix\": [[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]], \"offset\": [0,0,0,0]}")
@@ -98,6 +102,9 @@ public struct FilterChain: Equatable {
     }
 
     private static func matrix(from n: [Float], offset: [Float]?, source: String) throws -> ColorMatrix {
+        guard (n + (offset ?? [])).allSatisfy(\.isFinite) else {
+            throw FilterError("\(source): every number must be finite (no nan or inf, nothing beyond ±3.4e38)")
+        }
         if let offset, offset.count != 3 && offset.count != 4 {
             throw FilterError("\(source): the offset needs 3 or 4 numbers, got \(offset.count)")
         }
@@ -120,9 +127,23 @@ public struct FilterChain: Equatable {
     }
 
     private static func loadShader(_ path: String) throws -> CustomShader {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw FilterError("\(path): cannot read the shader file (does it exist?)")
+        CustomShader(path: path, source: String(decoding: try readSmallFile(path), as: UTF8.self))
+    }
+
+    /// The largest shader or matrix file read: these are hand-written texts.
+    static let fileLimit = 1 << 20
+
+    /// A file's bytes, refusing folders, missing files and files over `fileLimit`.
+    static func readSmallFile(_ path: String) throws -> Data {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw FilterError("\(excerpt(path)): no such file") }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw FilterError("\(excerpt(path)): not a regular file") }
+        guard info.st_size <= fileLimit else {
+            throw FilterError("\(excerpt(path)): \(info.st_size) bytes is too large for a filter file (at most 1 MiB)")
         }
-        return CustomShader(path: path, source: String(decoding: data, as: UTF8.self))
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FilterError("\(excerpt(path)): cannot read: \(String(cString: strerror(errno)))")
+        }
+        return data
     }
 }

@@ -1,4 +1,5 @@
 import CEGL
+import CDRM
 import CGBM
 import CGLES
 import Glibc
@@ -32,6 +33,11 @@ public final class GPUContext {
         func tryGBM(_ node: String) {
             fd = open(node, O_RDWR | O_CLOEXEC)
             guard fd >= 0 else { failures.append("gbm:\(node): \(String(cString: strerror(errno)))"); return }
+            guard let version = drmGetVersion(fd) else {
+                failures.append("gbm:\(node): not a DRM device; use a node in /dev/dri such as /dev/dri/renderD128 or /dev/dri/card0")
+                close(fd); fd = -1; return
+            }
+            drmFreeVersion(version)
             gbm = gbm_create_device(fd)
             guard let device = gbm else {
                 failures.append("gbm:\(node): gbm_create_device failed"); close(fd); fd = -1; return

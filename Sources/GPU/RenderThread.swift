@@ -1,20 +1,32 @@
+import CEGL
 import Foundation
+import Lifecycle
 
 /// A thread that owns a GPU context: EGL contexts are bound to one thread, so
 /// all GL work is handed to this thread, and Swift concurrency tasks (which hop
-/// threads) never call GL themselves.
+/// threads) never call GL themselves. The thread is joined when the object
+/// goes away (or at `shutdown()`), so no GL teardown outlives it.
 public final class RenderThread: @unchecked Sendable {
     private let queue = JobQueue()
+    private let thread: JoinableThread
 
     public init(name: String = "kamera.render") {
         let queue = self.queue
-        let thread = Thread { queue.run() }
-        thread.name = name
-        thread.stackSize = 8 << 20
-        thread.start()
+        thread = JoinableThread(name: name) {
+            queue.run()
+            // Let go of EGL's per-thread state here, not in its exit-time destructors.
+            eglReleaseThread()
+        }
     }
 
-    deinit { queue.stop() }
+    deinit { shutdown() }
+
+    /// Runs the jobs already queued, then stops the thread and waits until it
+    /// has exited. Later calls return at once.
+    public func shutdown() {
+        queue.stop()
+        thread.join()
+    }
 
     /// Runs `body` on the render thread and waits for its result.
     public func sync<T>(_ body: @escaping () throws -> T) throws -> T {

@@ -40,6 +40,8 @@ public final class TextureCache {
     /// Digital zoom: the crop is narrowed around its center by this factor (>= 1).
     public var zoom: Float = 1
     private let supportsRowLength: Bool
+    /// GL_MAX_TEXTURE_SIZE.
+    public let maxTextureSize: Int
     /// Upload BGRA directly (GL_EXT_texture_format_BGRA8888); when false, BGRA is
     /// uploaded as RGBA and swapped by `bgra.frag`. Defaults to what the GPU offers.
     public var uploadsBGRADirectly: Bool {
@@ -57,6 +59,9 @@ public final class TextureCache {
         self.crop = crop
         supportsRowLength = context.glesMajorVersion >= 3 || context.glExtensions.contains("GL_EXT_unpack_subimage")
         uploadsBGRADirectly = context.glExtensions.contains("GL_EXT_texture_format_BGRA8888")
+        var maxSize: GLint = 0
+        glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &maxSize)
+        maxTextureSize = Int(maxSize)
         converted = try Framebuffer(width: 1, height: 1)
         importer = DMABufImporter(context: context)
         if importer == nil {
@@ -241,6 +246,9 @@ public final class TextureCache {
         case .yuyv: specs = [(GLenum(GL_RGBA), (frame.width + 1) / 2, frame.height)]
         case .nv12: specs = [(GLenum(GL_LUMINANCE), frame.width, frame.height),
                              (GLenum(GL_LUMINANCE_ALPHA), (frame.width + 1) / 2, (frame.height + 1) / 2)]
+        }
+        for spec in specs where spec.width > maxTextureSize || spec.height > maxTextureSize {
+            throw GPUError("a \(frame.width)x\(frame.height) \(frame.format.name) frame needs a \(spec.width)x\(spec.height) texture, above this GPU's limit of \(maxTextureSize)x\(maxTextureSize); use a smaller input")
         }
         for spec in specs {
             let texture = GL.makeTexture(filter: frame.format.isYUV ? GL_NEAREST : GL_LINEAR)

@@ -2,5 +2,6 @@
 @_exported import Capture
 @_exported import Filters
 @_exported import GPU
+@_exported import Lifecycle
 @_exported import Output
 @_exported import Render

@@ -1,5 +1,5 @@
 import CGLES
-import CMalloc
+import CLinux
 
 /// The whole GPU chain for one frame, GPUImage style: texture cache → filter
 /// passes → preview or cube → output framebuffer → pixels in memory.

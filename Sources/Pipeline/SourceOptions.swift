@@ -59,8 +59,12 @@ public struct SourceOptions: Equatable {
             let size = inputSize ?? (1280, 720)
             return TestPattern(width: size.width, height: size.height, format: format ?? .yuyv, colorSpace: colorSpace, rate: rate)
         }
-        guard FileManager.default.fileExists(atPath: input) else {
+        var info = stat()
+        guard stat(input, &info) == 0 else {
             throw CaptureError("\(input): no such file")
+        }
+        guard (info.st_mode & S_IFMT) != S_IFDIR else {
+            throw CaptureError("\(input): is a folder; give a file: .png, .y4m, or raw frames with their format and size")
         }
         switch (input as NSString).pathExtension.lowercased() {
         case "png": return try ImageSource(path: input)
@@ -83,7 +87,8 @@ extension SourceOptions {
     }
 }
 
-/// Parses `WxH` (`1280x720`) and the presets `vga`, `720p`, `1080p`.
+/// Parses `WxH` (`1280x720`) and the presets `vga`, `720p`, `1080p`; the
+/// size limits are `FrameLimits`'.
 public func parseSize(_ text: String) -> (width: Int, height: Int)? {
     switch text.lowercased() {
     case "vga": return (640, 480)
@@ -91,7 +96,8 @@ public func parseSize(_ text: String) -> (width: Int, height: Int)? {
     case "1080p": return (1920, 1080)
     default:
         let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...16384).contains(w), (1...16384).contains(h) else {
+        guard parts.count == 2, parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let w = Int(parts[0]), let h = Int(parts[1]), w >= 1, h >= 1 else {
             return nil
         }
         return (w, h)

@@ -34,84 +34,81 @@ struct BenchCommand: ParsableCommand {
     @OptionGroup var gpuOptions: GPUOptions
 
     func run() throws {
-        try reportingErrors {
-            if try AllocationCounter.reexecWithInterposerIfNeeded() { return }
-            let logger = gpuOptions.makeLogger()
-            let platform = try gpuOptions.platform(), version = try gpuOptions.version()
-            let sizeList = try sizes.split(separator: ",").map { text -> (width: Int, height: Int) in
-                guard let s = parseSize(String(text)) else { throw UsageError("--sizes: '\(text)' is not a size; use WxH") }
-                return s
+        if try AllocationCounter.reexecWithInterposerIfNeeded() { return }
+        let logger = gpuOptions.makeLogger()
+        let platform = try gpuOptions.platform(), version = try gpuOptions.version()
+        let sizeList = try sizes.split(separator: ",").map { text -> (width: Int, height: Int) in
+            try PipelineOptions.size(String(text), option: "--sizes", example: "640x480,1280x720")
+        }
+        let formatList = try formats.split(separator: ",").map { text -> PixelFormat in
+            guard let f = PixelFormat(name: String(text)) else { throw UsageError("--formats: '\(text)' is not supported; use \(PixelFormat.validNames)") }
+            return f
+        }
+        guard frames >= 10 else { throw UsageError("--frames \(frames) is too few; use 10 or more") }
+        let thread = RenderThread()
+        // One context for every case: contexts are not cheap, and some drivers limit them.
+        let context = try thread.sync { try GPUContext(platform: platform, version: version, logger: logger) }
+        let gpu = context.summary, canImport = context.eglExtensions.contains("EGL_EXT_image_dma_buf_import")
+        print("kamera bench: \(gpu); allocation counting \(AllocationCounter.isActive ? "on" : "off (libMallocInterposerSwift.so not preloaded)")")
+        print("")
+        if !zeroCopyOnly { print(BenchResult.header) }
+        var results: [BenchResult] = []
+        for size in sizeList where !zeroCopyOnly {
+            for format in formatList {
+                for workload in BenchWorkload.allCases {
+                    let result = try Benchmark(workload: workload, width: size.width, height: size.height, format: format,
+                                               frames: frames, context: context).run(on: thread)
+                    print(result.row)
+                    results.append(result)
+                }
             }
-            let formatList = try formats.split(separator: ",").map { text -> PixelFormat in
-                guard let f = PixelFormat(name: String(text)) else { throw UsageError("--formats: '\(text)' is not supported; use \(PixelFormat.validNames)") }
-                return f
+        }
+        print("")
+        let node = platform.description.hasPrefix("gbm:/dev/dri/card") ? String(platform.description.dropFirst(4)) : DRMNode.firstWithDumbBuffers()
+        if let node, canImport {
+            print("Zero-copy: frames in dma-bufs from \(node), imported as EGLImages vs copied (upload + sepia + readback):")
+            print(BenchResult.header + "   upload   dmabuf/copy")
+            for size in sizeList {
+                for format in [PixelFormat.yuyv, .bgra] {
+                    var copyFPS: Double?
+                    for upload in [TextureCache.Upload.copy, .dmabuf] {
+                        let result = try Benchmark(workload: .sepia, width: size.width, height: size.height, format: format,
+                                                   frames: frames, context: context,
+                                                   dumbBuffersOn: node, upload: upload).run(on: thread)
+                        let ratio = copyFPS.map { String(format: "%.2fx", result.fps / $0) } ?? ""
+                        print(result.row + "   " + upload.rawValue.padded(8) + " " + ratio)
+                        copyFPS = copyFPS ?? result.fps
+                    }
+                }
             }
-            guard frames >= 10 else { throw UsageError("--frames \(frames) is too few; use 10 or more") }
-            let thread = RenderThread()
-            // One context for every case: contexts are not cheap, and some drivers limit them.
-            let context = try thread.sync { try GPUContext(platform: platform, version: version, logger: logger) }
-            let gpu = context.summary, canImport = context.eglExtensions.contains("EGL_EXT_image_dma_buf_import")
-            print("kamera bench: \(gpu); allocation counting \(AllocationCounter.isActive ? "on" : "off (libMallocInterposerSwift.so not preloaded)")")
+        } else {
+            print("Zero-copy: skipped: \(node == nil ? "no /dev/dri/cardN can allocate buffers" : "the EGL display cannot import dma-bufs; try --gpu gbm:/dev/dri/cardN")")
+        }
+        if peers && !zeroCopyOnly {
             print("")
-            if !zeroCopyOnly { print(BenchResult.header) }
-            var results: [BenchResult] = []
-            for size in sizeList where !zeroCopyOnly {
+            print("Peers on the same frames (upload + sepia + download), measured now:")
+            print(PeerResult.header)
+            for size in sizeList {
                 for format in formatList {
-                    for workload in BenchWorkload.allCases {
-                        let result = try Benchmark(workload: workload, width: size.width, height: size.height, format: format,
-                                                   frames: frames, context: context).run(on: thread)
-                        print(result.row)
-                        results.append(result)
+                    let own = results.first { $0.workload == .sepia && $0.width == size.width && $0.height == size.height && $0.format == format }
+                    for peer in Peer.allCases {
+                        let result = peer.measure(width: size.width, height: size.height, format: format, frames: frames)
+                        print(result.row(kameraFPS: own?.fps))
                     }
                 }
             }
+        }
+        if soak > 0 && !zeroCopyOnly {
             print("")
-            let node = platform.description.hasPrefix("gbm:/dev/dri/card") ? String(platform.description.dropFirst(4)) : DRMNode.firstWithDumbBuffers()
-            if let node, canImport {
-                print("Zero-copy: frames in dma-bufs from \(node), imported as EGLImages vs copied (upload + sepia + readback):")
-                print(BenchResult.header + "   upload   dmabuf/copy")
-                for size in sizeList {
-                    for format in [PixelFormat.yuyv, .bgra] {
-                        var copyFPS: Double?
-                        for upload in [TextureCache.Upload.copy, .dmabuf] {
-                            let result = try Benchmark(workload: .sepia, width: size.width, height: size.height, format: format,
-                                                       frames: frames, context: context,
-                                                       dumbBuffersOn: node, upload: upload).run(on: thread)
-                            let ratio = copyFPS.map { String(format: "%.2fx", result.fps / $0) } ?? ""
-                            print(result.row + "   " + upload.rawValue.padded(8) + " " + ratio)
-                            copyFPS = copyFPS ?? result.fps
-                        }
-                    }
-                }
-            } else {
-                print("Zero-copy: skipped: \(node == nil ? "no /dev/dri/cardN can allocate buffers" : "the EGL display cannot import dma-bufs; try --gpu gbm:/dev/dri/cardN")")
-            }
-            if peers && !zeroCopyOnly {
-                print("")
-                print("Peers on the same frames (upload + sepia + download), measured now:")
-                print(PeerResult.header)
-                for size in sizeList {
-                    for format in formatList {
-                        let own = results.first { $0.workload == .sepia && $0.width == size.width && $0.height == size.height && $0.format == format }
-                        for peer in Peer.allCases {
-                            let result = peer.measure(width: size.width, height: size.height, format: format, frames: frames)
-                            print(result.row(kameraFPS: own?.fps))
-                        }
-                    }
-                }
-            }
-            if soak > 0 && !zeroCopyOnly {
-                print("")
-                let result = try Benchmark(workload: .sepia, width: 640, height: 480, format: .yuyv, frames: soak,
-                                           context: context).soak(on: thread)
-                let samples = result.resident
-                let mib = samples.map { String(format: "%.1f", $0 / 1_048_576) }.joined(separator: " → ")
-                print(String(format: "memory soak: %d frames of 640x480 yuyv sepia; RSS (MiB) after warm-up and each fifth: %@",
-                             soak, mib))
-                let heap = result.heapGrowth.map { String(format: "%.1f KiB", Double($0) / 1024) } ?? "n/a"
-                print(String(format: "  RSS growth %.0f KiB (target < 1024 KiB); heap allocated and not freed meanwhile: %@",
-                             ((samples.last ?? 0) - (samples.first ?? 0)) / 1024, heap))
-            }
+            let result = try Benchmark(workload: .sepia, width: 640, height: 480, format: .yuyv, frames: soak,
+                                       context: context).soak(on: thread)
+            let samples = result.resident
+            let mib = samples.map { String(format: "%.1f", $0 / 1_048_576) }.joined(separator: " → ")
+            print(String(format: "memory soak: %d frames of 640x480 yuyv sepia; RSS (MiB) after warm-up and each fifth: %@",
+                         soak, mib))
+            let heap = result.heapGrowth.map { String(format: "%.1f KiB", Double($0) / 1024) } ?? "n/a"
+            print(String(format: "  RSS growth %.0f KiB (target < 1024 KiB); heap allocated and not freed meanwhile: %@",
+                         ((samples.last ?? 0) - (samples.first ?? 0)) / 1024, heap))
         }
     }
 }

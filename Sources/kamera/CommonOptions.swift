@@ -37,15 +37,3 @@ struct UsageError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
-
-/// Runs `body`, turning Kamera's errors into one line on stderr and exit code 1.
-func reportingErrors(_ body: () throws -> Void) throws {
-    do {
-        try body()
-    } catch let error as ExitCode {
-        throw error
-    } catch {
-        FileHandle.standardError.write(Data("kamera: error: \(error)\n".utf8))
-        throw ExitCode(1)
-    }
-}

@@ -22,37 +22,35 @@ struct DevicesCommand: ParsableCommand {
     }
 
     func run() throws {
-        try reportingErrors {
-            let infos: [CameraInfo]
-            if let device {
-                infos = [try CameraDevice(path: device).info()]
-            } else {
-                infos = CameraDevice.list()
-            }
-            let entries = try infos.map { info in
-                Entry(device: info, formats: formats || device != nil ? try CameraDevice(path: info.path).formats() : nil)
-            }
-            if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                print(String(decoding: try encoder.encode(entries), as: UTF8.self))
-                return
-            }
-            if entries.isEmpty {
-                print("no cameras found (no /dev/videoN that can capture video)")
-                return
-            }
-            for entry in entries {
-                let d = entry.device
-                print("\(d.path): \(d.card) (driver \(d.driver), bus \(d.busInfo))\(d.busy ? " [in use]" : "")")
-                print("  capabilities: \(d.capabilities.joined(separator: ", "))")
-                for f in entry.formats ?? [] {
-                    let reads = f.pixelFormat.map { "read as \($0.name)" } ?? "not read by Kamera"
-                    print("  \(f.fourcc)  \(f.description)  (\(reads))")
-                    for s in f.sizes {
-                        let rates = s.rates.map { CameraMode.formatRate($0) }.joined(separator: ", ")
-                        print("    \(s.width)x\(s.height)\(rates.isEmpty ? "" : "  \(rates) fps")")
-                    }
+        let infos: [CameraInfo]
+        if let device {
+            infos = [try CameraDevice(path: device).info()]
+        } else {
+            infos = CameraDevice.list()
+        }
+        let entries = try infos.map { info in
+            Entry(device: info, formats: formats || device != nil ? try CameraDevice(path: info.path).formats() : nil)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(entries), as: UTF8.self))
+            return
+        }
+        if entries.isEmpty {
+            print("no cameras found (no /dev/videoN that can capture video)")
+            return
+        }
+        for entry in entries {
+            let d = entry.device
+            print("\(d.path): \(d.card) (driver \(d.driver), bus \(d.busInfo))\(d.busy ? " [in use]" : "")")
+            print("  capabilities: \(d.capabilities.joined(separator: ", "))")
+            for f in entry.formats ?? [] {
+                let reads = f.pixelFormat.map { "read as \($0.name)" } ?? "not read by Kamera"
+                print("  \(f.fourcc)  \(f.description)  (\(reads))")
+                for s in f.sizes {
+                    let rates = s.rates.map { CameraMode.formatRate($0) }.joined(separator: ", ")
+                    print("    \(s.width)x\(s.height)\(rates.isEmpty ? "" : "  \(rates) fps")")
                 }
             }
         }
@@ -71,28 +69,26 @@ struct ControlsCommand: ParsableCommand {
     var assignments: [String] = []
 
     func run() throws {
-        try reportingErrors {
-            let path = try device ?? (CameraDevice.list().first?.path).orThrow(UsageError("no cameras found; give a device such as /dev/video0"))
-            let camera = try CameraDevice(path: path)
-            if !assignments.isEmpty {
-                for a in assignments {
-                    let c = try camera.setControl(a)
-                    print("\(c.name) = \(c.value.map(String.init) ?? "?")")
-                }
-                return
+        let path = try device ?? (CameraDevice.list().first?.path).orThrow(UsageError("no cameras found; give a device such as /dev/video0"))
+        let camera = try CameraDevice(path: path)
+        if !assignments.isEmpty {
+            for a in assignments {
+                let c = try camera.setControl(a)
+                print("\(c.name) = \(c.value.map(String.init) ?? "?")")
             }
-            for c in camera.controls() {
-                var line = "\(c.name.padded(32)) (\(c.kind.rawValue))"
-                switch c.kind {
-                case .button: break
-                case .boolean: line += " default=\(c.defaultValue) value=\(c.value.map(String.init) ?? "?")"
-                default: line += " min=\(c.minimum) max=\(c.maximum) step=\(c.step) default=\(c.defaultValue) value=\(c.value.map(String.init) ?? "?")"
-                }
-                if c.readOnly { line += " read-only" }
-                if c.inactive { line += " inactive" }
-                print(line)
-                for item in c.menu { print("    \(item.index): \(item.name)") }
+            return
+        }
+        for c in camera.controls() {
+            var line = "\(c.name.padded(32)) (\(c.kind.rawValue))"
+            switch c.kind {
+            case .button: break
+            case .boolean: line += " default=\(c.defaultValue) value=\(c.value.map(String.init) ?? "?")"
+            default: line += " min=\(c.minimum) max=\(c.maximum) step=\(c.step) default=\(c.defaultValue) value=\(c.value.map(String.init) ?? "?")"
             }
+            if c.readOnly { line += " read-only" }
+            if c.inactive { line += " inactive" }
+            print(line)
+            for item in c.menu { print("    \(item.index): \(item.name)") }
         }
     }
 }

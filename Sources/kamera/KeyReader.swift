@@ -1,4 +1,5 @@
 import Glibc
+import Lifecycle
 
 /// Single key presses from standard input, without waiting: on a terminal it
 /// switches to raw mode (no echo, no line buffering) and restores the
@@ -11,6 +12,7 @@ final class KeyReader {
         var attributes = termios()
         guard tcgetattr(STDIN_FILENO, &attributes) == 0 else { return }
         saved = attributes
+        StopSignal.restoreOnForcedExit(attributes)
         attributes.c_lflag &= ~tcflag_t(ICANON | ECHO)
         tcsetattr(STDIN_FILENO, TCSANOW, &attributes)
     }
@@ -22,6 +24,7 @@ final class KeyReader {
         guard var attributes = saved else { return }
         tcsetattr(STDIN_FILENO, TCSANOW, &attributes)
         saved = nil
+        StopSignal.restoreOnForcedExit(nil)
     }
 
     /// The next key pressed, or nil when none is waiting.

@@ -8,7 +8,7 @@ import Pipeline
 final class LivePreview {
     let session: CameraSession
     private let zoomer: ZoomController
-    private let output: String?
+    private let output: PNGOutput?
     private let pngEvery: Double
     private let status: StatusLine
     private let statusEvery: Double
@@ -16,7 +16,7 @@ final class LivePreview {
     private var filterIndex = -1
     private var started = 0.0
 
-    init(session: CameraSession, zoom: Double?, output: String?, pngEvery: Double, status: StatusLine, statusEvery: Double) {
+    init(session: CameraSession, zoom: Double?, output: PNGOutput?, pngEvery: Double, status: StatusLine, statusEvery: Double) {
         self.session = session
         zoomer = ZoomController(source: session.source)
         if let zoom { zoomer.setSlider(zoom) }
@@ -31,10 +31,20 @@ final class LivePreview {
         started = ZoomController.monotonicSeconds()
         var nextPNG = started, nextStatus = started + statusEvery, framesAtStatus = 0
         logger.info("source: \(session.source?.summary ?? "none"); filters: \(renderer.settings.filters.summary)")
-        while interrupted == 0 {
+        let paced = session.configuration.camera == nil
+        while !StopSignal.isRequested {
             var now = ZoomController.monotonicSeconds()
             if let duration, now - started >= duration { break }
             if let key = keys.next(), try !handle(key, logger: logger) { break }
+            if paced {
+                // Files and the test pattern come at once: pace them to their rate,
+                // in short sleeps so keys and signals are answered meanwhile.
+                let due = started + Double(frames) / renderer.settings.rate
+                if due > now {
+                    usleep(useconds_t(min(due - now, 0.05) * 1_000_000))
+                    continue
+                }
+            }
             try zoomer.apply(to: renderer)
             guard let frame = try session.nextFrame() else { break }
             let pixels = try renderer.render(frame, index: frames)
@@ -42,18 +52,13 @@ final class LivePreview {
             now = ZoomController.monotonicSeconds()
             if let output, now >= nextPNG {
                 let size = renderer.outputSize(for: frame)
-                try PNGWriter.write(pixels, width: size.width, height: size.height, to: output)
+                try output.write(pixels, width: size.width, height: size.height, index: frames - 1)
                 nextPNG = now + pngEvery
             }
             if now >= nextStatus {
                 status.show(line(fps: Double(frames - framesAtStatus) / (now - nextStatus + statusEvery)))
                 framesAtStatus = frames
                 nextStatus = now + statusEvery
-            }
-            if session.configuration.camera == nil {
-                // Files and the test pattern come at once: pace them to their rate.
-                let due = started + Double(frames) / renderer.settings.rate
-                if due > now { usleep(useconds_t((due - now) * 1_000_000)) }
             }
         }
     }

@@ -5,55 +5,57 @@ import Pipeline
 /// The options every rendering command shares: where frames come from, how
 /// they reach the GPU and what is drawn.
 struct PipelineOptions: ParsableArguments {
-    @Option(help: "Input file: .png, .y4m (4:2:0 or 4:2:2), or raw frames with --format and --input-size. Default: the test pattern.")
+    @Option(parsing: .unconditional, help: "Input file: .png, .y4m (4:2:0 or 4:2:2), or raw frames with --format and --input-size. Default: the test pattern.")
     var input: String?
 
-    @Option(help: "Camera to capture from: /dev/videoN, or auto for the first one (see `kamera devices`).")
+    @Option(parsing: .unconditional, help: "Camera to capture from: /dev/videoN, or auto for the first one (see `kamera devices`).")
     var camera: String?
 
-    @Option(help: "Pixel format of raw input, the camera (auto: the cheapest to upload; mjpeg too) or the test pattern: \(PixelFormat.validNames).")
+    @Option(parsing: .unconditional, help: "Pixel format of raw input, the camera (auto: the cheapest to upload; mjpeg too) or the test pattern: \(PixelFormat.validNames).")
     var format: String?
 
-    @Option(help: "Frame size of raw input or of the test pattern: WxH, vga, 720p or 1080p (test pattern default 1280x720).")
+    @Option(parsing: .unconditional, help: "Frame size of raw input or of the test pattern: WxH, vga, 720p or 1080p (test pattern default 1280x720).")
     var inputSize: String?
 
-    @Option(help: "Output size WxH (default: the size of the cropped frame).")
+    @Option(parsing: .unconditional, help: "Output size WxH (default: the size of the cropped frame).")
     var size: String?
 
-    @Option(help: "Filter, repeatable to chain: a preset, NAME=VALUE, matrix=..., pixellate=N or FILE.frag (see --list-filters).")
+    @Option(parsing: .unconditionalSingleValue, help: "Filter, repeatable to chain: a preset, NAME=VALUE, matrix=..., pixellate=N or FILE.frag (see --list-filters).")
     var filter: [String] = []
 
-    @Option(help: "Mix of each color-matrix filter with its input, 0...1.")
-    var intensity: Float = 1
+    @Option(parsing: .unconditional, help: "Mix of each color-matrix filter with its input, 0...1.",
+            transform: ArgumentValue.real("a number from 0 to 1"))
+    var intensity: Double = 1
 
     @Flag(help: "Render the rotating cube instead of the preview.")
     var cube = false
 
-    @Option(help: "Frames per second: the camera's capture rate (N or max), and the rate of the cube's rotation and u_time (default 30, or the Y4M file's).")
+    @Option(parsing: .unconditional, help: "Frames per second: the camera's capture rate (N or max), and the rate of the cube's rotation and u_time (default 30, or the Y4M file's).")
     var fps: String?
 
-    @Option(help: "Zoom slider 0...1: factor = maxZoom^V (maxZoom 4); the camera's zoom_absolute when it has one, else digital zoom by center crop.")
-    var zoom: Double?
+    @Option(parsing: .unconditional, help: "Zoom slider 0...1: factor = maxZoom^V (maxZoom 4); the camera's zoom_absolute when it has one, else digital zoom by center crop.")
+    var zoom: String?
 
-    @Option(help: "Crop: square (centered, side = the shorter edge) or none.")
+    @Option(parsing: .unconditional, help: "Crop: square (centered, side = the shorter edge) or none.")
     var crop = "square"
 
-    @Option(help: "Fit in the output: contain, cover or stretch.")
+    @Option(parsing: .unconditional, help: "Fit in the output: contain, cover or stretch.")
     var fit = "contain"
 
-    @Option(help: "Clockwise rotation: 0, 90, 180 or 270.")
+    @Option(parsing: .unconditional, help: "Clockwise rotation: 0, 90, 180 or 270.",
+            transform: ArgumentValue.integer("0, 90, 180 or 270"))
     var rotate = 0
 
     @Flag(help: "Mirror left-right, as a front camera's preview.")
     var mirror = false
 
-    @Option(help: "YUV matrix: bt601 or bt709.")
+    @Option(parsing: .unconditional, help: "YUV matrix: bt601 or bt709.")
     var colorMatrix = "bt601"
 
-    @Option(help: "YUV range: limited or full.")
+    @Option(parsing: .unconditional, help: "YUV range: limited or full.")
     var range = "limited"
 
-    @Option(help: "How camera frames reach the GPU: auto (dma-buf import when the GPU and camera allow, else copy), copy, or dmabuf.")
+    @Option(parsing: .unconditional, help: "How camera frames reach the GPU: auto (dma-buf import when the GPU and camera allow, else copy), copy, or dmabuf.")
     var upload = "auto"
 
     /// The source and the render settings the options describe.
@@ -63,18 +65,17 @@ struct PipelineOptions: ParsableArguments {
         source.camera = camera
         if camera != nil && input != nil { throw UsageError("--camera and --input both given; choose one") }
         if let format, ["mjpeg", "mjpg"].contains(format.lowercased()) {
-            guard camera != nil else { throw UsageError("--format \(format) is only for --camera; files and the test pattern use \(PixelFormat.validNames)") }
+            guard camera != nil else { throw UsageError("--format \(excerpt(format)) is only for --camera; files and the test pattern use \(PixelFormat.validNames)") }
             source.compressed = true
         } else if let format, format != "auto" || camera == nil {
-            guard let f = PixelFormat(name: format) else { throw UsageError("--format \(format) is not supported; use \(PixelFormat.validNames)") }
+            guard let f = PixelFormat(name: format) else { throw UsageError("--format \(excerpt(format)) is not supported; use \(PixelFormat.validNames)") }
             source.format = f
         }
         if let inputSize {
-            guard let s = parseSize(inputSize) else { throw UsageError("--input-size \(inputSize) is not a size; use WxH such as 1280x720, or vga, 720p, 1080p") }
-            source.inputSize = s
+            source.inputSize = try Self.size(inputSize, option: "--input-size", example: "1280x720, or vga, 720p, 1080p")
         }
-        guard let matrix = YUVColorSpace.Matrix(rawValue: colorMatrix) else { throw UsageError("--color-matrix \(colorMatrix) is not valid; use bt601 or bt709") }
-        guard let yuvRange = YUVColorSpace.Range(rawValue: range) else { throw UsageError("--range \(range) is not valid; use limited or full") }
+        guard let matrix = YUVColorSpace.Matrix(rawValue: colorMatrix) else { throw UsageError("--color-matrix \(excerpt(colorMatrix)) is not valid; use bt601 or bt709") }
+        guard let yuvRange = YUVColorSpace.Range(rawValue: range) else { throw UsageError("--range \(excerpt(range)) is not valid; use limited or full") }
         source.colorSpace = YUVColorSpace(matrix: matrix, range: yuvRange)
         var requested: Double?
         if let fps {
@@ -82,8 +83,8 @@ struct PipelineOptions: ParsableArguments {
                 guard camera != nil else { throw UsageError("--fps max needs --camera") }
                 source.cameraRate = .max
             } else {
-                guard let value = Double(fps), value > 0, value <= 1000 else {
-                    throw UsageError("--fps \(fps) is not valid; use a rate above 0 and up to 1000\(camera != nil ? ", or max" : "")")
+                guard let value = Double(fps), FrameLimits.rates.contains(value) else {
+                    throw UsageError("--fps \(excerpt(fps)) is not valid; use a rate \(FrameLimits.rateSummary)\(camera != nil ? ", or max" : "")")
                 }
                 requested = value
                 if camera != nil { source.cameraRate = .fps(value) }
@@ -93,21 +94,41 @@ struct PipelineOptions: ParsableArguments {
         source.rate = rate
 
         var settings = RenderSettings(rate: rate)
-        guard let uploadMode = TextureCache.Upload(rawValue: upload) else { throw UsageError("--upload \(upload) is not valid; use auto, copy or dmabuf") }
+        guard let uploadMode = TextureCache.Upload(rawValue: upload) else { throw UsageError("--upload \(excerpt(upload)) is not valid; use auto, copy or dmabuf") }
         if uploadMode == .dmabuf && camera == nil { throw UsageError("--upload dmabuf needs --camera: only cameras share their buffers") }
         settings.upload = uploadMode
-        guard let cropMode = CropMode(rawValue: crop) else { throw UsageError("--crop \(crop) is not valid; use square or none") }
+        guard let cropMode = CropMode(rawValue: crop) else { throw UsageError("--crop \(excerpt(crop)) is not valid; use square or none") }
         settings.crop = cropMode
         if let size {
-            guard let s = parseSize(size) else { throw UsageError("--size \(size) is not a size; use WxH such as 720x720 (1 to 16384 each)") }
-            settings.outputSize = s
+            settings.outputSize = try Self.size(size, option: "--size", example: "720x720")
         }
-        settings.filters = try FilterChain(parsing: filter, intensity: intensity)
-        guard let fitMode = FitMode(rawValue: fit) else { throw UsageError("--fit \(fit) is not valid; use contain, cover or stretch") }
+        guard (0...1).contains(intensity) else { throw UsageError("--intensity \(intensity) is out of range; use a value from 0 to 1") }
+        settings.filters = try FilterChain(parsing: filter, intensity: Float(intensity))
+        guard let fitMode = FitMode(rawValue: fit) else { throw UsageError("--fit \(excerpt(fit)) is not valid; use contain, cover or stretch") }
         guard let rotation = Rotation(rawValue: rotate) else { throw UsageError("--rotate \(rotate) is not valid; use 0, 90, 180 or 270") }
         settings.mode = cube ? .cube : .preview(PreviewLayout(fit: fitMode, rotation: rotation, mirror: mirror))
+        _ = try zoomSlider()
 
-        if let zoom, !(0...1).contains(zoom) { throw UsageError("--zoom \(zoom) is out of range; use a slider value from 0 (no zoom) to 1 (4x)") }
         return (source, settings)
+    }
+
+    /// The --zoom slider value, checked.
+    func zoomSlider() throws -> Double? {
+        guard let zoom else { return nil }
+        guard let value = Double(zoom), (0...1).contains(value) else {
+            throw UsageError("--zoom \(excerpt(zoom)) is out of range; use a slider value from 0 (no zoom) to 1 (4x)")
+        }
+        return value
+    }
+
+    /// A size option: WxH or a preset, within Kamera's frame limits.
+    static func size(_ text: String, option: String, example: String) throws -> (width: Int, height: Int) {
+        guard let size = parseSize(text) else {
+            throw UsageError("\(option) \(excerpt(text)) is not a size; use WxH with whole numbers from 1, such as \(example)")
+        }
+        guard FrameLimits.allows(width: size.width, height: size.height) else {
+            throw UsageError("\(option) \(excerpt(text)) is too large; use \(FrameLimits.summary)")
+        }
+        return size
     }
 }

@@ -16,16 +16,18 @@ struct PreviewCommand: ParsableCommand {
           kamera preview --cube --duration 5
         """)
 
-    @Option(name: .shortAndLong, help: "PNG that shows the latest frame, rewritten every --png-every seconds.")
+    @Option(name: .shortAndLong, parsing: .unconditional,
+            help: "PNG that shows the latest frame, replaced every --png-every seconds; - (standard output), a FIFO or a device take one image after another.")
     var output: String?
 
-    @Option(help: "Seconds between PNG updates.")
+    @Option(parsing: .unconditional, help: "Seconds between PNG updates.", transform: ArgumentValue.real("a number of seconds above 0"))
     var pngEvery = 1.0
 
-    @Option(help: "Stop after this many seconds (default: run until q or Ctrl-C).")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds (default: run until q or Ctrl-C).",
+            transform: ArgumentValue.real("a number of seconds above 0"))
     var duration: Double?
 
-    @Option(help: "Seconds between status lines.")
+    @Option(parsing: .unconditional, help: "Seconds between status lines.", transform: ArgumentValue.real("a number of seconds above 0"))
     var statusEvery = 1.0
 
     @OptionGroup var pipeline: PipelineOptions
@@ -33,32 +35,33 @@ struct PreviewCommand: ParsableCommand {
     @OptionGroup var gpuOptions: GPUOptions
 
     func run() throws {
-        try reportingErrors {
-            let logger = gpuOptions.makeLogger()
-            let (sourceOptions, settings) = try pipeline.makePipeline()
-            if let output {
-                let pattern = try OutputPattern(output)
-                guard !pattern.isSequence else { throw UsageError("-o \(output): preview keeps one PNG up to date; give a name without %d") }
-                try PNGWriter.checkFolder(of: output)
-            }
-            guard pngEvery > 0, statusEvery > 0 else { throw UsageError("--png-every and --status-every must be above 0 seconds") }
-            if let duration, duration <= 0 { throw UsageError("--duration \(duration) must be above 0 seconds") }
-            let platform = try gpuOptions.platform(), version = try gpuOptions.version()
-            signal(SIGINT) { _ in interrupted = 1 }
-            signal(SIGTERM) { _ in interrupted = 1 }
-            let keys = KeyReader()
-            defer { keys.restore() }
-            let status = StatusLine()
-            let summary = try RenderThread().sync { () -> String in
-                let context = try GPUContext(platform: platform, version: version, logger: logger)
-                let renderer = try FrameRenderer(context: context, settings: settings)
-                let session = try CameraSession(renderer: renderer, configuration: sourceOptions) { logger.info("\($0)") }
-                let preview = LivePreview(session: session, zoom: pipeline.zoom, output: output, pngEvery: pngEvery,
-                                          status: status, statusEvery: statusEvery)
-                try preview.run(until: duration, keys: keys, logger: logger)
-                return preview.summary
-            }
-            status.finish(summary)
+        let logger = gpuOptions.makeLogger()
+        let (sourceOptions, settings) = try pipeline.makePipeline()
+        let png = try output.map { output -> PNGOutput in
+            let pattern = try OutputPattern(output)
+            guard !pattern.isSequence else { throw UsageError("-o \(output): preview keeps one PNG up to date; give a name without %d") }
+            return try PNGOutput(pattern)
         }
+        guard pngEvery > 0 else { throw UsageError("--png-every \(pngEvery) must be above 0 seconds") }
+        guard statusEvery > 0 else { throw UsageError("--status-every \(statusEvery) must be above 0 seconds") }
+        if let duration, duration <= 0 { throw UsageError("--duration \(duration) must be above 0 seconds") }
+        let zoom = try pipeline.zoomSlider()
+        let platform = try gpuOptions.platform(), version = try gpuOptions.version()
+        let keys = KeyReader()
+        defer { keys.restore() }
+        let status = StatusLine()
+        let thread = RenderThread()
+        defer { thread.shutdown() }
+        let summary = try thread.sync { () -> String in
+            let context = try GPUContext(platform: platform, version: version, logger: logger)
+            let renderer = try FrameRenderer(context: context, settings: settings)
+            let session = try CameraSession(renderer: renderer, configuration: sourceOptions) { logger.info("\($0)") }
+            let preview = LivePreview(session: session, zoom: zoom, output: png, pngEvery: pngEvery,
+                                      status: status, statusEvery: statusEvery)
+            try preview.run(until: duration, keys: keys, logger: logger)
+            try png?.finish()
+            return preview.summary
+        }
+        status.finish(summary)
     }
 }

@@ -2,9 +2,6 @@ import ArgumentParser
 import Foundation
 import Pipeline
 
-/// Set by SIGINT/SIGTERM; the render loop stops after the frame in hand.
-nonisolated(unsafe) var interrupted: sig_atomic_t = 0
-
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
@@ -17,15 +14,17 @@ struct RenderCommand: ParsableCommand {
           kamera render --cube --frames 60 -o frames/cube-%03d.png
           kamera render --input clip.y4m --crop none --fit cover --size 640x360 -o clip.png
           kamera render --input raw.yuv --format yuyv --input-size 1280x720 -o raw.png
+          kamera render --frames 30 -o - | ffmpeg -f png_pipe -i - out.mp4
         """)
 
-    @Option(name: .shortAndLong, help: "Output PNG; use %d (or %03d) for a numbered sequence when --frames > 1.")
+    @Option(name: .shortAndLong, parsing: .unconditional,
+            help: "Output PNG; %d (or %03d) numbers a sequence when --frames > 1; - (standard output), a FIFO or a device take the images one after another.")
     var output = "kamera.png"
 
-    @Option(help: "Also write every rendered input frame, raw and tightly packed, to this file (replay it with --input).")
+    @Option(parsing: .unconditional, help: "Also write every rendered input frame, raw and tightly packed, to this file (replay it with --input).")
     var saveInput: String?
 
-    @Option(help: "Number of frames to render.")
+    @Option(parsing: .unconditional, help: "Number of frames to render.", transform: ArgumentValue.integer("a whole number of frames, 1 or more"))
     var frames = 1
 
     @Flag(help: "List the filters and exit.")
@@ -40,60 +39,65 @@ struct RenderCommand: ParsableCommand {
             print(FilterPresets.listing)
             return
         }
-        try reportingErrors {
-            let logger = gpuOptions.makeLogger()
-            let job = try makeJob()
-            let platform = try gpuOptions.platform(), version = try gpuOptions.version()
-            signal(SIGINT) { _ in interrupted = 1 }
-            signal(SIGTERM) { _ in interrupted = 1 }
-            let thread = RenderThread()
-            let count = try thread.sync { () -> Int in
-                let context = try GPUContext(platform: platform, version: version, logger: logger)
-                let renderer = try FrameRenderer(context: context, settings: job.settings)
-                let source = try job.source.makeSource(for: renderer) { logger.info("\($0)") }
-                logger.info("source: \(source.summary); filters: \(job.settings.filters.summary); render passes per frame: \(renderer.passesPerFrame)")
-                let zoomer = ZoomController(source: source)
-                if let zoom = pipeline.zoom {
-                    zoomer.setSlider(zoom)
-                    try zoomer.apply(to: renderer)
-                    logger.info("zoom \(String(format: "%.2f", zoomer.currentFactor))x (\(zoomer.usesHardware ? "camera zoom_absolute" : "digital"))")
-                }
-                let saved = try job.saveInput.map { try RawFrameWriter(path: $0) }
-                var rendered = 0
-                while rendered < frames && interrupted == 0 {
-                    guard let frame = try source.nextFrame() else { break }
+        let logger = gpuOptions.makeLogger()
+        let job = try makeJob()
+        let platform = try gpuOptions.platform(), version = try gpuOptions.version()
+        let thread = RenderThread()
+        defer { thread.shutdown() }
+        let count = try thread.sync { () -> Int in
+            let context = try GPUContext(platform: platform, version: version, logger: logger)
+            let renderer = try FrameRenderer(context: context, settings: job.settings)
+            let source = try job.source.makeSource(for: renderer) { logger.info("\($0)") }
+            logger.info("source: \(source.summary); filters: \(job.settings.filters.summary); render passes per frame: \(renderer.passesPerFrame)")
+            if let inventory = source.inventory, frames > inventory.frames, let damage = inventory.damage {
+                throw UsageError("\(source.summary): \(damage); the \(inventory.frames) frame(s) before it are whole: use --frames \(inventory.frames) or fewer")
+            }
+            let zoomer = ZoomController(source: source)
+            if let zoom = try pipeline.zoomSlider() {
+                zoomer.setSlider(zoom)
+                try zoomer.apply(to: renderer)
+                logger.info("zoom \(String(format: "%.2f", zoomer.currentFactor))x (\(zoomer.usesHardware ? "camera zoom_absolute" : "digital"))")
+            }
+            let saved = try job.saveInput.map { try RawFrameWriter(path: $0) }
+            do {
+                while job.output.written < frames && !StopSignal.isRequested {
+                    guard let frame = try source.nextFrame() else {
+                        if job.output.written == 0 { throw UsageError("\(source.summary): holds no frames") }
+                        break
+                    }
                     try saved?.append(frame)
-                    let pixels = try renderer.render(frame, index: rendered)
-                    if rendered == 0, let queue = source as? CaptureQueue {
+                    let index = job.output.written
+                    let pixels = try renderer.render(frame, index: index)
+                    if index == 0, let queue = source as? CaptureQueue {
                         logger.info("upload: \(renderer.cache.lastPath) (camera buffers: \(queue.camera.memory))\(renderer.cache.lastPath == "copy" ? renderer.cache.copyReason.map { "; \($0)" } ?? "" : "")")
                     }
                     let size = renderer.outputSize(for: frame)
-                    let path = job.output.path(for: rendered)
-                    try PNGWriter.write(pixels, width: size.width, height: size.height, to: path)
+                    let path = try job.output.write(pixels, width: size.width, height: size.height, index: index)
                     logger.info("wrote \(path) (\(size.width)x\(size.height))")
-                    rendered += 1
                 }
+                try job.output.finish()
                 try saved?.finish()
-                if let queue = source as? CaptureQueue {
-                    let camera = queue.camera
-                    let rate = camera.measuredRate.map { String(format: "%.2f", $0) } ?? "unknown"
-                    logger.info("captured \(camera.framesCaptured) frames, \(queue.lateDrops) dropped late, \(camera.driverDrops) dropped by the driver, capture rate \(rate) fps, upload \(renderer.cache.lastPath)")
-                }
-                return rendered
+            } catch {
+                throw PartialRunError(error: error, output: job.output)
             }
-            if interrupted != 0 {
-                throw UsageError("interrupted after \(count) frame(s); every PNG written is complete")
+            if let queue = source as? CaptureQueue {
+                let camera = queue.camera
+                let rate = camera.measuredRate.map { String(format: "%.2f", $0) } ?? "unknown"
+                logger.info("captured \(camera.framesCaptured) frames, \(queue.lateDrops) dropped late, \(camera.driverDrops) dropped by the driver, capture rate \(rate) fps, upload \(renderer.cache.lastPath)")
             }
-            if count < frames {
-                FileHandle.standardError.write(Data("kamera: the input ended after \(count) of \(frames) frames\n".utf8))
-            }
+            return job.output.written
+        }
+        if StopSignal.isRequested {
+            FileHandle.standardError.write(Data("kamera: interrupted after \(count) of \(frames) frame(s); every PNG written is complete\n".utf8))
+        } else if count < frames {
+            FileHandle.standardError.write(Data("kamera: the input ended after \(count) of \(frames) frames\n".utf8))
         }
     }
 
     struct Job {
         var source: SourceOptions
         var settings: RenderSettings
-        var output: OutputPattern
+        var output: PNGOutput
         var saveInput: String?
     }
 
@@ -101,10 +105,37 @@ struct RenderCommand: ParsableCommand {
         let (source, settings) = try pipeline.makePipeline()
         guard frames >= 1 else { throw UsageError("--frames \(frames) must be at least 1") }
         let pattern = try OutputPattern(output)
-        if frames > 1 && !pattern.isSequence {
+        let png = try PNGOutput(pattern, frames: frames)
+        if frames > 1 && !pattern.isSequence && !png.isStream {
             throw UsageError("-o \(output) names one file but --frames is \(frames); put %d in the name, e.g. frames/out-%03d.png")
         }
-        try PNGWriter.checkFolder(of: pattern.path(for: 0))
-        return Job(source: source, settings: settings, output: pattern, saveInput: saveInput)
+        if let saveInput {
+            if saveInput == "-" && output == "-" { throw UsageError("-o - and --save-input - cannot both use standard output") }
+            try OutputFile.check(saveInput)
+        }
+        return Job(source: source, settings: settings, output: png, saveInput: saveInput)
+    }
+}
+
+/// An error after some frames were written: says how many, and that they are complete.
+struct PartialRunError: Error, CustomStringConvertible {
+    var error: Error
+    var written: Int
+    var first: String
+    var last: String
+
+    init(error: Error, output: PNGOutput) {
+        self.error = (error as? PartialRunError)?.error ?? error
+        written = output.written
+        first = output.pattern.path(for: 0)
+        last = output.pattern.path(for: max(0, written - 1))
+    }
+
+    var description: String {
+        switch written {
+        case 0: "\(error)"
+        case 1: "\(error); 1 frame was written before it (\(first)), complete"
+        default: "\(error); \(written) frames were written before it (\(first) to \(last)), each complete"
+        }
     }
 }

@@ -1,3 +1,0 @@
-#pragma once
-// glibc's malloc extensions (malloc_trim), which Swift's Glibc module leaves out.
-#include <malloc.h>

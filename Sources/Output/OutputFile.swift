@@ -1,0 +1,198 @@
+import CLinux
+import Glibc
+import Lifecycle
+
+/// One output file being written, such that nobody ever sees it half-written
+/// and a run that dies leaves nothing behind:
+/// - a regular file (or a new name) is written as an unnamed file in the
+///   target's folder (`O_TMPFILE`) and linked into place by `commit()`; where
+///   the filesystem has no `O_TMPFILE`, under a hidden temporary name
+///   (`.NAME.kamera-PID.tmp`) renamed into place, and such names left by a
+///   killed run are removed by the next run that writes to the folder;
+/// - a character or block device or a FIFO is written in place, never
+///   replaced (`-o /dev/null`, a pipe another program reads);
+/// - `-` is standard output;
+/// - a symbolic link is followed: its target is replaced, the link kept.
+public final class OutputFile {
+    /// The name as the user gave it.
+    public let path: String
+    /// True for standard output, devices and FIFOs: written in place, and
+    /// able to take several images one after another.
+    public let isStream: Bool
+    private var fd: Int32
+    private let target: String
+    private var temporary: String?
+    private var committed = false
+
+    /// Opens `path` for writing. Nothing is visible under its name before `commit()`.
+    public init(path: String) throws {
+        self.path = path
+        let kind = try Self.kind(of: path)
+        switch kind {
+        case .standardOutput:
+            guard isatty(STDOUT_FILENO) == 0 else {
+                throw OutputError("-: standard output is a terminal; send it to a program or a file (kamera ... -o - | display), or give a file name")
+            }
+            fd = STDOUT_FILENO
+            target = "-"
+            isStream = true
+        case .inPlace(let resolved):
+            fd = open(resolved, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw OutputError("\(path): cannot write: \(Self.reason(errno))") }
+            target = resolved
+            isStream = true
+        case .file(let resolved):
+            target = resolved
+            isStream = false
+            try Self.checkFolder(of: resolved, as: path)
+            let folder = Self.folder(of: resolved)
+            HiddenTemporary.removeStale(in: folder)
+            fd = Self.canLinkUnnamedFiles ? open(folder, KAMERA_O_TMPFILE | O_WRONLY | O_CLOEXEC, 0o666) : -1
+            if fd < 0 {
+                guard !Self.canLinkUnnamedFiles || [EOPNOTSUPP, EISDIR, EINVAL].contains(errno) else {
+                    throw OutputError("\(path): cannot write: \(Self.reason(errno))")
+                }
+                let name = HiddenTemporary.name(for: resolved)
+                fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+                guard fd >= 0 else { throw OutputError("\(path): cannot write: \(Self.reason(errno))") }
+                temporary = name
+            }
+        }
+    }
+
+    deinit {
+        if !committed { discard() }
+    }
+
+    /// Appends `bytes`.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                let reason = errno == EPIPE ? "the program reading it closed the pipe" : Self.reason(errno)
+                throw OutputError("\(path): cannot write: \(reason)")
+            }
+            offset += n
+        }
+    }
+
+    /// Puts the finished file in place under its name (streams: nothing to do
+    /// but close). After a failure nothing is left behind.
+    public func commit() throws {
+        guard !committed else { return }
+        committed = true
+        defer { closeFile() }
+        guard !isStream else { return }
+        // On disk before it has a name: a crash of the machine leaves the old file or the new one.
+        guard fsync(fd) == 0 else {
+            let reason = Self.reason(errno)
+            discard()
+            throw OutputError("\(path): cannot write: \(reason)")
+        }
+        if let temporary {
+            guard rename(temporary, target) == 0 else {
+                let reason = Self.reason(errno)
+                unlink(temporary)
+                throw OutputError("\(path): cannot write: \(reason)")
+            }
+            return
+        }
+        // An unnamed file: link it straight to a name that is free; to replace
+        // a file, link it to a hidden name and rename that over the old one.
+        let source = "/proc/self/fd/\(fd)"
+        if linkat(AT_FDCWD, source, AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0 { return }
+        guard errno == EEXIST else { throw OutputError("\(path): cannot write: \(Self.reason(errno))") }
+        let name = HiddenTemporary.name(for: target)
+        guard linkat(AT_FDCWD, source, AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0 else {
+            throw OutputError("\(path): cannot write: \(Self.reason(errno))")
+        }
+        guard rename(name, target) == 0 else {
+            let reason = Self.reason(errno)
+            unlink(name)
+            throw OutputError("\(path): cannot write: \(reason)")
+        }
+    }
+
+    /// Drops what was written: the file never appears.
+    public func discard() {
+        committed = true
+        if let temporary { unlink(temporary) }
+        closeFile()
+    }
+
+    private func closeFile() {
+        if fd > STDERR_FILENO { close(fd) }
+        fd = -1
+    }
+
+    /// Unnamed files are linked through /proc/self/fd, which must be mounted.
+    private static let canLinkUnnamedFiles = access("/proc/self/fd", X_OK) == 0
+
+    enum Kind: Equatable {
+        case standardOutput
+        /// A device or FIFO, at its resolved path.
+        case inPlace(String)
+        /// A regular file or a new name, at its resolved path.
+        case file(String)
+    }
+
+    /// What writing to `path` means, symbolic links followed.
+    static func kind(of path: String) throws -> Kind {
+        if path == "-" { return .standardOutput }
+        guard !path.isEmpty else {
+            throw OutputError("the output name is empty; give a file name such as out.png, or - for standard output")
+        }
+        var info = stat()
+        var resolved = path
+        if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
+            guard stat(path, &info) == 0, let real = realpath(path, nil) else {
+                throw OutputError("\(path): is a symbolic link to a missing file; give the file itself")
+            }
+            resolved = String(cString: real)
+            free(real)
+        }
+        guard stat(resolved, &info) == 0 else { return .file(resolved) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .file(resolved)
+        case S_IFCHR, S_IFIFO, S_IFBLK: return .inPlace(resolved)
+        case S_IFDIR: throw OutputError("\(path): is a folder; give a file name such as \(path.hasSuffix("/") ? path : path + "/")frame.png")
+        default: throw OutputError("\(path): is a socket; give a file, a FIFO, a device or - for standard output")
+        }
+    }
+
+    /// Fails early, with a clear message, when `path` cannot be written:
+    /// its folder missing or read-only, or the path a folder. Special files
+    /// and `-` pass.
+    public static func check(_ path: String) throws {
+        if case .file(let resolved) = try kind(of: path) { try checkFolder(of: resolved, as: path) }
+    }
+
+    private static func checkFolder(of path: String, as given: String) throws {
+        let dir = folder(of: path)
+        var info = stat()
+        guard stat(dir, &info) == 0 else {
+            throw OutputError("\(given): the folder '\(dir)' does not exist; create it first")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw OutputError("\(given): '\(dir)' is not a folder")
+        }
+        guard access(dir, W_OK) == 0 else {
+            throw OutputError("\(given): the folder '\(dir)' is not writable")
+        }
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        guard !name.isEmpty else { throw OutputError("\(given): names a folder; give a file name such as \(given)frame.png") }
+        guard name.utf8.count <= Int(NAME_MAX) else {
+            throw OutputError("\(given): the file name is \(name.utf8.count) bytes long; the limit is \(NAME_MAX)")
+        }
+    }
+
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let folder = String(path[..<slash])
+        return folder.isEmpty ? "/" : folder
+    }
+
+    static func reason(_ error: Int32) -> String { String(cString: strerror(error)) }
+}
