@@ -77,7 +77,8 @@ public struct CameraControl: Equatable, Sendable {
         guard v >= minimum && v <= maximum else {
             throw CaptureError("\(name)=\(text) is out of range; the range is \(minimum)...\(maximum)\(step > 1 ? " in steps of \(step)" : "")")
         }
-        if step > 1 && (v - minimum) % step != 0 {
+        // The distance from the minimum fits in 64 bits unsigned even when the signed subtraction would overflow.
+        if step > 1 && UInt64(bitPattern: v &- minimum) % UInt64(step) != 0 {
             throw CaptureError("\(name)=\(text) is not on the control's step; use \(minimum) + a multiple of \(step)")
         }
         return v
@@ -113,7 +114,7 @@ extension CameraDevice {
             let label = V4L2.string(query.name)
             var control = CameraControl(
                 id: query.id, label: label, name: CameraControl.normalizedName(label), kind: kind,
-                minimum: query.minimum, maximum: query.maximum, step: Int64(query.step), defaultValue: query.default_value,
+                minimum: query.minimum, maximum: query.maximum, step: Int64(clamping: query.step), defaultValue: query.default_value,
                 value: nil, menu: [], readOnly: query.flags & UInt32(V4L2_CTRL_FLAG_READ_ONLY) != 0,
                 inactive: query.flags & UInt32(V4L2_CTRL_FLAG_INACTIVE) != 0)
             if kind == .menu || kind == .integerMenu { control.menu = menu(query, integer: kind == .integerMenu) }

@@ -58,6 +58,11 @@ public struct ColorMatrix: Equatable, Sendable {
         [r.x, g.x, b.x, a.x, r.y, g.y, b.y, a.y, r.z, g.z, b.z, a.z, r.w, g.w, b.w, a.w]
     }
 
+    /// True when no coefficient is infinite or NaN.
+    public var isFinite: Bool {
+        (rows + [offset]).allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite && $0.w.isFinite }
+    }
+
     /// True when every coefficient is within 1e-6 of the identity's.
     public var isIdentity: Bool {
         let i = ColorMatrix.identity

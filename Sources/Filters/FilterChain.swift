@@ -14,6 +14,9 @@ public struct FilterChain: Equatable {
             throw FilterError("intensity \(intensity) is out of range; use a value from 0 to 1")
         }
         filters = try arguments.map { try Self.parse($0, intensity: intensity) }
+        for case .colorMatrix(let m) in stages where !m.isFinite {
+            throw FilterError("the color matrices of the chain multiply to values beyond a float's range; use smaller coefficients")
+        }
     }
 
     /// The render passes: runs of consecutive color matrices folded into one

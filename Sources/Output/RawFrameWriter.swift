@@ -6,18 +6,34 @@ import Capture
 public final class RawFrameWriter {
     public let path: String
     private let file: OutputFile
+    /// Each frame is packed here and written in one call. Frames may live in
+    /// device memory (a camera's dma-buf), which some filesystems cannot
+    /// write from directly (9p answers EFAULT).
+    private var packed = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
     public init(path: String) throws {
         self.path = path
         file = try OutputFile(path: path)
     }
 
+    deinit { packed.deallocate() }
+
     public func append(_ frame: Frame) throws {
-        for (plane, layout) in zip(frame.planes, frame.format.planeLayouts(width: frame.width, height: frame.height)) {
+        let layouts = frame.format.planeLayouts(width: frame.width, height: frame.height)
+        let size = layouts.reduce(0) { $0 + $1.bytesPerRow * $1.rows }
+        if packed.count != size {
+            packed.deallocate()
+            packed = .allocate(byteCount: size, alignment: 64)
+        }
+        var offset = 0
+        for (plane, layout) in zip(frame.planes, layouts) {
             for row in 0..<layout.rows {
-                try file.write(UnsafeRawBufferPointer(start: plane.bytes.baseAddress! + row * plane.bytesPerRow, count: layout.bytesPerRow))
+                let source = UnsafeRawBufferPointer(start: plane.bytes.baseAddress! + row * plane.bytesPerRow, count: layout.bytesPerRow)
+                UnsafeMutableRawBufferPointer(rebasing: packed[offset..<offset + layout.bytesPerRow]).copyMemory(from: source)
+                offset += layout.bytesPerRow
             }
         }
+        try file.write(UnsafeRawBufferPointer(packed))
     }
 
     /// Puts the file in place under its name.

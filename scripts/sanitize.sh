@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds the tests with a sanitizer and runs those that need no VM (unit,
+# real-GL and command-line tests; the kamera binary they run is built with the
+# same sanitizer, so its render and exit paths are checked too). Any report
+# fails the run.
+#   scripts/sanitize.sh thread      # ThreadSanitizer (CI runs this one)
+#   scripts/sanitize.sh address     # AddressSanitizer
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+kind="${1:-thread}"
+case "$kind" in thread|address) ;; *) echo "sanitize: use thread or address" >&2; exit 2 ;; esac
+"$root/scripts/install-deps.sh"
+cd "$root"
+scratch=".build-$kind"
+swift build --build-tests --sanitize="$kind" --scratch-path "$scratch" >&2
+# Reports abort the process; suppressions name the uninstrumented system libraries (Mesa) only.
+export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$root/scripts/tsan.supp"
+export ASAN_OPTIONS="halt_on_error=1 detect_leaks=0"
+swift test --skip-build --disable-swift-testing --sanitize="$kind" --scratch-path "$scratch" --skip VMTests
