@@ -65,16 +65,14 @@ public struct OutputPattern: Equatable, Sendable {
     public func check(frames: Int) throws {
         try OutputFile.check(path(for: 0))
         guard isSequence, frames > 1 else { return }
-        try OutputFile.check(path(for: frames - 1))
-        guard suffix.contains("/") else { return }
+        guard suffix.contains("/") else {
+            try OutputFile.check(path(for: frames - 1))  // the longest name
+            return
+        }
         let limit = 1_000_000
         guard frames <= limit else {
             throw OutputError("\(pattern): a pattern that puts each frame in a folder of its own takes at most \(limit) frames")
         }
-        var checked = Set<String>()
-        for index in 1..<frames - 1 {
-            let folder = OutputFile.folder(of: path(for: index))
-            if checked.insert(folder).inserted { try OutputFile.check(path(for: index)) }
-        }
+        for index in 1..<frames { try OutputFile.check(path(for: index)) }
     }
 }

@@ -5,68 +5,29 @@ import XCTest
 /// The `kamera` binary as a user runs it: results on disk, and for bad input a
 /// one-line error, a non-zero exit code and no output file left behind.
 final class CommandLineTests: XCTestCase {
-    var folder: URL!
+    var run: KameraProcess!
+    var folder: URL { run.folder }
 
-    static var binary: URL {
-        let tests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for candidate in [tests, tests.deletingLastPathComponent()] {
-            let url = candidate.appendingPathComponent("kamera")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return Bundle.main.bundleURL.appendingPathComponent("kamera")
-    }
+    static var binary: URL { KameraProcess.binary }
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-cli-\(getpid())-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        run = try KameraProcess.scratch("cli")
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
+        run.remove()
     }
 
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    func kamera(_ arguments: [String], input: String = "") throws -> Result {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        let keys = Pipe()
-        process.standardInput = keys
-        keys.fileHandleForWriting.write(Data(input.utf8))
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        if input.isEmpty { try keys.fileHandleForWriting.close() }
-        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        if !input.isEmpty { try keys.fileHandleForWriting.close() }
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+    func kamera(_ arguments: [String], input: String = "") throws -> KameraProcess.Result {
+        try run.run(arguments, input: input)
     }
 
     func files() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
     }
 
-    /// Runs a bad command and checks the error contract.
     func assertFails(_ arguments: [String], mentioning expected: [String], file: StaticString = #filePath, line: UInt = #line) throws {
-        let before = try files()
-        let result = try kamera(arguments)
-        XCTAssertNotEqual(result.status, 0, "exit code for \(arguments)", file: file, line: line)
-        let lines = result.stderr.split(separator: "\n")
-        XCTAssertEqual(lines.count, 1, "one line on stderr, got: \(result.stderr)", file: file, line: line)
-        XCTAssertTrue(result.stderr.hasPrefix("kamera: error: "), result.stderr, file: file, line: line)
-        for text in expected {
-            XCTAssertTrue(result.stderr.contains(text), "'\(text)' missing from: \(result.stderr)", file: file, line: line)
-        }
-        XCTAssertEqual(try files(), before, "no output file may be left behind", file: file, line: line)
+        try run.assertFails(arguments, mentioning: expected, file: file, line: line)
     }
 
     func testRendersTheTestPatternToPNG() throws {
@@ -111,7 +72,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(result.status, 0)
         for name in ["none", "sepia", "gray", "mono", "invert", "instant", "transfer", "chrome", "fade", "noir", "process", "tonal",
                      "brightness=V", "contrast=V", "saturation=V", "hue=V", "pixellate=N"] {
-            XCTAssertTrue(result.stdout.contains("\n\(name) ") || result.stdout.hasPrefix("\(name) "), "\(name) missing")
+            XCTAssertTrue(result.output.contains("\n\(name) ") || result.output.hasPrefix("\(name) "), "\(name) missing")
         }
     }
 
@@ -164,7 +125,8 @@ final class CommandLineTests: XCTestCase {
         while try files().filter({ $0.hasSuffix(".png") }).count < 3 && Date() < deadline { usleep(50_000) }
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
-        XCTAssertNotEqual(process.terminationStatus, 0)
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal, "a stop asked by SIGINT ends by SIGINT")
+        XCTAssertEqual(process.terminationStatus, SIGINT)
         let written = try files()
         XCTAssertGreaterThanOrEqual(written.count, 3)
         XCTAssertTrue(written.allSatisfy { $0.hasSuffix(".png") }, "no temporary files: \(written)")

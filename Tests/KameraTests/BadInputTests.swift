@@ -1,0 +1,176 @@
+import Foundation
+import Pipeline
+import XCTest
+
+/// Bad input of every kind, run through the `kamera` binary: each case must
+/// end with exit status 1, one line on stderr that names the problem and what
+/// would work, no control characters echoed, nothing on stdout and the folder
+/// left exactly as it was (no output, no temporary file).
+final class BadInputTests: XCTestCase {
+    var run: KameraProcess!
+
+    override func setUpWithError() throws {
+        run = try KameraProcess.scratch("bad-input")
+    }
+
+    override func tearDownWithError() throws {
+        run.remove()
+    }
+
+    struct Case {
+        var arguments: [String]
+        var expect: [String]
+        var files: [String: [UInt8]] = [:]
+        var folders: [String] = []
+    }
+
+    static func y4m(_ header: String, frames: Int = 0, frameBytes: Int = 0, tail: [UInt8] = []) -> [UInt8] {
+        var bytes = Array((header + "\n").utf8)
+        for _ in 0..<frames { bytes += Array("FRAME\n".utf8) + [UInt8](repeating: 128, count: frameBytes) }
+        return bytes + tail
+    }
+
+    /// A PNG whose IHDR claims `width` x `height` RGBA, with a few bytes of image data.
+    static func pngHeader(width: UInt32, height: UInt32) -> [UInt8] {
+        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in body {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 != 0 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+            }
+            return be(UInt32(data.count)) + body + be(~crc)
+        }
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", be(width) + be(height) + [8, 6, 0, 0, 0])
+            + chunk("IDAT", [0x78, 0x9C, 0x63, 0, 0, 0, 1, 0, 1]) + chunk("IEND", [])
+    }
+
+    static let cases: [Case] = [
+        // Inputs that are missing, folders or damaged.
+        Case(arguments: ["--input", "missing.png"], expect: ["missing.png", "no such file"]),
+        Case(arguments: ["--input", "corrupt.png"], expect: ["corrupt.png", "cannot read PNG"],
+             files: ["corrupt.png": [0x89, 0x50, 0x4E, 0x47, 1, 2, 3]]),
+        Case(arguments: ["--input", "dir"], expect: ["dir", "is a folder", ".png, .y4m"], folders: ["dir"]),
+        Case(arguments: ["--input", "x.png"], expect: ["x.png", "is a folder"], folders: ["x.png"]),
+        Case(arguments: ["--input", "huge.png"], expect: ["huge.png", "100000x100000", "too large", "16384"],
+             files: ["huge.png": pngHeader(width: 100_000, height: 100_000)]),
+        Case(arguments: ["--input", "wide.png"], expect: ["wide.png", "20000x1", "too large"],
+             files: ["wide.png": pngHeader(width: 20000, height: 1)]),
+        Case(arguments: ["--input", "raw.yuv"], expect: ["--format", "--input-size"], files: ["raw.yuv": [1, 2, 3]]),
+        Case(arguments: ["--input", "raw.yuv", "--format", "yuyv", "--input-size", "64x48"], expect: ["raw.yuv", "less than one 64x48 yuyv frame"],
+             files: ["raw.yuv": [1, 2, 3]]),
+        // YUV4MPEG2 headers and frames.
+        Case(arguments: ["--input", "short.y4m"], expect: ["short.y4m", "frame 0 is truncated"],
+             files: ["short.y4m": y4m("YUV4MPEG2 W64 H48 C420jpeg", tail: Array("FRAME\n".utf8) + [UInt8](repeating: 0, count: 100))]),
+        Case(arguments: ["--input", "f0.y4m"], expect: ["f0.y4m", "F0:1", "not valid", "F30:1"], files: ["f0.y4m": y4m("YUV4MPEG2 W4 H2 F0:1", frames: 1, frameBytes: 12)]),
+        Case(arguments: ["--input", "fnan.y4m"], expect: ["Fnan:1", "not valid"], files: ["fnan.y4m": y4m("YUV4MPEG2 W4 H2 Fnan:1", frames: 1, frameBytes: 12)]),
+        Case(arguments: ["--input", "fneg0.y4m"], expect: ["F-0:1", "not valid"], files: ["fneg0.y4m": y4m("YUV4MPEG2 W4 H2 F-0:1", frames: 1, frameBytes: 12)]),
+        Case(arguments: ["--input", "fneg.y4m"], expect: ["F-30:1", "not valid"], files: ["fneg.y4m": y4m("YUV4MPEG2 W4 H2 F-30:1", frames: 1, frameBytes: 12)]),
+        Case(arguments: ["--input", "ftiny.y4m"], expect: ["F1e-300:1", "not valid"], files: ["ftiny.y4m": y4m("YUV4MPEG2 W4 H2 F1e-300:1", frames: 1, frameBytes: 12)]),
+        Case(arguments: ["--input", "finf.y4m"], expect: ["Finf:1", "not valid"], files: ["finf.y4m": y4m("YUV4MPEG2 W4 H2 Finf:1", frames: 1, frameBytes: 12)]),
+        Case(arguments: ["--input", "fast.y4m"], expect: ["F100000:1", "1000 frames per second"], files: ["fast.y4m": y4m("YUV4MPEG2 W4 H2 F100000:1", frames: 1, frameBytes: 12)]),
+        Case(arguments: ["--input", "w62.y4m"], expect: ["W4611686018427387904", "not a size", "16384"],
+             files: ["w62.y4m": y4m("YUV4MPEG2 W4611686018427387904 H2", frames: 1, frameBytes: 12)]),
+        Case(arguments: ["--input", "big.y4m"], expect: ["big.y4m", "60000x60000", "too large"],
+             files: ["big.y4m": y4m("YUV4MPEG2 W60000 H60000 F30:1 C420jpeg", tail: Array("FRAME\n".utf8) + [UInt8](repeating: 1, count: 100))]),
+        Case(arguments: ["--input", "tall.y4m"], expect: ["tall.y4m", "frame 0 is truncated"],
+             files: ["tall.y4m": y4m("YUV4MPEG2 W8192 H8192 F30:1 C420jpeg", tail: Array("FRAME\n".utf8) + [UInt8](repeating: 1, count: 100))]),
+        Case(arguments: ["--input", "empty.y4m"], expect: ["empty.y4m", "holds no frames"], files: ["empty.y4m": y4m("YUV4MPEG2 W4 H2 F30:1")]),
+        Case(arguments: ["--input", "c444.y4m"], expect: ["C444", "C420jpeg", "C422"], files: ["c444.y4m": y4m("YUV4MPEG2 W4 H2 C444", frames: 1, frameBytes: 24)]),
+        Case(arguments: ["--input", "now.y4m"], expect: ["no W (width)"], files: ["now.y4m": y4m("YUV4MPEG2 H2", frames: 1, frameBytes: 12)]),
+        Case(arguments: ["--input", "not.y4m"], expect: ["not a YUV4MPEG2 file"], files: ["not.y4m": Array("RIFF....\n".utf8)]),
+        Case(arguments: ["--input", "esc.y4m"], expect: ["\\u{1B}[2J", "\\u{D}", "is not supported"],
+             files: ["esc.y4m": y4m("YUV4MPEG2 W4 H2 C\u{1B}[2J\r", frames: 1, frameBytes: 12)]),
+        Case(arguments: ["--input", "damaged.y4m", "--frames", "3", "-o", "f-%d.png"], expect: ["frame 1 does not start with a FRAME line", "--frames 1"],
+             files: ["damaged.y4m": y4m("YUV4MPEG2 W4 H2", frames: 1, frameBytes: 12, tail: Array("JUNK\n".utf8) + [UInt8](repeating: 0, count: 12))]),
+        Case(arguments: ["--input", "cut.y4m", "--frames", "5", "-o", "f-%d.png"], expect: ["frame 3 is truncated", "--frames 3 or fewer"],
+             files: ["cut.y4m": y4m("YUV4MPEG2 W4 H2", frames: 3, frameBytes: 12, tail: Array("FRAME\n".utf8) + [0, 0, 0])]),
+        // Filters.
+        Case(arguments: ["--filter", "sepiaa"], expect: ["sepiaa", "sepia", "mono", "invert", "contrast=V"]),
+        Case(arguments: ["--filter", ""], expect: ["needs a name", "sepia"]),
+        Case(arguments: ["--filter", " "], expect: ["needs a name", "sepia"]),
+        Case(arguments: ["--filter", "="], expect: ["needs a name", "sepia"]),
+        Case(arguments: ["--filter", "matrix=nan,0,0,0,1,0,0,0,1"], expect: ["matrix=nan", "finite"]),
+        Case(arguments: ["--filter", "matrix=inf,0,0,0,1,0,0,0,1"], expect: ["matrix=inf", "finite"]),
+        Case(arguments: ["--filter", "matrix=1e39,0,0,0,1,0,0,0,1"], expect: ["finite"]),
+        Case(arguments: ["--filter", "matrix=1,2,3,4,5"], expect: ["9, 12, 16 or 20"]),
+        Case(arguments: ["--filter", "matrix=bad.json"], expect: ["bad.json", "\"matrix\""], files: ["bad.json": Array("{\"matrix\": 3}".utf8)]),
+        Case(arguments: ["--filter", "matrix=1e30,0,0,0,1e30,0,0,0,1e30", "--filter", "matrix=1e30,0,0,0,1e30,0,0,0,1e30"], expect: ["beyond a float's range"]),
+        Case(arguments: ["--filter", "brightness=nan"], expect: ["brightness=nan", "from -1"]),
+        Case(arguments: ["--filter", "pixellate=0"], expect: ["pixellate=0", "1 to 512"]),
+        Case(arguments: ["--filter", "contrast"], expect: ["'contrast' needs a value"]),
+        Case(arguments: ["--filter", "missing.frag"], expect: ["missing.frag", "no such file"]),
+        Case(arguments: ["--intensity", "-1"], expect: ["--intensity -1", "0 to 1"]),
+        Case(arguments: ["--intensity", "nan"], expect: ["--intensity", "a number from 0 to 1"]),
+        // Sizes, counts, rates and names of things.
+        Case(arguments: ["--size", "12xx"], expect: ["--size 12xx", "WxH"]),
+        Case(arguments: ["--size", "-5x5"], expect: ["--size -5x5", "not a size"]),
+        Case(arguments: ["--size", "20000x100"], expect: ["--size 20000x100", "too large", "16384"]),
+        Case(arguments: ["--input-size", "9000x9000"], expect: ["--input-size 9000x9000", "64 megapixels"]),
+        Case(arguments: ["--input-size", "99999999999999999999x2"], expect: ["not a size"]),
+        Case(arguments: ["--frames", "-1"], expect: ["--frames -1", "at least 1"]),
+        Case(arguments: ["--frames", "abc"], expect: ["abc", "whole number", "kamera render --help"]),
+        Case(arguments: ["--frames"], expect: ["Missing value for '--frames", "kamera render --help"]),
+        Case(arguments: ["--fps", "0"], expect: ["--fps 0", "1/3600"]),
+        Case(arguments: ["--fps", "nan"], expect: ["--fps nan", "1000"]),
+        Case(arguments: ["--fps", "-30"], expect: ["--fps -30"]),
+        Case(arguments: ["--zoom", "2"], expect: ["--zoom 2", "0 (no zoom) to 1"]),
+        Case(arguments: ["--rotate", "45"], expect: ["--rotate 45", "0, 90, 180 or 270"]),
+        Case(arguments: ["--rotate", "-90"], expect: ["--rotate -90", "0, 90, 180 or 270"]),
+        Case(arguments: ["--fit", "zoom"], expect: ["--fit zoom", "contain, cover or stretch"]),
+        Case(arguments: ["--crop", "circle"], expect: ["--crop circle", "square or none"]),
+        Case(arguments: ["--color-matrix", "bt2020"], expect: ["bt2020", "bt601 or bt709"]),
+        Case(arguments: ["--range", "tv"], expect: ["--range tv", "limited or full"]),
+        Case(arguments: ["--format", "mjpeg"], expect: ["mjpeg", "yuyv", "nv12"]),
+        Case(arguments: ["--format", "p010"], expect: ["p010", "yuyv, nv12"]),
+        Case(arguments: ["--upload", "dmabuf"], expect: ["--upload dmabuf needs --camera"]),
+        Case(arguments: ["--upload", "zero"], expect: ["--upload zero", "auto, copy or dmabuf"]),
+        Case(arguments: ["--gpu", "x11"], expect: ["x11", "surfaceless"]),
+        Case(arguments: ["--gpu", "gbm:/dev/null"], expect: ["/dev/null", "not a DRM device", "/dev/dri/renderD128"]),
+        Case(arguments: ["--gpu", "gbm:/no/such/node"], expect: ["/no/such/node", "No such file"]),
+        Case(arguments: ["--gles", "4"], expect: ["--gles 4", "auto, 2 or 3"]),
+        Case(arguments: ["--sizee", "1x1"], expect: ["Unknown option '--sizee'", "kamera render --help"]),
+        Case(arguments: ["--camera", "/dev/null"], expect: ["/dev/null", "not a V4L2 device", "kamera devices"]),
+        Case(arguments: ["--camera", "/dev/video99"], expect: ["/dev/video99", "no such device"]),
+        Case(arguments: ["--camera", "/dev/null", "--input", "x.png"], expect: ["--camera and --input"]),
+        // Outputs.
+        Case(arguments: ["-o", ""], expect: ["output name is empty", "- for standard output"]),
+        Case(arguments: ["-o", "no/such/folder/out.png"], expect: ["no/such/folder", "does not exist"]),
+        Case(arguments: ["-o", "out"], expect: ["out", "is a folder", "frame.png"], folders: ["out"]),
+        Case(arguments: ["-o", "plain/out.png"], expect: ["plain/out.png", "is not a folder"], files: ["plain": []]),
+        Case(arguments: ["--frames", "5", "-o", "out.png"], expect: ["%d"]),
+        Case(arguments: ["-o", "o-%099999999999d.png", "--frames", "2"], expect: ["%019d"]),
+        Case(arguments: ["-o", "o-%99999999999d.png", "--frames", "2"], expect: ["%d or %0Nd"]),
+        Case(arguments: ["-o", "a%d-%d.png", "--frames", "2"], expect: ["only one %d"]),
+        Case(arguments: ["-o", "a%s.png"], expect: ["%d or %0Nd", "%%"]),
+        Case(arguments: ["-o", "dir%d/f.png", "--frames", "3"], expect: ["dir1/f.png", "'dir1' does not exist"], folders: ["dir0"]),
+        Case(arguments: ["-o", String(repeating: "n", count: 300) + ".png"], expect: ["304 bytes long", "255"]),
+        Case(arguments: ["--save-input", "no/dir/raw.yuv"], expect: ["no/dir/raw.yuv", "does not exist"]),
+        Case(arguments: ["-o", "-", "--save-input", "-"], expect: ["cannot both use standard output"]),
+        // The other commands.
+        Case(arguments: ["preview", "--duration", "0"], expect: ["--duration 0.0 must be above 0"]),
+        Case(arguments: ["preview", "--duration", "nan"], expect: ["--duration", "seconds above 0"]),
+        Case(arguments: ["preview", "--png-every", "-1"], expect: ["--png-every -1.0 must be above 0"]),
+        Case(arguments: ["preview", "-o", "live-%d.png"], expect: ["give a name without %d"]),
+        Case(arguments: ["cube", "--filter", "x"], expect: ["unknown filter 'x'"]),
+        Case(arguments: ["controls", "/dev/null"], expect: ["/dev/null", "not a V4L2 device"]),
+        Case(arguments: ["controls", "/dev/null", "--set", "brightness=1"], expect: ["/dev/null", "not a V4L2 device"]),
+        Case(arguments: ["controls", "/dev/video99"], expect: ["/dev/video99", "no such device"]),
+        Case(arguments: ["controls", "plain"], expect: ["plain", "not a device node"], files: ["plain": []]),
+        Case(arguments: ["devices", "/dev/null"], expect: ["/dev/null", "not a V4L2 device"]),
+        Case(arguments: ["bench", "--sizes", "0x0"], expect: ["--sizes 0x0", "not a size"]),
+        Case(arguments: ["nosuch"], expect: ["nosuch"]),
+    ]
+
+    func testEveryBadInputGetsOneLineAndLeavesNothing() throws {
+        XCTAssertGreaterThanOrEqual(Self.cases.count, 40)
+        for c in Self.cases {
+            for folder in c.folders {
+                try FileManager.default.createDirectory(atPath: run.path(folder), withIntermediateDirectories: true)
+            }
+            for (name, bytes) in c.files { try run.write(name, bytes) }
+            try run.assertFails(c.arguments, mentioning: c.expect)
+        }
+    }
+}
