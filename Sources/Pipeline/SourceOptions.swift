@@ -16,6 +16,9 @@ public struct SourceOptions: Equatable {
     public var inputSize: (width: Int, height: Int)?
     public var colorSpace: YUVColorSpace
     public var rate: Double
+    /// Take the rate from the file when it has one (a Y4M header's `F`):
+    /// `makeSource(for:)` then sets the renderer's rate from it.
+    public var rateFromFile = false
 
     public init(input: String? = nil, format: PixelFormat? = nil, inputSize: (width: Int, height: Int)? = nil,
                 colorSpace: YUVColorSpace = .bt601Limited, rate: Double = 30) {
@@ -27,7 +30,7 @@ public struct SourceOptions: Equatable {
     }
 
     public static func == (a: SourceOptions, b: SourceOptions) -> Bool {
-        a.input == b.input && a.camera == b.camera && a.compressed == b.compressed && a.cameraRate == b.cameraRate && a.format == b.format && a.colorSpace == b.colorSpace && a.rate == b.rate
+        a.input == b.input && a.camera == b.camera && a.compressed == b.compressed && a.cameraRate == b.cameraRate && a.format == b.format && a.colorSpace == b.colorSpace && a.rate == b.rate && a.rateFromFile == b.rateFromFile
             && a.inputSize?.width == b.inputSize?.width && a.inputSize?.height == b.inputSize?.height
     }
 
@@ -68,7 +71,14 @@ public struct SourceOptions: Equatable {
         }
         switch (input as NSString).pathExtension.lowercased() {
         case "png": return try ImageSource(path: input)
-        case "y4m": return try Y4MSource(path: input)
+        case "y4m":
+            let source = try Y4MSource(path: input)
+            if rateFromFile, let renderer, renderer.settings.rate != source.rate {
+                var settings = renderer.settings
+                settings.rate = source.rate
+                try renderer.update(settings)
+            }
+            return source
         default:
             guard let format, let size = inputSize else {
                 throw CaptureError("\(input): raw input needs --format (\(PixelFormat.validNames)) and --input-size WxH; or give a .png or .y4m file")

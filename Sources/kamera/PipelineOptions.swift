@@ -90,8 +90,9 @@ struct PipelineOptions: ParsableArguments {
                 if camera != nil { source.cameraRate = .fps(value) }
             }
         }
-        let rate = requested ?? (input.flatMap { $0.lowercased().hasSuffix(".y4m") ? (try? Y4MSource(path: $0))?.rate : nil } ?? 30)
+        let rate = requested ?? 30
         source.rate = rate
+        source.rateFromFile = requested == nil
 
         var settings = RenderSettings(rate: rate)
         guard let uploadMode = TextureCache.Upload(rawValue: upload) else { throw UsageError("--upload \(excerpt(upload)) is not valid; use auto, copy or dmabuf") }

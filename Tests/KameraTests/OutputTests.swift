@@ -1,0 +1,213 @@
+import Foundation
+import Pipeline
+import XCTest
+
+/// Where output goes and what a run leaves behind: special files written in
+/// place, standard output, symbolic links, runs killed or interrupted at any
+/// moment, and inputs that fail part-way.
+final class OutputTests: XCTestCase {
+    var run: KameraProcess!
+
+    override func setUpWithError() throws {
+        run = try KameraProcess.scratch("output")
+    }
+
+    override func tearDownWithError() throws {
+        run.remove()
+    }
+
+    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// Splits PNGs that follow one another and decodes each.
+    func decodeStream(_ data: Data) throws -> [Frame] {
+        let bytes = [UInt8](data)
+        var starts: [Int] = []
+        var i = 0
+        while i + 8 <= bytes.count {
+            if Array(bytes[i..<i + 8]) == Self.signature { starts.append(i); i += 8 } else { i += 1 }
+        }
+        return try starts.enumerated().map { n, start in
+            let end = n + 1 < starts.count ? starts[n + 1] : bytes.count
+            let path = run.path(".stream-\(n).png")
+            try Data(bytes[start..<end]).write(to: URL(fileURLWithPath: path))
+            defer { unlink(path) }
+            return try XCTUnwrap(try ImageSource(path: path).nextFrame())
+        }
+    }
+
+    /// Every file is a whole PNG; nothing else is there, hidden files included.
+    func assertOnlyCompletePNGs(file: StaticString = #filePath, line: UInt = #line) throws -> Int {
+        let names = try FileManager.default.contentsOfDirectory(atPath: run.folder.path)
+        for name in names {
+            XCTAssertTrue(name.hasSuffix(".png") && !name.hasPrefix("."), "unexpected file \(name)", file: file, line: line)
+            XCTAssertNoThrow(try ImageSource(path: run.path(name)).nextFrame(), name, file: file, line: line)
+        }
+        return names.count
+    }
+
+    func testDevNullIsWrittenNotReplaced() throws {
+        var before = stat(), after = stat()
+        XCTAssertEqual(stat("/dev/null", &before), 0)
+        let result = try run.run(["render", "--input-size", "64x48", "--frames", "2", "-o", "/dev/null"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(stat("/dev/null", &after), 0)
+        XCTAssertEqual(after.st_mode & S_IFMT, S_IFCHR, "/dev/null is still a device")
+        XCTAssertEqual(after.st_rdev, before.st_rdev)
+        XCTAssertEqual(after.st_ino, before.st_ino)
+    }
+
+    func testFIFOTakesThePNGsOneAfterAnother() throws {
+        let fifo = run.path("frames.fifo")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        var received = Data()
+        let reader = Thread {
+            received = FileHandle(forReadingAtPath: fifo)!.readDataToEndOfFile()
+        }
+        reader.start()
+        let result = try run.run(["render", "--input-size", "64x48", "--frames", "3", "-o", "frames.fifo"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        while reader.isExecuting || !reader.isFinished { usleep(10_000) }
+        let frames = try decodeStream(received)
+        XCTAssertEqual(frames.count, 3)
+        XCTAssertTrue(frames.allSatisfy { $0.width == 48 && $0.height == 48 })
+        var info = stat()
+        XCTAssertEqual(lstat(fifo, &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFIFO, "the FIFO is still a FIFO")
+    }
+
+    func testStandardOutputTakesAStreamOfPNGs() throws {
+        let result = try run.run(["render", "--input-size", "64x48", "--filter", "sepia", "--frames", "3", "-o", "-"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let frames = try decodeStream(result.stdout)
+        XCTAssertEqual(frames.count, 3)
+        let file = try run.run(["render", "--input-size", "64x48", "--filter", "sepia", "-o", "one.png"])
+        XCTAssertEqual(file.status, 0, file.stderr)
+        let reference = try XCTUnwrap(try ImageSource(path: run.path("one.png")).nextFrame())
+        XCTAssertEqual(Array(frames[0].planes[0].bytes), Array(reference.planes[0].bytes), "frame 0 on stdout is the file's frame")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: run.folder.path), ["one.png"], "nothing else written")
+    }
+
+    func testSymbolicLinkIsFollowedAndKept() throws {
+        try run.write("target.png", [1, 2, 3])
+        XCTAssertEqual(symlink("target.png", run.path("link.png")), 0)
+        let result = try run.run(["render", "--input-size", "64x48", "-o", "link.png"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        var info = stat()
+        XCTAssertEqual(lstat(run.path("link.png"), &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFLNK, "the link stays a link")
+        XCTAssertEqual(try XCTUnwrap(try ImageSource(path: run.path("target.png")).nextFrame()).width, 48, "its target is the new PNG")
+    }
+
+    /// SIGKILL cannot be caught: whatever moment it comes, the folder holds
+    /// whole PNGs only (unnamed files vanish with the process).
+    func testKillAtAnyMomentLeavesOnlyCompletePNGs() throws {
+        var written = 0
+        for round in 0..<6 {
+            let process = Process()
+            process.executableURL = KameraProcess.binary
+            process.arguments = ["render", "--cube", "--frames", "100000", "--input-size", "320x240", "-o", "k\(round)-%06d.png"]
+            process.currentDirectoryURL = run.folder
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(useconds_t(UInt32.random(in: 0...400_000)))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+            written = try assertOnlyCompletePNGs()
+        }
+        print("kill test: \(written) complete PNGs over 6 runs killed at random moments, nothing else left")
+    }
+
+    /// Where a filesystem has no O_TMPFILE, files are written under hidden
+    /// names; those of a run that was killed are removed by the next run that
+    /// writes to the folder, once they are a minute old and their process is gone.
+    func testStaleHiddenTemporariesAreRemovedByTheNextRun() throws {
+        var dead: Int32 = 4_000_000
+        while kill(dead, 0) == 0 || errno != ESRCH { dead -= 1 }
+        let stale = ".f-000003.png.kamera-\(dead).tmp", fresh = ".f-000004.png.kamera-\(dead).tmp"
+        let alive = ".f-000005.png.kamera-\(getpid()).tmp", other = ".notes.tmp"
+        for name in [stale, fresh, alive, other] { try run.write(name, [1, 2, 3]) }
+        var old = [timeval(tv_sec: time(nil) - 120, tv_usec: 0), timeval(tv_sec: time(nil) - 120, tv_usec: 0)]
+        for name in [stale, alive, other] { XCTAssertEqual(utimes(run.path(name), &old), 0) }
+        let result = try run.run(["render", "--input-size", "64x48", "-o", "f.png"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let names = Set(try FileManager.default.contentsOfDirectory(atPath: run.folder.path))
+        XCTAssertFalse(names.contains(stale), "a minute-old temporary of a process that is gone is removed")
+        XCTAssertTrue(names.isSuperset(of: [fresh, alive, other, "f.png"]), "recent ones, live processes' and other files stay: \(names)")
+    }
+
+    /// A Y4M from a pipe cannot be scanned ahead: when it breaks in frame 2 the
+    /// frames already written stay, complete, and the message says how many.
+    func testInputFailingMidwaySaysHowManyFramesWereWritten() throws {
+        let fifo = run.path("clip.y4m")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let frame = Array("FRAME\n".utf8) + [UInt8](repeating: 120, count: 16 * 8 * 3 / 2)
+        let bytes = Array("YUV4MPEG2 W16 H8 F30:1 C420jpeg\n".utf8) + frame + frame + Array("FRAME\n".utf8) + [1, 2, 3]
+        let writer = Thread { FileHandle(forWritingAtPath: fifo)!.write(Data(bytes)) }
+        writer.start()
+        let result = try run.run(["render", "--input", "clip.y4m", "--frames", "5", "-o", "f-%d.png"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("frame 2 is truncated"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("2 frames were written before it (f-0.png to f-1.png), each complete"), result.stderr)
+        unlink(fifo)
+        XCTAssertEqual(try assertOnlyCompletePNGs(), 2)
+    }
+
+    /// SIGINT or SIGTERM at any moment, the first milliseconds included: the
+    /// process ends by that signal (never a crash, never status 0), leaving
+    /// only complete PNGs; once the handler is in place it says how far it got.
+    func testSignalsAtAnyMomentEndTheRunBySignal() throws {
+        var told = 0
+        for round in 0..<16 {
+            let signal = round % 2 == 0 ? SIGINT : SIGTERM
+            let arguments = round % 4 < 2
+                ? ["render", "--frames", "100000", "--input-size", "160x120", "-o", "s\(round)-%06d.png"]
+                : ["preview", "--input-size", "160x120", "-o", "p\(round).png", "--png-every", "0.05"]
+            let process = Process()
+            process.executableURL = KameraProcess.binary
+            process.arguments = arguments
+            process.currentDirectoryURL = run.folder
+            let err = Pipe()
+            process.standardError = err
+            process.standardInput = Pipe()
+            try process.run()
+            usleep(useconds_t(round < 8 ? UInt32(round) * 2_000 : UInt32.random(in: 0...600_000)))
+            kill(process.processIdentifier, signal)
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationReason, .uncaughtSignal, "round \(round): \(stderr)")
+            XCTAssertEqual(process.terminationStatus, signal, "round \(round) ends by the signal it got: \(stderr)")
+            for crash in ["double free", "Fatal error", "Segmentation", "Aborted", "corruption"] {
+                XCTAssertFalse(stderr.contains(crash), "round \(round): \(stderr)")
+            }
+            if stderr.contains("interrupted after") || stderr.contains("previewed") { told += 1 }
+            _ = try assertOnlyCompletePNGs()
+        }
+        print("signal test: 16 runs ended by their signal; \(told) had the handler in place and said how far they got")
+    }
+
+    /// Many short runs, two at a time: each exits 0 with nothing on stderr
+    /// (an exit racing a thread's teardown aborted about 1 run in 150).
+    func testManyRunsExitCleanly() throws {
+        let group = DispatchGroup()
+        let lock = NSLock()
+        var failures: [String] = []
+        for lane in 0..<2 {
+            DispatchQueue.global().async(group: group) {
+                for i in 0..<20 {
+                    do {
+                        let result = try self.run.run(["render", "--input-size", "64x48", "-o", "lane\(lane)-\(i).png"])
+                        if result.status != 0 || result.reason != .exit || !result.stderr.isEmpty {
+                            lock.lock(); failures.append("lane \(lane) run \(i): \(result.status) \(result.stderr)"); lock.unlock()
+                        }
+                    } catch {
+                        lock.lock(); failures.append("\(error)"); lock.unlock()
+                    }
+                }
+            }
+        }
+        group.wait()
+        XCTAssertEqual(failures, [])
+    }
+}
