@@ -211,3 +211,53 @@ final class OutputTests: XCTestCase {
         XCTAssertEqual(failures, [])
     }
 }
+
+/// Output on a filesystem without O_TMPFILE, in the VM from shared/vm/run-in-vm
+/// (its working folder is 9p). The VM must boot; if it cannot, the test fails.
+final class OutputVMTests: XCTestCase {
+    var run: KameraProcess!
+
+    override func setUpWithError() throws {
+        run = try KameraProcess.scratch("output-vm")
+    }
+
+    override func tearDownWithError() throws {
+        run.remove()
+    }
+
+    /// In the VM the working folder is 9p, which has no O_TMPFILE: files are
+    /// written under hidden names and renamed. A run killed there leaves at
+    /// most hidden temporaries, and the next run removes those of dead processes.
+    func testWithoutTmpfileKilledRunsLeaveNothingTheNextRunKeeps() throws {
+        let script = """
+        set -u
+        K="$KAMERA"
+        python3 -c 'import os; os.open(".", os.O_TMPFILE | os.O_WRONLY)' 2> tmpfile.txt; echo $? > tmpfile.rc
+        $K render --input-size 64x48 -o plain.png; echo $? > plain.rc
+        $K render --cube --frames 100000 --input-size 320x240 -o k-%06d.png 2> /dev/null &
+        P=$!
+        until [ -e k-000002.png ]; do sleep 0.05; done
+        kill -9 $P; wait $P
+        ls -A > after-kill.txt
+        echo stale > .k-999999.png.kamera-$P.tmp
+        for f in .*.kamera-*.tmp; do touch -d '2 minutes ago' "$f"; done
+        $K render --input-size 64x48 -o next.png; echo $? > next.rc
+        ls -A > after-next.txt
+        """
+        let (status, log) = try VMTests.run(["bash", "-c", script], in: run.folder)
+        XCTAssertEqual(status, 0, log)
+        func file(_ name: String) throws -> String { try String(contentsOfFile: run.path(name), encoding: .utf8) }
+        XCTAssertNotEqual(try file("tmpfile.rc"), "0\n", "9p has no O_TMPFILE, so the fallback is what runs here")
+        XCTAssertEqual(try file("plain.rc"), "0\n")
+        XCTAssertEqual(try XCTUnwrap(try ImageSource(path: run.path("plain.png")).nextFrame()).width, 48)
+        let afterKill = try file("after-kill.txt").split(separator: "\n").filter { !$0.hasSuffix(".txt") && !$0.hasSuffix(".rc") && $0 != "plain.png" }
+        XCTAssertTrue(afterKill.allSatisfy { ($0.hasPrefix("k-") && $0.hasSuffix(".png")) || ($0.hasPrefix(".k-") && $0.contains(".kamera-")) }, "\(afterKill)")
+        XCTAssertEqual(try file("next.rc"), "0\n")
+        let afterNext = try file("after-next.txt").split(separator: "\n")
+        XCTAssertFalse(afterNext.contains { $0.contains(".kamera-") }, "the next run removed the dead runs' temporaries: \(afterNext)")
+        for name in afterNext where name.hasSuffix(".png") {
+            XCTAssertNoThrow(try ImageSource(path: run.path(String(name))).nextFrame(), String(name))
+        }
+        print("9p: \(afterKill.filter { $0.hasPrefix("k-") }.count) whole PNGs and \(afterKill.filter { $0.hasPrefix(".") }.count) hidden temporaries after SIGKILL; none after the next run")
+    }
+}
