@@ -53,12 +53,14 @@ public struct CameraControl: Equatable, Sendable {
     }
 
     /// Parses `value` for this control: a number, on/off/true/false for booleans,
-    /// or a menu entry's index or name. Checks range and step.
+    /// or a menu entry's index or name; any value presses a button. Checks range and step.
     public func parse(_ text: String) throws -> Int64 {
         if readOnly { throw CaptureError("control '\(name)' is read-only") }
         let lower = text.lowercased()
         var parsed: Int64?
         switch kind {
+        case .button:
+            return 0  // pressing a button: the value is not used
         case .boolean:
             parsed = ["1", "true", "on", "yes"].contains(lower) ? 1 : ["0", "false", "off", "no"].contains(lower) ? 0 : nil
         case .menu, .integerMenu:

@@ -31,9 +31,17 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Only the zero-copy comparison (dma-buf import vs copy); it needs a DRM card and dma-buf import.")
     var zeroCopyOnly = false
 
+    @Flag(help: "Only the camera unplug measurement; it needs a camera with vivid's disconnect control.")
+    var unplugOnly = false
+
     @OptionGroup var gpuOptions: GPUOptions
 
     func run() throws {
+        let binary = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        if unplugOnly {
+            print(try UnplugBenchmark.run(binary: binary))
+            return
+        }
         if try AllocationCounter.reexecWithInterposerIfNeeded() { return }
         let logger = gpuOptions.makeLogger()
         let platform = try gpuOptions.platform(), version = try gpuOptions.version()
@@ -109,6 +117,10 @@ struct BenchCommand: ParsableCommand {
             let heap = result.heapGrowth.map { String(format: "%.1f KiB", Double($0) / 1024) } ?? "n/a"
             print(String(format: "  RSS growth %.0f KiB (target < 1024 KiB); heap allocated and not freed meanwhile: %@",
                          ((samples.last ?? 0) - (samples.first ?? 0)) / 1024, heap))
+        }
+        if !zeroCopyOnly {
+            print("")
+            print(try UnplugBenchmark.run(binary: binary))
         }
     }
 }
