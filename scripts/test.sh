@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what Kamera needs, builds in debug mode and
-# runs every test (real Mesa EGL/GLES rendering, llvmpipe without a GPU).
+# runs every test (real Mesa EGL/GLES rendering, llvmpipe without a GPU; the
+# camera and display tests in the VM), then the tests that need no VM under
+# ThreadSanitizer, then each libFuzzer target for a bounded time.
+#   KAMERA_FUZZ_SECONDS=30 (default) sets the time per fuzz target.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/install-deps.sh"
 cd "$root"
 swift build --build-tests
 swift test --skip-build --disable-swift-testing
+"$root/scripts/sanitize.sh" thread
+"$root/scripts/fuzz.sh" "${KAMERA_FUZZ_SECONDS:-30}"
