@@ -55,7 +55,9 @@ struct BenchCommand: ParsableCommand {
         guard frames >= 10 else { throw UsageError("--frames \(frames) is too few; use 10 or more") }
         let thread = RenderThread()
         // One context for every case: contexts are not cheap, and some drivers limit them.
-        let context = try thread.sync { try GPUContext(platform: platform, version: version, logger: logger) }
+        var context: GPUContext! = try thread.sync { try GPUContext(platform: platform, version: version, logger: logger) }
+        // The last reference goes on the context's own thread, before that thread is joined.
+        defer { try? thread.sync { context = nil } }
         let gpu = context.summary, canImport = context.eglExtensions.contains("EGL_EXT_image_dma_buf_import")
         print("kamera bench: \(gpu); allocation counting \(AllocationCounter.isActive ? "on" : "off (libMallocInterposerSwift.so not preloaded)")")
         print("")

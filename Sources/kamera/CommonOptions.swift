@@ -25,7 +25,7 @@ struct GPUOptions: ParsableArguments {
     }
 
     func makeLogger() -> Logger {
-        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        LoggingSystem.bootstrap { _ in OneLineLogHandler() }
         var logger = Logger(label: "kamera")
         logger.logLevel = verbose ? .info : .warning
         return logger

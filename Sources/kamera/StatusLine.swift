@@ -7,6 +7,7 @@ final class StatusLine {
     private var shown = false
 
     func show(_ text: String) {
+        let text = TerminalText.oneLine(text)
         let line = inPlace ? "\r\u{1B}[K" + text : "kamera: " + text + "\n"
         FileHandle.standardError.write(Data(line.utf8))
         shown = true
@@ -15,6 +16,6 @@ final class StatusLine {
     /// Ends the line and prints `text` on its own.
     func finish(_ text: String) {
         if inPlace && shown { FileHandle.standardError.write(Data("\n".utf8)) }
-        FileHandle.standardError.write(Data("kamera: \(text)\n".utf8))
+        FileHandle.standardError.write(Data("kamera: \(TerminalText.oneLine(text))\n".utf8))
     }
 }
