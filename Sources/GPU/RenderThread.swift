@@ -28,14 +28,16 @@ public final class RenderThread: @unchecked Sendable {
         thread.join()
     }
 
-    /// Runs `body` on the render thread and waits for its result.
+    /// Runs `body` on the render thread and waits for its result. Throws
+    /// when the thread has been shut down.
     public func sync<T>(_ body: @escaping () throws -> T) throws -> T {
         let done = DispatchSemaphore(value: 0)
         var result: Result<T, Error>?
-        queue.enqueue {
+        let queued = queue.enqueue {
             result = Result { try body() }
             done.signal()
         }
+        guard queued else { throw GPUError("the render thread has been shut down") }
         done.wait()
         return try result!.get()
     }
@@ -46,11 +48,14 @@ private final class JobQueue: @unchecked Sendable {
     private var jobs: [() -> Void] = []
     private var stopping = false
 
-    func enqueue(_ job: @escaping () -> Void) {
+    /// Queues `job`; false once the queue is stopping.
+    func enqueue(_ job: @escaping () -> Void) -> Bool {
         condition.lock()
+        defer { condition.unlock() }
+        guard !stopping else { return false }
         jobs.append(job)
         condition.signal()
-        condition.unlock()
+        return true
     }
 
     func stop() {

@@ -6,17 +6,7 @@ import XCTest
 /// end with exit status 1, one line on stderr that names the problem and what
 /// would work, no control characters echoed, nothing on stdout and the folder
 /// left exactly as it was (no output, no temporary file).
-final class BadInputTests: XCTestCase {
-    var run: KameraProcess!
-
-    override func setUpWithError() throws {
-        run = try KameraProcess.scratch("bad-input")
-    }
-
-    override func tearDownWithError() throws {
-        run.remove()
-    }
-
+final class BadInputTests: KameraProcessTestCase {
     struct Case {
         var arguments: [String]
         var expect: [String]

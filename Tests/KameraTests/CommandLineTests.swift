@@ -4,19 +4,10 @@ import XCTest
 
 /// The `kamera` binary as a user runs it: results on disk, and for bad input a
 /// one-line error, a non-zero exit code and no output file left behind.
-final class CommandLineTests: XCTestCase {
-    var run: KameraProcess!
+final class CommandLineTests: KameraProcessTestCase {
     var folder: URL { run.folder }
 
     static var binary: URL { KameraProcess.binary }
-
-    override func setUpWithError() throws {
-        run = try KameraProcess.scratch("cli")
-    }
-
-    override func tearDownWithError() throws {
-        run.remove()
-    }
 
     func kamera(_ arguments: [String], input: String = "") throws -> KameraProcess.Result {
         try run.run(arguments, input: input)

@@ -5,17 +5,7 @@ import XCTest
 /// Where output goes and what a run leaves behind: special files written in
 /// place, standard output, symbolic links, runs killed or interrupted at any
 /// moment, and inputs that fail part-way.
-final class OutputTests: XCTestCase {
-    var run: KameraProcess!
-
-    override func setUpWithError() throws {
-        run = try KameraProcess.scratch("output")
-    }
-
-    override func tearDownWithError() throws {
-        run.remove()
-    }
-
+final class OutputTests: KameraProcessTestCase {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// Splits PNGs that follow one another and decodes each.
@@ -214,17 +204,7 @@ final class OutputTests: XCTestCase {
 
 /// Output on a filesystem without O_TMPFILE, in the VM from shared/vm/run-in-vm
 /// (its working folder is 9p). The VM must boot; if it cannot, the test fails.
-final class OutputVMTests: XCTestCase {
-    var run: KameraProcess!
-
-    override func setUpWithError() throws {
-        run = try KameraProcess.scratch("output-vm")
-    }
-
-    override func tearDownWithError() throws {
-        run.remove()
-    }
-
+final class OutputVMTests: KameraProcessTestCase {
     /// In the VM the working folder is 9p, which has no O_TMPFILE: files are
     /// written under hidden names and renamed. A run killed there leaves at
     /// most hidden temporaries, and the next run removes those of dead processes.

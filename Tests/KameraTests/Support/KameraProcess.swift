@@ -92,3 +92,16 @@ struct KameraProcess {
         XCTAssertTrue(result.stdout.isEmpty, "\(arguments): nothing on stdout", file: file, line: line)
     }
 }
+
+/// A test case with a scratch folder of its own and the binary to run there.
+class KameraProcessTestCase: XCTestCase {
+    var run: KameraProcess!
+
+    override func setUpWithError() throws {
+        run = try KameraProcess.scratch(String(describing: type(of: self)))
+    }
+
+    override func tearDownWithError() throws {
+        run.remove()
+    }
+}
