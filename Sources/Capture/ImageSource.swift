@@ -8,10 +8,11 @@ public final class ImageSource: FrameSource {
 
     public init(path: String) throws {
         self.path = path
+        _ = try PNGStructure.check(try FileReader(path: path))
         var image = png_image()
         image.version = kamera_png_image_version
         guard png_image_begin_read_from_file(&image, path) != 0 else {
-            throw CaptureError("\(path): cannot read PNG: \(Self.message(&image))")
+            throw CaptureError("\(path): cannot read PNG: \(Self.message(&image)); the file is damaged or not a PNG")
         }
         image.format = kamera_png_format_rgba
         let width = Int(image.width), height = Int(image.height)
@@ -22,7 +23,7 @@ public final class ImageSource: FrameSource {
         buffer = FrameBuffer(format: .rgba, width: width, height: height)
         let ok = png_image_finish_read(&image, nil, buffer.allBytes.baseAddress, Int32(width * 4), nil)
         guard ok != 0 else {
-            throw CaptureError("\(path): cannot read PNG: \(Self.message(&image))")
+            throw CaptureError("\(path): cannot read PNG: \(Self.message(&image)); the file is damaged")
         }
     }
 

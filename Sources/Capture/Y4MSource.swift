@@ -53,9 +53,9 @@ public final class Y4MSource: FrameSource {
         while true {
             let marker: String?
             do {
-                marker = try reader.readLine(what: "the FRAME line of frame \(frames)")
+                marker = try reader.readLine(limit: Self.frameLineLimit, what: "the FRAME line of frame \(frames)")
             } catch {
-                return FrameInventory(frames: frames, damage: "frame \(frames) does not start with a FRAME line (file damaged)")
+                return FrameInventory(frames: frames, damage: "the FRAME line of frame \(frames) is longer than \(Self.frameLineLimit) bytes (file damaged)")
             }
             guard let marker else { return FrameInventory(frames: frames) }
             guard isFrameMarker(marker) else {
@@ -63,25 +63,28 @@ public final class Y4MSource: FrameSource {
             }
             let data = reader.offset
             guard data + frameBytes <= reader.size else {
-                return FrameInventory(frames: frames, damage: "frame \(frames) is truncated (\(reader.size - data) of \(frameBytes) bytes)")
+                return FrameInventory(frames: frames, damage: "frame \(frames) is truncated (\(reader.size - data) of \(frameBytes) bytes; check W, H and C in the header)")
             }
             reader.seek(to: data + frameBytes)
             frames += 1
         }
     }
 
+    /// FRAME lines may carry parameters; a longer line is damage.
+    static let frameLineLimit = 65536
+
     private static func isFrameMarker(_ line: String) -> Bool {
         line == "FRAME" || line.hasPrefix("FRAME ")
     }
 
     public func nextFrame() throws -> Frame? {
-        guard let marker = try reader.readLine(what: "the FRAME line of frame \(index)") else { return nil }
+        guard let marker = try reader.readLine(limit: Self.frameLineLimit, what: "the FRAME line of frame \(index)") else { return nil }
         guard Self.isFrameMarker(marker) else {
             throw CaptureError("\(reader.path): frame \(index) does not start with a FRAME line (file damaged or truncated)")
         }
         let got = reader.read(into: planar)
         guard got == planar.count else {
-            throw CaptureError("\(reader.path): frame \(index) is truncated (\(got) of \(planar.count) bytes)")
+            throw CaptureError("\(reader.path): frame \(index) is truncated (\(got) of \(planar.count) bytes; check W, H and C in the header)")
         }
         interleave()
         defer { index += 1 }

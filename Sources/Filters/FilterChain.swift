@@ -90,11 +90,20 @@ public struct FilterChain: Equatable {
             return try matrix(from: numbers.map { $0! }, offset: nil, source: "matrix=\(excerpt(value))")
         }
         let path = value.hasPrefix("@") ? String(value.dropFirst()) : value
-        guard let data = try? readSmallFile(path) else {
-            throw FilterError("matrix=\(excerpt(value)): not a list of 9, 12, 16 or 20 comma-separated numbers, and no JSON file '\(excerpt(path))' could be read")
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw FilterError("matrix=\(excerpt(value)): not a list of 9, 12, 16 or 20 comma-separated numbers, and no JSON file '\(excerpt(path))' exists")
         }
+        let data = try readSmallFile(path)
         guard let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let m = json["matrix"] as? [Any] else {
             throw FilterError("\(path): expected JSON like {\"matrix\": [[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]], \"offset\": [0,0,0,0]}")
+        }
+        let rows = m.compactMap { $0 as? [Any] }
+        if !rows.isEmpty {
+            // Rows: 3 of 3 or 4 numbers, or 4 of 4 or 5, all the same length.
+            let shapes = [[3, 3], [3, 4], [4, 4], [4, 5]]
+            guard rows.count == m.count, shapes.contains([rows.count, rows[0].count]), rows.allSatisfy({ $0.count == rows[0].count }) else {
+                throw FilterError("\(path): the matrix rows must be 3 rows of 3 or 4 numbers, or 4 rows of 4 or 5, all the same length")
+            }
         }
         let flat = m.flatMap { ($0 as? [Any]) ?? [$0] }.map { ($0 as? NSNumber)?.floatValue }
         let offset = (json["offset"] as? [Any])?.map { ($0 as? NSNumber)?.floatValue }

@@ -32,7 +32,7 @@ public final class GPUContext {
 
         func tryGBM(_ node: String) {
             fd = open(node, O_RDWR | O_CLOEXEC)
-            guard fd >= 0 else { failures.append("gbm:\(node): \(String(cString: strerror(errno)))"); return }
+            guard fd >= 0 else { failures.append("gbm:\(node): \(String(cString: strerror(errno))); the DRM nodes are in /dev/dri (renderD128, card0)"); return }
             guard let version = drmGetVersion(fd) else {
                 failures.append("gbm:\(node): not a DRM device; use a node in /dev/dri such as /dev/dri/renderD128 or /dev/dri/card0")
                 close(fd); fd = -1; return

@@ -1,5 +1,5 @@
 import CLinux
-import Glibc
+import Foundation
 import Lifecycle
 
 /// One output file being written, such that nobody ever sees it half-written
@@ -20,6 +20,9 @@ public final class OutputFile {
     /// able to take several images one after another.
     public let isStream: Bool
     private var fd: Int32
+    /// A pipe or FIFO: written in pieces the reader has room for, so a stop
+    /// request is answered even when the reader has stopped reading.
+    private let isPipe: Bool
     private let target: String
     private var temporary: String?
     private var committed = false
@@ -36,14 +39,16 @@ public final class OutputFile {
             fd = STDOUT_FILENO
             target = "-"
             isStream = true
+            isPipe = Self.isPipe(fd)
         case .inPlace(let resolved):
-            fd = open(resolved, O_WRONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw OutputError("\(path): cannot write: \(Self.reason(errno))") }
+            fd = try Self.openInPlace(resolved, as: path)
             target = resolved
             isStream = true
+            isPipe = Self.isPipe(fd)
         case .file(let resolved):
             target = resolved
             isStream = false
+            isPipe = false
             try Self.checkFolder(of: resolved, as: path)
             let folder = Self.folder(of: resolved)
             HiddenTemporary.removeStale(in: folder)
@@ -68,7 +73,18 @@ public final class OutputFile {
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         var offset = 0
         while offset < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            var count = bytes.count - offset
+            if isPipe {
+                var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                guard poll(&poller, 1, 100) > 0 else {
+                    if StopSignal.isRequested {
+                        throw OutputError("\(path): stopped while the program reading it was not taking more")
+                    }
+                    continue
+                }
+                count = min(count, Int(PIPE_BUF))  // fits in the room poll saw: never blocks
+            }
+            let n = Glibc.write(fd, bytes.baseAddress! + offset, count)
             if n < 0 {
                 if errno == EINTR { continue }
                 let reason = errno == EPIPE ? "the program reading it closed the pipe" : Self.reason(errno)
@@ -127,6 +143,33 @@ public final class OutputFile {
         fd = -1
     }
 
+    /// Opens a device or FIFO for writing. A FIFO is opened without waiting
+    /// and tried again until a program reads it, so a stop request is answered
+    /// meanwhile; then it is made blocking again.
+    private static func openInPlace(_ path: String, as given: String) throws -> Int32 {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFIFO else {
+            let fd = open(path, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw OutputError("\(given): cannot write: \(reason(errno))") }
+            return fd
+        }
+        while true {
+            let fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+            if fd >= 0 {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+                return fd
+            }
+            guard errno == ENXIO || errno == EINTR else { throw OutputError("\(given): cannot write: \(reason(errno))") }
+            if StopSignal.isRequested { throw OutputError("\(given): stopped while waiting for a program to read the FIFO") }
+            usleep(20_000)
+        }
+    }
+
+    private static func isPipe(_ fd: Int32) -> Bool {
+        var info = stat()
+        return fstat(fd, &info) == 0 && [S_IFIFO, S_IFSOCK].contains(info.st_mode & S_IFMT)
+    }
+
     /// Unnamed files are linked through /proc/self/fd, which must be mounted.
     private static let canLinkUnnamedFiles = access("/proc/self/fd", X_OK) == 0
 
@@ -169,6 +212,17 @@ public final class OutputFile {
         if case .file(let resolved) = try kind(of: path) { try checkFolder(of: resolved, as: path) }
     }
 
+    /// True when `a` and `b` would write the same regular file.
+    public static func sameFile(_ a: String, _ b: String) -> Bool {
+        guard case .file(let x)? = try? kind(of: a), case .file(let y)? = try? kind(of: b) else { return false }
+        var first = stat(), second = stat()
+        if stat(x, &first) == 0, stat(y, &second) == 0 { return first.st_dev == second.st_dev && first.st_ino == second.st_ino }
+        func absolute(_ path: String) -> String {
+            (path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path) as String
+        }
+        return (absolute(x) as NSString).standardizingPath == (absolute(y) as NSString).standardizingPath
+    }
+
     private static func checkFolder(of path: String, as given: String) throws {
         let dir = folder(of: path)
         var info = stat()
@@ -176,7 +230,7 @@ public final class OutputFile {
             throw OutputError("\(given): the folder '\(dir)' does not exist; create it first")
         }
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw OutputError("\(given): '\(dir)' is not a folder")
+            throw OutputError("\(given): '\(dir)' is not a folder; give a path in an existing folder")
         }
         guard access(dir, W_OK) == 0 else {
             throw OutputError("\(given): the folder '\(dir)' is not writable")

@@ -39,7 +39,7 @@ public struct OutputPattern: Equatable, Sendable {
             }
             let n = digits.count > 3 ? Int.max : Int(digits) ?? 0
             guard n <= Self.maxWidth else {
-                throw OutputError("\(pattern): %0\(digits)d pads to more digits than a frame number has; use at most %0\(Self.maxWidth)d")
+                throw OutputError("\(pattern): %\(digits)d pads to more digits than a frame number has; use at most %0\(Self.maxWidth)d")
             }
             width = n
         }

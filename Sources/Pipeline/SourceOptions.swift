@@ -64,7 +64,7 @@ public struct SourceOptions: Equatable {
         }
         var info = stat()
         guard stat(input, &info) == 0 else {
-            throw CaptureError("\(input): no such file")
+            throw CaptureError("\(input): no such file; check the name, or leave the input out for the test pattern")
         }
         guard (info.st_mode & S_IFMT) != S_IFDIR else {
             throw CaptureError("\(input): is a folder; give a file: .png, .y4m, or raw frames with their format and size")

@@ -13,16 +13,18 @@ struct BenchCommand: ParsableCommand {
         LD_PRELOAD set when it finds libMallocInterposerSwift.so beside the binary.
         """)
 
-    @Option(help: "Frame sizes, comma-separated.")
+    @Option(parsing: .unconditional, help: "Frame sizes, comma-separated.")
     var sizes = "640x480,1280x720,1920x1080"
 
-    @Option(help: "Pixel formats, comma-separated.")
+    @Option(parsing: .unconditional, help: "Pixel formats, comma-separated.")
     var formats = "yuyv,nv12"
 
-    @Option(help: "Measured frames per case (after 20 warm-up frames).")
+    @Option(parsing: .unconditional, help: "Measured frames per case (after 20 warm-up frames).",
+            transform: ArgumentValue.integer("a whole number of frames, 10 or more"))
     var frames = 200
 
-    @Option(help: "Frames in the memory soak (640x480 YUYV, sepia); 0 skips it.")
+    @Option(parsing: .unconditional, help: "Frames in the memory soak (640x480 YUYV, sepia); 0 skips it.",
+            transform: ArgumentValue.integer("a whole number of frames, 0 to skip the soak"))
     var soak = 10_000
 
     @Flag(inversion: .prefixedNo, help: "Measure the peers (ffmpeg, GStreamer GL) on the same frames.")
@@ -49,10 +51,13 @@ struct BenchCommand: ParsableCommand {
             try PipelineOptions.size(String(text), option: "--sizes", example: "640x480,1280x720")
         }
         let formatList = try formats.split(separator: ",").map { text -> PixelFormat in
-            guard let f = PixelFormat(name: String(text)) else { throw UsageError("--formats: '\(text)' is not supported; use \(PixelFormat.validNames)") }
+            guard let f = PixelFormat(name: String(text)) else { throw UsageError("--formats: '\(excerpt(text))' is not supported; use \(PixelFormat.validNames)") }
             return f
         }
+        guard !sizeList.isEmpty else { throw UsageError("--sizes names no size; use WxH,WxH such as 640x480,1280x720") }
+        guard !formatList.isEmpty else { throw UsageError("--formats names no format; use some of \(PixelFormat.validNames)") }
         guard frames >= 10 else { throw UsageError("--frames \(frames) is too few; use 10 or more") }
+        guard soak >= 0 else { throw UsageError("--soak \(soak) must be 0 (no soak) or more") }
         let thread = RenderThread()
         // One context for every case: contexts are not cheap, and some drivers limit them.
         var context: GPUContext! = try thread.sync { try GPUContext(platform: platform, version: version, logger: logger) }

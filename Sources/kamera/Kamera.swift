@@ -67,7 +67,8 @@ struct CommandLineError: Error, CustomStringConvertible {
     }
     var description: String {
         let text = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty && !$0.hasPrefix("Usage:") && !$0.hasPrefix("See '") }.joined(separator: "; ")
+            .filter { !$0.isEmpty && !$0.hasPrefix("Usage:") && !$0.hasPrefix("See '") }
+            .map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }.joined(separator: "; ")
         return "\(text.isEmpty ? "the command line is not valid" : text); see '\(help)'"
     }
 }

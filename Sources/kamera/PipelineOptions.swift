@@ -64,6 +64,14 @@ struct PipelineOptions: ParsableArguments {
         source.input = input
         source.camera = camera
         if camera != nil && input != nil { throw UsageError("--camera and --input both given; choose one") }
+        if camera == "" { throw UsageError("--camera is empty; give a device such as /dev/video0, or auto") }
+        if input == "" { throw UsageError("--input is empty; give a file, or leave --input out for the test pattern") }
+        if let input, ["png", "y4m"].contains((input as NSString).pathExtension.lowercased()) {
+            let given = [format.map { _ in "--format" }, inputSize.map { _ in "--input-size" }].compactMap { $0 }
+            guard given.isEmpty else {
+                throw UsageError("\(given.joined(separator: " and ")) \(given.count > 1 ? "are" : "is") for raw input and the test pattern; \(excerpt(input)) gives its own; leave \(given.count > 1 ? "them" : "it") out")
+            }
+        }
         if let format, ["mjpeg", "mjpg"].contains(format.lowercased()) {
             guard camera != nil else { throw UsageError("--format \(excerpt(format)) is only for --camera; files and the test pattern use \(PixelFormat.validNames)") }
             source.compressed = true

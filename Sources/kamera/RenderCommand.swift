@@ -112,6 +112,9 @@ struct RenderCommand: ParsableCommand {
         if let saveInput {
             if saveInput == "-" && output == "-" { throw UsageError("-o - and --save-input - cannot both use standard output") }
             try OutputFile.check(saveInput)
+            if OutputFile.sameFile(saveInput, pattern.path(for: 0)) || (frames > 1 && OutputFile.sameFile(saveInput, pattern.path(for: frames - 1))) {
+                throw UsageError("--save-input \(saveInput) is also where -o writes; give it another name")
+            }
         }
         return Job(source: source, settings: settings, output: png, saveInput: saveInput)
     }

@@ -20,26 +20,29 @@ final class BadInputTests: KameraProcessTestCase {
         return bytes + tail
     }
 
-    /// A PNG whose IHDR claims `width` x `height` RGBA, with a few bytes of image data.
-    static func pngHeader(width: UInt32, height: UInt32) -> [UInt8] {
-        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
-        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-            let body = Array(type.utf8) + data
-            var crc: UInt32 = 0xFFFF_FFFF
-            for byte in body {
-                crc ^= UInt32(byte)
-                for _ in 0..<8 { crc = crc & 1 != 0 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
-            }
-            return be(UInt32(data.count)) + body + be(~crc)
+    static func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
+
+    static func chunk(_ type: String, _ data: [UInt8], length: UInt32? = nil) -> [UInt8] {
+        let body = Array(type.utf8) + data
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in body {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
         }
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", be(width) + be(height) + [8, 6, 0, 0, 0])
-            + chunk("IDAT", [0x78, 0x9C, 0x63, 0, 0, 0, 1, 0, 1]) + chunk("IEND", [])
+        return be(length ?? UInt32(data.count)) + body + be(~crc)
+    }
+
+    /// A PNG whose IHDR claims `width` x `height` RGBA, with a few bytes of
+    /// image data, and `extra` chunks before them.
+    static func pngHeader(width: UInt32, height: UInt32, extra: [UInt8] = []) -> [UInt8] {
+        [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", be(width) + be(height) + [8, 6, 0, 0, 0])
+            + extra + chunk("IDAT", [0x78, 0x9C, 0x63, 0, 0, 0, 1, 0, 1]) + chunk("IEND", [])
     }
 
     static let cases: [Case] = [
         // Inputs that are missing, folders or damaged.
         Case(arguments: ["--input", "missing.png"], expect: ["missing.png", "no such file"]),
-        Case(arguments: ["--input", "corrupt.png"], expect: ["corrupt.png", "cannot read PNG"],
+        Case(arguments: ["--input", "corrupt.png"], expect: ["corrupt.png", "not a PNG file", "give a .png image"],
              files: ["corrupt.png": [0x89, 0x50, 0x4E, 0x47, 1, 2, 3]]),
         Case(arguments: ["--input", "dir"], expect: ["dir", "is a folder", ".png, .y4m"], folders: ["dir"]),
         Case(arguments: ["--input", "x.png"], expect: ["x.png", "is a folder"], folders: ["x.png"]),
@@ -47,7 +50,15 @@ final class BadInputTests: KameraProcessTestCase {
              files: ["huge.png": pngHeader(width: 100_000, height: 100_000)]),
         Case(arguments: ["--input", "wide.png"], expect: ["wide.png", "20000x1", "too large"],
              files: ["wide.png": pngHeader(width: 20000, height: 1)]),
+        Case(arguments: ["--input", "text.png"], expect: ["text.png", "chunk 'tEXt'", "declares 2147483647 bytes", "left in the file"],
+             files: ["text.png": pngHeader(width: 16, height: 8, extra: chunk("tEXt", Array("Comment\0x".utf8), length: 0x7FFF_FFFF))]),
+        Case(arguments: ["--input", "claims.png"], expect: ["claims.png", "8191x8191", "needs at least"],
+             files: ["claims.png": pngHeader(width: 8191, height: 8191)]),
         Case(arguments: ["--input", "raw.yuv"], expect: ["--format", "--input-size"], files: ["raw.yuv": [1, 2, 3]]),
+        Case(arguments: ["--input", "clip.y4m", "--format", "yuyv"], expect: ["--format is for raw input", "clip.y4m gives its own"],
+             files: ["clip.y4m": y4m("YUV4MPEG2 W4 H2", frames: 1, frameBytes: 12)]),
+        Case(arguments: ["--input", "", "-o", "x.png"], expect: ["--input is empty"]),
+        Case(arguments: ["--camera", ""], expect: ["--camera is empty", "/dev/video0"]),
         Case(arguments: ["--input", "raw.yuv", "--format", "yuyv", "--input-size", "64x48"], expect: ["raw.yuv", "less than one 64x48 yuyv frame"],
              files: ["raw.yuv": [1, 2, 3]]),
         // YUV4MPEG2 headers and frames.
@@ -87,6 +98,10 @@ final class BadInputTests: KameraProcessTestCase {
         Case(arguments: ["--filter", "matrix=1,2,3,4,5"], expect: ["9, 12, 16 or 20"]),
         Case(arguments: ["--filter", "matrix=bad.json"], expect: ["bad.json", "\"matrix\""], files: ["bad.json": Array("{\"matrix\": 3}".utf8)]),
         Case(arguments: ["--filter", "matrix=1e30,0,0,0,1e30,0,0,0,1e30", "--filter", "matrix=1e30,0,0,0,1e30,0,0,0,1e30"], expect: ["beyond a float's range"]),
+        Case(arguments: ["--filter", "matrix=ragged.json"], expect: ["ragged.json", "3 rows of 3 or 4 numbers"],
+             files: ["ragged.json": Array("{\"matrix\": [[1,0],[0,1,0,5],[0,0,1]]}".utf8)]),
+        Case(arguments: ["--filter", "matrix=big.json"], expect: ["big.json", "too large for a filter file", "1 MiB"],
+             files: ["big.json": [UInt8](repeating: 0x20, count: 2 << 20)]),
         Case(arguments: ["--filter", "brightness=nan"], expect: ["brightness=nan", "from -1"]),
         Case(arguments: ["--filter", "pixellate=0"], expect: ["pixellate=0", "1 to 512"]),
         Case(arguments: ["--filter", "contrast"], expect: ["'contrast' needs a value"]),
@@ -138,6 +153,8 @@ final class BadInputTests: KameraProcessTestCase {
         Case(arguments: ["-o", String(repeating: "n", count: 300) + ".png"], expect: ["304 bytes long", "255"]),
         Case(arguments: ["--save-input", "no/dir/raw.yuv"], expect: ["no/dir/raw.yuv", "does not exist"]),
         Case(arguments: ["-o", "-", "--save-input", "-"], expect: ["cannot both use standard output"]),
+        Case(arguments: ["-o", "same.png", "--save-input", "same.png"], expect: ["--save-input same.png is also where -o writes"]),
+        Case(arguments: ["-o", "f-%d.png", "--frames", "2", "--save-input", "./f-1.png"], expect: ["is also where -o writes"]),
         // The other commands.
         Case(arguments: ["preview", "--duration", "0"], expect: ["--duration 0.0 must be above 0"]),
         Case(arguments: ["preview", "--duration", "nan"], expect: ["--duration", "seconds above 0"]),
@@ -150,6 +167,10 @@ final class BadInputTests: KameraProcessTestCase {
         Case(arguments: ["controls", "plain"], expect: ["plain", "not a device node"], files: ["plain": []]),
         Case(arguments: ["devices", "/dev/null"], expect: ["/dev/null", "not a V4L2 device"]),
         Case(arguments: ["bench", "--sizes", "0x0"], expect: ["--sizes 0x0", "not a size"]),
+        Case(arguments: ["bench", "--sizes", ""], expect: ["--sizes names no size"]),
+        Case(arguments: ["bench", "--formats", ","], expect: ["--formats names no format"]),
+        Case(arguments: ["bench", "--soak", "-1"], expect: ["--soak -1 must be 0"]),
+        Case(arguments: ["bench", "--frames", "-1"], expect: ["--frames -1 is too few"]),
         Case(arguments: ["nosuch"], expect: ["nosuch"]),
     ]
 

@@ -108,22 +108,30 @@ final class OutputTests: KameraProcessTestCase {
         print("kill test: \(written) complete PNGs over 6 runs killed at random moments, nothing else left")
     }
 
-    /// Where a filesystem has no O_TMPFILE, files are written under hidden
-    /// names; those of a run that was killed are removed by the next run that
-    /// writes to the folder, once they are a minute old and their process is gone.
+    /// Hidden temporaries (where a filesystem has no O_TMPFILE, and for the
+    /// instant between linking a finished file and renaming it over an old
+    /// one) that a killed run left are removed by the next run that writes to
+    /// the folder: at once when their process, of this PID namespace, is gone;
+    /// after ten minutes unchanged when they come from another namespace.
     func testStaleHiddenTemporariesAreRemovedByTheNextRun() throws {
+        var link = [CChar](repeating: 0, count: 64)
+        let n = readlink("/proc/self/ns/pid", &link, 63)
+        let namespace = String(decoding: link[0..<max(0, n)].map { UInt8(bitPattern: $0) }, as: UTF8.self).filter(\.isNumber)
         var dead: Int32 = 4_000_000
         while kill(dead, 0) == 0 || errno != ESRCH { dead -= 1 }
-        let stale = ".f-000003.png.kamera-\(dead).tmp", fresh = ".f-000004.png.kamera-\(dead).tmp"
-        let alive = ".f-000005.png.kamera-\(getpid()).tmp", other = ".notes.tmp"
-        for name in [stale, fresh, alive, other] { try run.write(name, [1, 2, 3]) }
-        var old = [timeval(tv_sec: time(nil) - 120, tv_usec: 0), timeval(tv_sec: time(nil) - 120, tv_usec: 0)]
-        for name in [stale, alive, other] { XCTAssertEqual(utimes(run.path(name), &old), 0) }
+        let stale = ".f-000003.png.kamera-\(namespace)-\(dead).tmp"
+        let alive = ".f-000004.png.kamera-\(namespace)-\(getpid()).tmp"
+        let foreignFresh = ".f-000005.png.kamera-1-\(dead).tmp", foreignOld = ".f-000006.png.kamera-1-\(dead).tmp"
+        let other = ".notes.tmp"
+        for name in [stale, alive, foreignFresh, foreignOld, other] { try run.write(name, [1, 2, 3]) }
+        var old = [timeval(tv_sec: time(nil) - 700, tv_usec: 0), timeval(tv_sec: time(nil) - 700, tv_usec: 0)]
+        for name in [foreignOld, other] { XCTAssertEqual(utimes(run.path(name), &old), 0) }
         let result = try run.run(["render", "--input-size", "64x48", "-o", "f.png"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: run.folder.path))
-        XCTAssertFalse(names.contains(stale), "a minute-old temporary of a process that is gone is removed")
-        XCTAssertTrue(names.isSuperset(of: [fresh, alive, other, "f.png"]), "recent ones, live processes' and other files stay: \(names)")
+        XCTAssertFalse(names.contains(stale), "a temporary of a process of this namespace that is gone is removed")
+        XCTAssertFalse(names.contains(foreignOld), "another namespace's temporary unchanged for ten minutes is removed")
+        XCTAssertTrue(names.isSuperset(of: [alive, foreignFresh, other, "f.png"]), "live processes', recent foreign ones and other files stay: \(names)")
     }
 
     /// A Y4M from a pipe cannot be scanned ahead: when it breaks in frame 2 the
@@ -219,8 +227,7 @@ final class OutputVMTests: KameraProcessTestCase {
         until [ -e k-000002.png ]; do sleep 0.05; done
         kill -9 $P; wait $P
         ls -A > after-kill.txt
-        echo stale > .k-999999.png.kamera-$P.tmp
-        for f in .*.kamera-*.tmp; do touch -d '2 minutes ago' "$f"; done
+        echo stale > .k-999999.png.kamera-$(readlink /proc/self/ns/pid | tr -dc 0-9)-$P.tmp
         $K render --input-size 64x48 -o next.png; echo $? > next.rc
         ls -A > after-next.txt
         """

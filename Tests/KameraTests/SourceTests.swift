@@ -45,11 +45,23 @@ final class SourceTests: XCTestCase {
 
     func testY4MErrors() throws {
         let truncated = try write("t.y4m", Array("YUV4MPEG2 W4 H2 C420\nFRAME\n".utf8) + [1, 2, 3])
-        XCTAssertThrowsError(try Y4MSource(path: truncated).nextFrame()) { XCTAssertTrue("\($0)".contains("frame 0 is truncated (3 of 12 bytes)"), "\($0)") }
+        XCTAssertThrowsError(try Y4MSource(path: truncated).nextFrame()) { XCTAssertTrue("\($0)".contains("frame 0 is truncated (3 of 12 bytes"), "\($0)") }
         let chroma = try write("c.y4m", Array("YUV4MPEG2 W4 H2 C444\n".utf8))
         XCTAssertThrowsError(try Y4MSource(path: chroma)) { XCTAssertTrue("\($0)".contains("C444 is not supported"), "\($0)") }
         let bad = try write("n.y4m", Array("hello\n".utf8))
         XCTAssertThrowsError(try Y4MSource(path: bad)) { XCTAssertTrue("\($0)".contains("not a YUV4MPEG2 file"), "\($0)") }
+    }
+
+    /// FRAME lines may carry parameters; a long one is read, not taken for damage.
+    func testY4MFrameParametersAreSkipped() throws {
+        let frame = Array(("FRAME " + String(repeating: "Xparam=1 ", count: 300) + "\n").utf8) + [UInt8](repeating: 90, count: 12)
+        let path = try write("p.y4m", Array("YUV4MPEG2 W4 H2 F25:1 C420jpeg\n".utf8) + frame + frame)
+        let source = try Y4MSource(path: path)
+        XCTAssertEqual(source.inventory, FrameInventory(frames: 2))
+        XCTAssertEqual(source.rate, 25)
+        XCTAssertEqual(try XCTUnwrap(source.nextFrame()).planes[0].bytes.first, 90)
+        XCTAssertNotNil(try source.nextFrame())
+        XCTAssertNil(try source.nextFrame())
     }
 
     func testRawFrames() throws {
