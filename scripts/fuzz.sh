@@ -13,6 +13,8 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(FuzzY4M FuzzRawInput FuzzPNG FuzzFilters FuzzOutputPattern FuzzControlValue)
 "$root/scripts/install-deps.sh"
 scratch="$root/.build-fuzz"
+# SwiftPM keeps the build plan of a path dependency: drop it so new files in Kamera are seen.
+rm -f "$scratch/debug.yaml" "$scratch/debug/description.json"
 swift build --package-path "$root/Tests/Fuzz" --scratch-path "$scratch" -c debug \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld >&2
 bin="$(swift build --package-path "$root/Tests/Fuzz" --scratch-path "$scratch" -c debug --show-bin-path)"
