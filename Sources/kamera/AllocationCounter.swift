@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import MallocInterposerSwift
 
@@ -35,7 +36,8 @@ enum AllocationCounter {
         process.environment = environment
         try process.run()
         process.waitUntilExit()
-        if process.terminationStatus != 0 { throw ExitCodeError(status: process.terminationStatus) }
+        // The child has said what went wrong; end with its status, saying nothing more.
+        if process.terminationStatus != 0 { throw ExitCode(process.terminationStatus) }
         return true
     }
 
@@ -59,9 +61,4 @@ enum AllocationCounter {
         let s = MallocInterposerSwift.getStatistics()
         return Counts(allocations: s.mallocCount, frees: s.freeCount, netBytes: s.mallocBytesCount - s.freeBytesCount)
     }
-}
-
-struct ExitCodeError: Error, CustomStringConvertible {
-    var status: Int32
-    var description: String { "the benchmark exited with status \(status)" }
 }

@@ -44,8 +44,6 @@ struct BenchCommand: ParsableCommand {
             print(try UnplugBenchmark.run(binary: binary))
             return
         }
-        if try AllocationCounter.reexecWithInterposerIfNeeded() { return }
-        let logger = gpuOptions.makeLogger()
         let platform = try gpuOptions.platform(), version = try gpuOptions.version()
         let sizeList = try sizes.split(separator: ",").map { text -> (width: Int, height: Int) in
             try PipelineOptions.size(String(text), option: "--sizes", example: "640x480,1280x720")
@@ -58,6 +56,8 @@ struct BenchCommand: ParsableCommand {
         guard !formatList.isEmpty else { throw UsageError("--formats names no format; use some of \(PixelFormat.validNames)") }
         guard frames >= 10 else { throw UsageError("--frames \(frames) is too few; use 10 or more") }
         guard soak >= 0 else { throw UsageError("--soak \(soak) must be 0 (no soak) or more") }
+        if try AllocationCounter.reexecWithInterposerIfNeeded() { return }
+        let logger = gpuOptions.makeLogger()
         let thread = RenderThread()
         // One context for every case: contexts are not cheap, and some drivers limit them.
         var context: GPUContext! = try thread.sync { try GPUContext(platform: platform, version: version, logger: logger) }
