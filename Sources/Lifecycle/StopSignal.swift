@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// SIGINT (Ctrl-C) and SIGTERM as a request to stop, kept in a flag that the
 /// frame loop reads between frames, so the frame in hand is finished and
@@ -11,23 +12,22 @@ import Glibc
 /// ends by that same signal (`endProcessBySignal()`), so a shell sees 130 or
 /// 143 and systemd sees a clean stop.
 public enum StopSignal {
-    private struct State {
-        var signal: sig_atomic_t = 0
-        var hasTerminal: sig_atomic_t = 0
-        var terminal = termios()
-    }
-
-    // A pointer, not a Swift variable: the handler must not go through the
-    // runtime's exclusivity checks or lazy initialization.
-    nonisolated(unsafe) private static let state: UnsafeMutablePointer<State> = {
-        let pointer = UnsafeMutablePointer<State>.allocate(capacity: 1)
-        pointer.initialize(to: State())
+    // Lock-free atomics: the handler may run on any thread, and the frame
+    // loop reads the flag on the render thread.
+    private static let signal = Atomic<Int32>(0)
+    private static let hasTerminal = Atomic<Bool>(false)
+    // Written before `hasTerminal` is set (release), read after it is seen (acquire).
+    nonisolated(unsafe) private static let terminal: UnsafeMutablePointer<termios> = {
+        let pointer = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+        pointer.initialize(to: termios())
         return pointer
     }()
 
     /// Installs the handlers. Call it first thing, before any work starts.
     public static func install() {
-        _ = state
+        _ = signal.load(ordering: .relaxed)
+        _ = hasTerminal.load(ordering: .relaxed)
+        _ = terminal
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { signal in StopSignal.handle(signal) }
         sigemptyset(&action.sa_mask)
@@ -37,29 +37,27 @@ public enum StopSignal {
         Glibc.signal(SIGPIPE, SIG_IGN)
     }
 
-    private static func handle(_ signal: Int32) {
-        if state.pointee.signal != 0 {
-            if state.pointee.hasTerminal != 0 { tcsetattr(STDIN_FILENO, TCSANOW, &state.pointee.terminal) }
-            Glibc.signal(signal, SIG_DFL)
-            raise(signal)
-            return
-        }
-        state.pointee.signal = signal
+    private static func handle(_ number: Int32) {
+        let (first, _) = signal.compareExchange(expected: 0, desired: number, ordering: .sequentiallyConsistent)
+        guard !first else { return }
+        if hasTerminal.load(ordering: .acquiring) { tcsetattr(STDIN_FILENO, TCSANOW, terminal) }
+        Glibc.signal(number, SIG_DFL)
+        raise(number)
     }
 
     /// The signal that asked to stop, or 0.
-    public static var received: Int32 { state.pointee.signal }
+    public static var received: Int32 { signal.load(ordering: .sequentiallyConsistent) }
 
     /// True once SIGINT or SIGTERM came.
-    public static var isRequested: Bool { state.pointee.signal != 0 }
+    public static var isRequested: Bool { received != 0 }
 
     /// Terminal attributes to put back if a second signal ends the process at
     /// once; nil when the terminal is already restored.
-    public static func restoreOnForcedExit(_ terminal: termios?) {
-        state.pointee.hasTerminal = 0
-        if let terminal {
-            state.pointee.terminal = terminal
-            state.pointee.hasTerminal = 1
+    public static func restoreOnForcedExit(_ attributes: termios?) {
+        hasTerminal.store(false, ordering: .releasing)
+        if let attributes {
+            terminal.pointee = attributes
+            hasTerminal.store(true, ordering: .releasing)
         }
     }
 
@@ -67,14 +65,14 @@ public enum StopSignal {
     /// cleaned up and every thread joined: the parent sees the signal (a shell
     /// prints status 128 + n). Flushes standard output first.
     public static func endProcessBySignal() -> Never {
-        let signal = received == 0 ? SIGTERM : received
+        let number = received == 0 ? SIGTERM : received
         fflush(nil)
-        Glibc.signal(signal, SIG_DFL)
+        Glibc.signal(number, SIG_DFL)
         var set = sigset_t()
         sigemptyset(&set)
-        sigaddset(&set, signal)
+        sigaddset(&set, number)
         sigprocmask(SIG_UNBLOCK, &set, nil)
-        raise(signal)
-        _exit(128 + signal)
+        raise(number)
+        _exit(128 + number)
     }
 }

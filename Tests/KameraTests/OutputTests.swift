@@ -50,13 +50,14 @@ final class OutputTests: KameraProcessTestCase {
         let fifo = run.path("frames.fifo")
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
         var received = Data()
-        let reader = Thread {
+        let done = DispatchSemaphore(value: 0)
+        Thread {
             received = FileHandle(forReadingAtPath: fifo)!.readDataToEndOfFile()
-        }
-        reader.start()
+            done.signal()
+        }.start()
         let result = try run.run(["render", "--input-size", "64x48", "--frames", "3", "-o", "frames.fifo"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        while reader.isExecuting || !reader.isFinished { usleep(10_000) }
+        XCTAssertEqual(done.wait(timeout: .now() + 60), .success)
         let frames = try decodeStream(received)
         XCTAssertEqual(frames.count, 3)
         XCTAssertTrue(frames.allSatisfy { $0.width == 48 && $0.height == 48 })
