@@ -13,3 +13,20 @@ static const int KAMERA_O_TMPFILE = O_TMPFILE;
 static inline int kamera_set_thread_name(const char *name) {
     return pthread_setname_np(pthread_self(), name);
 }
+
+#include <sys/ioctl.h>
+
+// Bytes a pipe holds that its reader has not taken yet (FIONREAD works on
+// either end); -1 on failure. ioctl and fcntl are variadic, which Swift cannot call.
+static inline int kamera_pipe_unread(int fd) {
+    int bytes = 0;
+    return ioctl(fd, FIONREAD, &bytes) == 0 ? bytes : -1;
+}
+
+// Asks for a pipe buffer of at least `bytes`; returns the capacity it has (-1 on failure).
+static inline int kamera_pipe_reserve(int fd, int bytes) {
+    int size = fcntl(fd, F_GETPIPE_SZ);
+    if (size >= bytes) return size;
+    if (fcntl(fd, F_SETPIPE_SZ, bytes) >= 0) size = fcntl(fd, F_GETPIPE_SZ);
+    return size;
+}

@@ -24,6 +24,7 @@ struct PNGStructure {
             guard header.withUnsafeMutableBytes({ reader.read(into: $0) }) == 8 else { break }  // no IEND: libpng decides
             let length = header[0..<4].reduce(0) { $0 << 8 | Int($1) }
             let type = String(decoding: header[4..<8], as: UTF8.self)
+            if type == "IEND" { break }  // the end, whatever its length field says (libpng reads no further)
             guard length <= 0x7FFF_FFFF else {
                 throw CaptureError("\(name): damaged PNG: chunk '\(excerpt(type))' at byte \(start) declares \(length) bytes, more than the format allows")
             }
@@ -40,18 +41,18 @@ struct PNGStructure {
             case "IDAT":
                 imageData += length
                 reader.seek(to: start + 8 + length + 4)
-            case "IEND":
-                break
             default:
                 reader.seek(to: start + 8 + length + 4)
             }
-            if type == "IEND" { break }
         }
         guard let ihdr else {
             throw CaptureError("\(name): damaged PNG: no valid IHDR chunk (the image header); give a .png image")
         }
         func be32(_ i: Int) -> Int { ihdr[i..<i + 4].reduce(0) { $0 << 8 | Int($1) } }
         let width = be32(0), height = be32(4), depth = Int(ihdr[8])
+        guard width > 0, height > 0 else {
+            throw CaptureError("\(name): damaged PNG: its header gives a \(width)x\(height) image")
+        }
         guard FrameLimits.allows(width: width, height: height) else {
             throw CaptureError("\(name): the image is \(width)x\(height), too large; Kamera reads images of \(FrameLimits.summary)")
         }

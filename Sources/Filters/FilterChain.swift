@@ -148,7 +148,7 @@ public struct FilterChain: Equatable {
     /// A file's bytes, refusing folders, missing files and files over `fileLimit`.
     static func readSmallFile(_ path: String) throws -> Data {
         var info = stat()
-        guard stat(path, &info) == 0 else { throw FilterError("\(excerpt(path)): no such file") }
+        guard stat(path, &info) == 0 else { throw FilterError("\(excerpt(path)): no such file; check the name") }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw FilterError("\(excerpt(path)): not a regular file") }
         guard info.st_size <= fileLimit else {
             throw FilterError("\(excerpt(path)): \(info.st_size) bytes is too large for a filter file (at most 1 MiB)")

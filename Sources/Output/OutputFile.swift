@@ -69,16 +69,45 @@ public final class OutputFile {
         if !committed { discard() }
     }
 
-    /// Appends `bytes`.
+    /// Appends `bytes` (one image). To a pipe or FIFO, an image is sent only
+    /// once the reader has taken the one before (the buffer is enlarged to
+    /// hold a whole image, up to the system's limit), so it goes in without
+    /// blocking, and a stop request while the reader is not taking data ends
+    /// the write with nothing of the image sent: the reader only ever gets
+    /// whole images. An image larger than any pipe buffer is sent in pieces;
+    /// a stop then cuts it off, and the error says so.
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        if isPipe, try waitForRoom(bytes.count) { return try writeAll(bytes, pieces: false) }
+        try writeAll(bytes, pieces: isPipe)
+    }
+
+    /// Waits until the pipe is empty and can take `count` bytes at once;
+    /// false when its buffer cannot be made that large. (An empty pipe, not
+    /// merely enough free bytes: small writes each hold a page of the buffer,
+    /// so free bytes do not tell whether a write would block.)
+    private func waitForRoom(_ count: Int) throws -> Bool {
+        let capacity = Int(kamera_pipe_reserve(fd, Int32(clamping: count)))
+        guard capacity >= count else { return false }
+        while true {
+            let unread = Int(kamera_pipe_unread(fd))
+            guard unread >= 0 else { return false }
+            if unread == 0 { return true }
+            if StopSignal.isRequested {
+                throw OutputError("\(path): stopped while the program reading it was not taking more; nothing of the next image was sent")
+            }
+            usleep(5_000)
+        }
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer, pieces: Bool) throws {
         var offset = 0
         while offset < bytes.count {
             var count = bytes.count - offset
-            if isPipe {
+            if pieces {
                 var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
                 guard poll(&poller, 1, 100) > 0 else {
                     if StopSignal.isRequested {
-                        throw OutputError("\(path): stopped while the program reading it was not taking more")
+                        throw OutputError("\(path): stopped while the program reading it was not taking more; the next image, larger than a pipe can hold, was cut off after \(offset) of \(bytes.count) bytes")
                     }
                     continue
                 }

@@ -42,6 +42,16 @@ public final class PNGOutput {
         return path
     }
 
+    /// What has been written, for a message after a failure: how many
+    /// images, and which files or where.
+    public var writtenSummary: String {
+        let count = written == 1 ? "1 frame was" : "\(written) frames were"
+        if isStream { return "\(count) written to \(pattern.pattern) before it, \(written == 1 ? "whole" : "each whole")" }
+        let first = pattern.path(for: 0), last = pattern.path(for: max(0, written - 1))
+        return written == 1 ? "\(count) written before it (\(first)), complete"
+            : "\(count) written before it (\(first) to \(last)), each complete"
+    }
+
     /// Closes a stream; files are complete as soon as each is written.
     public func finish() throws {
         try stream?.commit()

@@ -120,25 +120,17 @@ struct RenderCommand: ParsableCommand {
     }
 }
 
-/// An error after some frames were written: says how many, and that they are complete.
+/// An error after some frames were written: says how many, and that they are whole.
 struct PartialRunError: Error, CustomStringConvertible {
     var error: Error
     var written: Int
-    var first: String
-    var last: String
+    var summary: String
 
     init(error: Error, output: PNGOutput) {
         self.error = (error as? PartialRunError)?.error ?? error
         written = output.written
-        first = output.pattern.path(for: 0)
-        last = output.pattern.path(for: max(0, written - 1))
+        summary = output.writtenSummary
     }
 
-    var description: String {
-        switch written {
-        case 0: "\(error)"
-        case 1: "\(error); 1 frame was written before it (\(first)), complete"
-        default: "\(error); \(written) frames were written before it (\(first) to \(last)), each complete"
-        }
-    }
+    var description: String { written == 0 ? "\(error)" : "\(error); \(summary)" }
 }

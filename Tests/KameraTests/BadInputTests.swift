@@ -52,6 +52,7 @@ final class BadInputTests: KameraProcessTestCase {
              files: ["wide.png": pngHeader(width: 20000, height: 1)]),
         Case(arguments: ["--input", "text.png"], expect: ["text.png", "chunk 'tEXt'", "declares 2147483647 bytes", "left in the file"],
              files: ["text.png": pngHeader(width: 16, height: 8, extra: chunk("tEXt", Array("Comment\0x".utf8), length: 0x7FFF_FFFF))]),
+        Case(arguments: ["--input", "zero.png"], expect: ["zero.png", "0x8 image"], files: ["zero.png": pngHeader(width: 0, height: 8)]),
         Case(arguments: ["--input", "claims.png"], expect: ["claims.png", "8191x8191", "needs at least"],
              files: ["claims.png": pngHeader(width: 8191, height: 8191)]),
         Case(arguments: ["--input", "raw.yuv"], expect: ["--format", "--input-size"], files: ["raw.yuv": [1, 2, 3]]),

@@ -66,6 +66,31 @@ final class OutputTests: KameraProcessTestCase {
         XCTAssertEqual(info.st_mode & S_IFMT, S_IFIFO, "the FIFO is still a FIFO")
     }
 
+    /// A reader that opens the FIFO and then takes nothing: one SIGINT ends
+    /// the run by SIGINT, and the pipe holds whole PNGs only.
+    func testStopWhileTheFIFOReaderTakesNothingLeavesWholePNGs() throws {
+        let fifo = run.path("stalled.fifo")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let process = Process()
+        process.executableURL = KameraProcess.binary
+        process.arguments = ["render", "--input-size", "640x480", "--crop", "none", "--frames", "1000", "-o", "stalled.fifo"]
+        process.currentDirectoryURL = run.folder
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let reader = try XCTUnwrap(FileHandle(forReadingAtPath: fifo))
+        usleep(1_500_000)  // the writer renders and then waits for the reader
+        kill(process.processIdentifier, SIGINT)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal, stderr)
+        XCTAssertEqual(process.terminationStatus, SIGINT, stderr)
+        let frames = try decodeStream(reader.readDataToEndOfFile())
+        XCTAssertGreaterThanOrEqual(frames.count, 1, stderr)
+        XCTAssertTrue(frames.allSatisfy { $0.width == 640 && $0.height == 480 })
+        print("stalled FIFO reader: stopped on the first SIGINT with \(frames.count) whole PNG(s) in the pipe: \(stderr)")
+    }
+
     func testStandardOutputTakesAStreamOfPNGs() throws {
         let result = try run.run(["render", "--input-size", "64x48", "--filter", "sepia", "--frames", "3", "-o", "-"])
         XCTAssertEqual(result.status, 0, result.stderr)

@@ -87,6 +87,19 @@ final class SourceTests: XCTestCase {
         XCTAssertThrowsError(try ImageSource(path: corrupt)) { XCTAssertTrue("\($0)".hasPrefix("\(corrupt): cannot read PNG"), "\($0)") }
     }
 
+    /// The chunk walk is no stricter than libpng at the end: an IEND whose
+    /// length field is damaged still ends the file.
+    func testPNGWithADamagedIENDLengthReads() throws {
+        let path = folder.appendingPathComponent("iend.png").path
+        let image = sampleImage(width: 5, height: 3)
+        try image.pixels.withUnsafeBytes { try PNGWriter.write($0, width: 5, height: 3, to: path) }
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes[bytes.count - 12] = 0x7F
+        let damaged = try write("iend-damaged.png", bytes)
+        let frame = try XCTUnwrap(try ImageSource(path: damaged).nextFrame())
+        XCTAssertEqual(Array(frame.planes[0].bytes), image.pixels)
+    }
+
     func testPNGWriterRefusesMissingFolder() {
         let path = folder.appendingPathComponent("missing/out.png").path
         XCTAssertThrowsError(try [UInt8](repeating: 0, count: 4).withUnsafeBytes { try PNGWriter.write($0, width: 1, height: 1, to: path) }) {
