@@ -68,15 +68,20 @@ final class CameraVMTests: XCTestCase {
         if let folder { try? FileManager.default.removeItem(at: folder) }
     }
 
-    func file(_ name: String) throws -> String {
+    /// The folder the VM run wrote; throws (the test fails, the others go on) when it failed.
+    func folder() throws -> URL {
         guard let folder = Self.folder else {
             throw CaptureError("the VM run failed (\(VMTests.runInVM.path)):\n\(Self.log.suffix(3000))")
         }
-        return try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+        return folder
+    }
+
+    func file(_ name: String) throws -> String {
+        try String(contentsOf: try folder().appendingPathComponent(name), encoding: .utf8)
     }
 
     func image(_ name: String) throws -> Image {
-        let frame = try XCTUnwrap(try ImageSource(path: Self.folder!.appendingPathComponent(name).path).nextFrame())
+        let frame = try XCTUnwrap(try ImageSource(path: try folder().appendingPathComponent(name).path).nextFrame())
         return Image(width: frame.width, height: frame.height, pixels: Array(frame.planes[0].bytes))
     }
 
@@ -155,7 +160,7 @@ final class CameraVMTests: XCTestCase {
             XCTAssertTrue(log.contains("wrote \(format.name)-sq-29.png"), log)
             for (raw, png, crop) in [("\(format.name).raw", "\(format.name)-sq-29.png", CropMode.square),
                                      ("\(format.name)-none.raw", "\(format.name)-none-1.png", .none)] {
-                let source = try RawVideoSource(path: Self.folder!.appendingPathComponent(raw).path, format: format, width: 640, height: 480)
+                let source = try RawVideoSource(path: try folder().appendingPathComponent(raw).path, format: format, width: 640, height: 480)
                 var last: Frame?
                 while let f = try source.nextFrame() { last = f }
                 let full = Self.reference(try XCTUnwrap(last))
@@ -205,16 +210,16 @@ final class CameraVMTests: XCTestCase {
         // The figure is reported here and by `kamera bench` in the VM.
         print("unplug: kamera exited \(ms) ms after vivid's disconnect (v4l2-ctl's own start included)")
         XCTAssertLessThan(ms, 10_000, "exit after the disconnect, not a hang")
-        let pngs = try FileManager.default.contentsOfDirectory(atPath: Self.folder!.path).filter { $0.hasPrefix("unplug-") }
+        let pngs = try FileManager.default.contentsOfDirectory(atPath: try folder().path).filter { $0.hasPrefix("unplug-") }
         XCTAssertTrue(pngs.allSatisfy { $0.hasSuffix(".png") })
-        for name in pngs { XCTAssertNoThrow(try ImageSource(path: Self.folder!.appendingPathComponent(name).path), name) }
+        for name in pngs { XCTAssertNoThrow(try ImageSource(path: try folder().appendingPathComponent(name).path), name) }
     }
 
     /// vivid has no zoom control, so --zoom 0.5 (factor 2 of at most 4) crops
     /// digitally: the output shows the center half of the square.
     func testDigitalZoomShowsTheCenterHalf() throws {
         XCTAssertTrue(try file("zoom.log").contains("zoom 2.00x (digital)"))
-        let source = try RawVideoSource(path: Self.folder!.appendingPathComponent("zoom.raw").path, format: .yuyv, width: 640, height: 480)
+        let source = try RawVideoSource(path: try folder().appendingPathComponent("zoom.raw").path, format: .yuyv, width: 640, height: 480)
         var last: Frame?
         while let f = try source.nextFrame() { last = f }
         let reference = CPUReference.crop(CPUReference.decode(try XCTUnwrap(last)), x: 200, y: 120, width: 240, height: 240)
@@ -241,7 +246,7 @@ final class CameraVMTests: XCTestCase {
             let log = try file("dm-\(format.name).log")
             XCTAssertTrue(log.contains("upload: dmabuf (camera buffers: dma-buf from /dev/dri/card0)"), log)
             XCTAssertTrue(log.contains("upload dmabuf"), "status line names the path: \(log)")
-            let source = try RawVideoSource(path: Self.folder!.appendingPathComponent("dm-\(format.name).raw").path, format: format, width: 640, height: 480)
+            let source = try RawVideoSource(path: try folder().appendingPathComponent("dm-\(format.name).raw").path, format: format, width: 640, height: 480)
             var last: Frame?
             while let f = try source.nextFrame() { last = f }
             let frame = try XCTUnwrap(last)
