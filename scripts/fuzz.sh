@@ -24,7 +24,8 @@ for target in "${targets[@]}"; do
     work="$(mktemp -d)"
     echo "fuzz: $target for ${seconds}s" >&2
     # detect_leaks=0: Mesa and Foundation keep allocations until exit; leaks are not what this looks for.
-    if ! ASAN_OPTIONS=detect_leaks=0 "$bin/$target" "$work" "$root/Tests/Fuzz/Corpus/$target" \
+    # SWIFT_BACKTRACE off: libFuzzer and ASan report crashes; Swift's backtracer would run under ASan too.
+    if ! SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$bin/$target" "$work" "$root/Tests/Fuzz/Corpus/$target" \
             -max_total_time="$seconds" -timeout=10 -rss_limit_mb=3072 -max_len=65536 \
             -artifact_prefix="$scratch/artifacts/$target-" -print_final_stats=1 > "$scratch/$target.log" 2>&1; then
         failed+=("$target")
