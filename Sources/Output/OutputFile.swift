@@ -7,8 +7,8 @@ import Lifecycle
 /// - a regular file (or a new name) is written as an unnamed file in the
 ///   target's folder (`O_TMPFILE`) and linked into place by `commit()`; where
 ///   the filesystem has no `O_TMPFILE`, under a hidden temporary name
-///   (`.NAME.kamera-PID.tmp`) renamed into place, and such names left by a
-///   killed run are removed by the next run that writes to the folder;
+///   (`HiddenTemporary`) renamed into place, and such names left by a killed
+///   run are removed by the next run that writes to the folder;
 /// - a character or block device or a FIFO is written in place, never
 ///   replaced (`-o /dev/null`, a pipe another program reads);
 /// - `-` is standard output;
@@ -20,8 +20,8 @@ public final class OutputFile {
     /// able to take several images one after another.
     public let isStream: Bool
     private var fd: Int32
-    /// A pipe or FIFO: written in pieces the reader has room for, so a stop
-    /// request is answered even when the reader has stopped reading.
+    /// A pipe or FIFO: an image goes in once the reader has taken the last,
+    /// so a stop request is answered even when the reader has stopped reading.
     private let isPipe: Bool
     private let target: String
     private var temporary: String?
