@@ -36,14 +36,15 @@ let package = Package(
             ],
             swiftSettings: swift5),
         .target(name: "Lifecycle", dependencies: ["CLinux"], swiftSettings: swift5),
-        .target(name: "Capture", dependencies: ["CPNG", "CV4L2", "CJPEG", "CDRM", "Lifecycle"], swiftSettings: swift5),
+        .target(name: "DRM", dependencies: ["CDRM", "CLinux", "Lifecycle"], swiftSettings: swift5),
+        .target(name: "Capture", dependencies: ["CPNG", "CV4L2", "CJPEG", "CDRM", "DRM", "Lifecycle"], swiftSettings: swift5),
         .target(
             name: "GPU",
-            dependencies: ["CEGL", "CGLES", "CGBM", "CDRM", "Capture", "Lifecycle", "Shaders", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CEGL", "CGLES", "CGBM", "CDRM", "DRM", "Capture", "Lifecycle", "Shaders", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .target(name: "Filters", dependencies: ["GPU", "CGLES", "Shaders"], swiftSettings: swift5),
         .target(name: "Render", dependencies: ["GPU", "Filters", "CGLES", "Shaders"], swiftSettings: swift5),
-        .target(name: "Output", dependencies: ["Capture", "Lifecycle", "CLinux", "CPNG", "CDRM", "CGBM"], swiftSettings: swift5),
+        .target(name: "Output", dependencies: ["Capture", "GPU", "DRM", "Lifecycle", "CLinux", "CPNG", "CGLES"], swiftSettings: swift5),
         .target(
             name: "Pipeline",
             dependencies: ["Lifecycle", "Capture", "GPU", "Filters", "Render", "Output", "CGLES", "CLinux", .product(name: "Logging", package: "swift-log")],

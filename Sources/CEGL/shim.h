@@ -25,3 +25,18 @@ static inline int kamera_glEGLImageTargetTexture2DOES(unsigned int target, void 
     fn(target, image);
     return 1;
 }
+
+// A sync file fd for the GPU work queued so far (EGL_ANDROID_native_fence_sync),
+// or -1: KMS can wait on it instead of the CPU waiting for rendering.
+static inline int kamera_egl_native_fence(EGLDisplay display) {
+    PFNEGLCREATESYNCKHRPROC create = (PFNEGLCREATESYNCKHRPROC)eglGetProcAddress("eglCreateSyncKHR");
+    PFNEGLDESTROYSYNCKHRPROC destroy = (PFNEGLDESTROYSYNCKHRPROC)eglGetProcAddress("eglDestroySyncKHR");
+    PFNEGLDUPNATIVEFENCEFDANDROIDPROC dup = (PFNEGLDUPNATIVEFENCEFDANDROIDPROC)eglGetProcAddress("eglDupNativeFenceFDANDROID");
+    if (!create || !destroy || !dup) return -1;
+    EGLint attributes[] = { EGL_SYNC_NATIVE_FENCE_FD_ANDROID, EGL_NO_NATIVE_FENCE_FD_ANDROID, EGL_NONE };
+    EGLSyncKHR sync = create(display, EGL_SYNC_NATIVE_FENCE_ANDROID, attributes);
+    if (sync == EGL_NO_SYNC_KHR) return -1;
+    int fd = dup(display, sync);
+    destroy(display, sync);
+    return fd;
+}

@@ -30,3 +30,19 @@ static inline int kamera_pipe_reserve(int fd, int bytes) {
     if (fcntl(fd, F_SETPIPE_SZ, bytes) >= 0) size = fcntl(fd, F_GETPIPE_SZ);
     return size;
 }
+
+#include <linux/kd.h>
+
+// The console's mode (KD_TEXT or KD_GRAPHICS), -1 when `fd` is not a virtual
+// terminal. Safe in a signal handler.
+static inline int kamera_vt_get_mode(int fd) {
+    int mode = 0;
+    return ioctl(fd, KDGETMODE, &mode) == 0 ? mode : -1;
+}
+
+static inline int kamera_vt_set_mode(int fd, int mode) {
+    return ioctl(fd, KDSETMODE, (unsigned long)mode);
+}
+
+static const int KAMERA_KD_TEXT = KD_TEXT;
+static const int KAMERA_KD_GRAPHICS = KD_GRAPHICS;

@@ -1,4 +1,5 @@
 import CV4L2
+import DRM
 import Foundation
 import Glibc
 

@@ -2,6 +2,7 @@ import CEGL
 import CDRM
 import CGBM
 import CGLES
+import DRM
 import Glibc
 import Logging
 
@@ -20,10 +21,15 @@ public final class GPUContext {
     public let version: String
     public let glExtensions: Set<String>
     public let eglExtensions: Set<String>
-    private var gbmDevice: OpaquePointer?
+    /// The GBM device under a GBM display (scanout surfaces are made on it).
+    private(set) var gbmDevice: OpaquePointer?
     private var drmFD: Int32 = -1
+    /// The card under a display made for scanout, kept open while the context lives.
+    public let card: DRMNode?
 
-    public init(platform: GPUPlatform = .auto, version: GLESVersion = .auto, logger: Logger? = nil) throws {
+    /// A context on `platform`; with `card`, on GBM over that card's open
+    /// file instead, so that its buffers can be scanned out there (KMS).
+    public init(platform: GPUPlatform = .auto, version: GLESVersion = .auto, logger: Logger? = nil, card: DRMNode? = nil) throws {
         let clientExtensions = Self.extensions(eglQueryString(nil, EGLint(EGL_EXTENSIONS)))
         var opened: (EGLDisplay, String)?
         var failures: [String] = []
@@ -46,6 +52,15 @@ public final class GPUContext {
                 opened = (d, "gbm:\(node)")
             } else {
                 failures.append("gbm:\(node): no EGL display"); gbm_device_destroy(device); gbm = nil; close(fd); fd = -1
+            }
+        }
+        func tryCard(_ card: DRMNode) {
+            gbm = gbm_create_device(card.fd)
+            guard let device = gbm else { failures.append("gbm:\(card.path): gbm_create_device failed"); return }
+            if let d = eglGetPlatformDisplay(EGLenum(EGL_PLATFORM_GBM_KHR), UnsafeMutableRawPointer(device), nil) {
+                opened = (d, "gbm:\(card.path)")
+            } else {
+                failures.append("gbm:\(card.path): no EGL display"); gbm_device_destroy(device); gbm = nil
             }
         }
         func tryDevice() {
@@ -75,6 +90,7 @@ public final class GPUContext {
         }
 
         switch platform {
+        case _ where card != nil: tryCard(card!)
         case .gbm(let node): tryGBM(node)
         case .device: tryDevice()
         case .surfaceless: trySurfaceless()
@@ -116,6 +132,7 @@ public final class GPUContext {
         self.eglExtensions = displayExtensions
         self.gbmDevice = gbm
         self.drmFD = fd
+        self.card = card
         vendor = Self.glString(GL_VENDOR)
         renderer = Self.glString(GL_RENDERER)
         self.version = Self.glString(GL_VERSION)

@@ -16,6 +16,8 @@ public enum StopSignal {
     // loop reads the flag on the render thread.
     private static let signal = Atomic<Int32>(0)
     private static let hasTerminal = Atomic<Bool>(false)
+    private static let hasRestorer = Atomic<Bool>(false)
+    nonisolated(unsafe) private static var restorer: (@convention(c) () -> Void)?
     // Written before `hasTerminal` is set (release), read after it is seen (acquire).
     nonisolated(unsafe) private static let terminal: UnsafeMutablePointer<termios> = {
         let pointer = UnsafeMutablePointer<termios>.allocate(capacity: 1)
@@ -28,6 +30,7 @@ public enum StopSignal {
         _ = signal.load(ordering: .relaxed)
         _ = hasTerminal.load(ordering: .relaxed)
         _ = terminal
+        _ = hasRestorer.load(ordering: .relaxed)
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { signal in StopSignal.handle(signal) }
         sigemptyset(&action.sa_mask)
@@ -41,6 +44,7 @@ public enum StopSignal {
         let (first, _) = signal.compareExchange(expected: 0, desired: number, ordering: .sequentiallyConsistent)
         guard !first else { return }
         if hasTerminal.load(ordering: .acquiring) { tcsetattr(STDIN_FILENO, TCSANOW, terminal) }
+        if hasRestorer.load(ordering: .acquiring) { restorer?() }
         Glibc.signal(number, SIG_DFL)
         raise(number)
     }
@@ -58,6 +62,17 @@ public enum StopSignal {
         if let attributes {
             terminal.pointee = attributes
             hasTerminal.store(true, ordering: .releasing)
+        }
+    }
+
+    /// A function that puts a device back (the console under KMS) if a second
+    /// signal ends the process at once; it must be safe in a signal handler.
+    /// nil once the device is restored.
+    public static func restoreOnForcedExit(calling function: (@convention(c) () -> Void)?) {
+        hasRestorer.store(false, ordering: .releasing)
+        if let function {
+            restorer = function
+            hasRestorer.store(true, ordering: .releasing)
         }
     }
 

@@ -124,12 +124,15 @@ public final class OutputFile {
     }
 
     /// Puts the finished file in place under its name (streams: nothing to do
-    /// but close). After a failure nothing is left behind.
-    public func commit() throws {
-        guard !committed else { return }
+    /// but close). After a failure nothing is left behind. With `replacing`
+    /// false, a file already there is kept and false returned (snapshots
+    /// never overwrite).
+    @discardableResult
+    public func commit(replacing: Bool = true) throws -> Bool {
+        guard !committed else { return true }
         committed = true
         defer { closeFile() }
-        guard !isStream else { return }
+        guard !isStream else { return true }
         // On disk before it has a name: a crash of the machine leaves the old file or the new one.
         guard fsync(fd) == 0 else {
             let reason = Self.reason(errno)
@@ -137,18 +140,23 @@ public final class OutputFile {
             throw OutputError("\(path): cannot write: \(reason)")
         }
         if let temporary {
-            guard rename(temporary, target) == 0 else {
-                let reason = Self.reason(errno)
-                unlink(temporary)
-                throw OutputError("\(path): cannot write: \(reason)")
+            defer { unlink(temporary) }
+            if !replacing {
+                if link(temporary, target) == 0 { return true }
+                guard errno == EEXIST else { throw OutputError("\(path): cannot write: \(Self.reason(errno))") }
+                return false
             }
-            return
+            guard rename(temporary, target) == 0 else {
+                throw OutputError("\(path): cannot write: \(Self.reason(errno))")
+            }
+            return true
         }
         // An unnamed file: link it straight to a name that is free; to replace
         // a file, link it to a hidden name and rename that over the old one.
         let source = "/proc/self/fd/\(fd)"
-        if linkat(AT_FDCWD, source, AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0 { return }
+        if linkat(AT_FDCWD, source, AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0 { return true }
         guard errno == EEXIST else { throw OutputError("\(path): cannot write: \(Self.reason(errno))") }
+        if !replacing { return false }
         let name = HiddenTemporary.name(for: target)
         guard linkat(AT_FDCWD, source, AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0 else {
             throw OutputError("\(path): cannot write: \(Self.reason(errno))")
@@ -158,6 +166,7 @@ public final class OutputFile {
             unlink(name)
             throw OutputError("\(path): cannot write: \(reason)")
         }
+        return true
     }
 
     /// Drops what was written: the file never appears.

@@ -68,9 +68,14 @@ public final class CameraSession {
         return next
     }
 
+    /// The running source; throws when the last reconfiguration failed.
+    public func runningSource() throws -> FrameSource {
+        guard let source else { throw CaptureError("the camera session has no source: the last reconfiguration failed") }
+        return source
+    }
+
     /// The next frame of the running source.
     public func nextFrame() throws -> Frame? {
-        guard let source else { throw CaptureError("the camera session has no source: the last reconfiguration failed") }
-        return try source.nextFrame()
+        try runningSource().nextFrame()
     }
 }

@@ -1,12 +1,13 @@
 import CGLES
 import CLinux
+import Output
 
 /// The whole GPU chain for one frame, GPUImage style: texture cache → filter
 /// passes → preview or cube → output framebuffer → pixels in memory.
 /// Everything is allocated on first use and reused, so rendering frame after
 /// frame of one size allocates nothing. Call it on the thread that owns the
 /// context.
-public final class FrameRenderer {
+public final class FrameRenderer: PixelSource {
     public private(set) var settings: RenderSettings
     public let context: GPUContext
     public let cache: TextureCache
@@ -19,6 +20,7 @@ public final class FrameRenderer {
     private var output: Framebuffer?
     private var pixels = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     private var framesDrawn = 0
+    private var framesRead = -1
 
     public init(context: GPUContext, settings: RenderSettings) throws {
         self.context = context
@@ -39,6 +41,11 @@ public final class FrameRenderer {
     /// final draw (the YUV conversion pass is not counted).
     public private(set) var lastPassCount = 0
 
+    /// The size of the last frame drawn, nil before the first.
+    public var lastOutputSize: (width: Int, height: Int)? {
+        output.map { ($0.width, $0.height) }
+    }
+
     /// Render passes each frame will take: the filter passes and the final draw.
     public var passesPerFrame: Int { stages.count + 1 }
 
@@ -54,18 +61,29 @@ public final class FrameRenderer {
     /// pixels, top row first; valid until the next call.
     @discardableResult
     public func render(_ frame: Frame, index: Int) throws -> UnsafeRawBufferPointer {
-        let target = try draw(frame, index: index)
-        let size = target.width * target.height * 4
-        if pixels.count != size {
-            pixels.deallocate()
-            pixels = .allocate(byteCount: size, alignment: 64)
+        try draw(frame, index: index)
+        return try readBack()
+    }
+
+    /// The pixels of the last frame drawn, RGBA, top row first; read from the
+    /// GPU once per frame however many callers ask, into a reused buffer.
+    public func readBack() throws -> UnsafeRawBufferPointer {
+        guard let target = output else { throw GPUError("nothing has been rendered yet to read back") }
+        if framesRead != framesDrawn {
+            let size = target.width * target.height * 4
+            if pixels.count != size {
+                pixels.deallocate()
+                pixels = .allocate(byteCount: size, alignment: 64)
+            }
+            target.readPixels(into: pixels)
+            try GL.check("reading back the output")
+            framesRead = framesDrawn
         }
-        target.readPixels(into: pixels)
-        try GL.check("reading back the output")
         return UnsafeRawBufferPointer(pixels)
     }
 
     /// Renders `frame` into the output framebuffer without reading it back.
+    @discardableResult
     public func draw(_ frame: Frame, index: Int) throws -> Framebuffer {
         let size = outputSize(for: frame)
         let target = try output ?? Framebuffer(width: size.width, height: size.height, depth: true)

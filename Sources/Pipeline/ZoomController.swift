@@ -1,4 +1,5 @@
 import Foundation
+import Lifecycle
 
 /// Zoom for a running stream: the camera's hardware zoom when it has one,
 /// otherwise digital zoom by center crop in the texture cache. Ramps move at a
@@ -60,9 +61,5 @@ public final class ZoomController {
         onChange?(factor)
     }
 
-    public static func monotonicSeconds() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
+    public static func monotonicSeconds() -> Double { MonotonicClock.seconds }
 }

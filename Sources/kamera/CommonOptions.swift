@@ -14,6 +14,9 @@ struct GPUOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Log the EGL platform, GL vendor, renderer and version, and progress.")
     var verbose = false
 
+    @Flag(name: .shortAndLong, help: "No progress or status lines on stderr (errors still show).")
+    var quiet = false
+
     func platform() throws -> GPUPlatform {
         guard let p = GPUPlatform(argument: gpu) else { throw UsageError("--gpu \(gpu) is not valid; use \(GPUPlatform.validNames)") }
         return p

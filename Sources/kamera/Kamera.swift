@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lifecycle
+import Output
 
 @main
 struct Kamera: ParsableCommand {
@@ -14,7 +15,7 @@ struct Kamera: ParsableCommand {
         devices are released, and Kamera then ends by that signal (status 130 or 143 in a shell;
         a clean stop for systemd). A second Ctrl-C ends it at once.
         """,
-        subcommands: [RenderCommand.self, PreviewCommand.self, CubeCommand.self, DevicesCommand.self, ControlsCommand.self, BenchCommand.self],
+        subcommands: [RenderCommand.self, PreviewCommand.self, CubeCommand.self, DevicesCommand.self, DisplaysCommand.self, ControlsCommand.self, BenchCommand.self],
         defaultSubcommand: RenderCommand.self)
 
     /// Signal handlers first, before any work; errors as one line and exit

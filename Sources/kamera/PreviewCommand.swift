@@ -5,20 +5,29 @@ import Pipeline
 struct PreviewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "preview",
-        abstract: "Live preview, offscreen: renders every frame as it comes, with keys and a status line.",
+        abstract: "Live preview: every frame as it comes, full screen on the console's display (-o kms) or offscreen, with keys and a status line.",
         discussion: """
         Keys: + zoom in and - zoom out (ramps, the factor doubles per second), space stops a ramp,
-        n next camera, f next filter preset, q quits (Ctrl-C too).
-        With -o the latest frame is written there, replaced atomically, every --png-every seconds.
+        n next camera, f next filter preset, [ and ] intensity, c cube or preview, s saves the frame
+        as kamera-snapshot-NNNN.png (never overwriting), q quits (Ctrl-C too).
+        With -o kms the frames are shown full screen on the kernel console's display (DRM/KMS, no X11 or
+        Wayland), vsync'd; the console comes back on exit. With -o FILE the latest frame is written there,
+        replaced atomically, every --png-every seconds.
         Examples:
+          kamera preview -o kms --camera /dev/video0 --filter sepia
+          kamera preview -o kms --card /dev/dri/card0 --connector HDMI-A-1 --mode 1920x1080@60 --cube
           kamera preview --camera auto -o live.png
           kamera preview --camera /dev/video0 --filter sepia --duration 10
           kamera preview --cube --duration 5
         """)
 
     @Option(name: .shortAndLong, parsing: .unconditional,
-            help: "PNG that shows the latest frame, replaced every --png-every seconds; - (standard output), a FIFO or a device take one image after another.")
+            help: "kms: full screen on the console's display; or a PNG that shows the latest frame, replaced every --png-every seconds (- for standard output; a FIFO or a device take one image after another).")
     var output: String?
+
+    @Option(parsing: .unconditional, help: "Stop after this many frames (default: run until q or Ctrl-C).",
+            transform: ArgumentValue.integer("a whole number of frames, 1 or more"))
+    var frames: Int?
 
     @Option(parsing: .unconditional, help: "Seconds between PNG updates.", transform: ArgumentValue.real("a number of seconds above 0"))
     var pngEvery = 1.0
@@ -27,40 +36,74 @@ struct PreviewCommand: ParsableCommand {
             transform: ArgumentValue.real("a number of seconds above 0"))
     var duration: Double?
 
-    @Option(parsing: .unconditional, help: "Seconds between status lines.", transform: ArgumentValue.real("a number of seconds above 0"))
-    var statusEvery = 1.0
+    @Option(parsing: .unconditional, help: "Seconds between status lines (default 1, or 2 with -o kms).", transform: ArgumentValue.real("a number of seconds above 0"))
+    var statusEvery: Double?
 
     @OptionGroup var pipeline: PipelineOptions
 
+    @OptionGroup var display: DisplayOptions
+
     @OptionGroup var gpuOptions: GPUOptions
+
+    /// True for `-o kms`: the console's display.
+    var showsOnDisplay: Bool { output == "kms" }
 
     func run() throws {
         let logger = gpuOptions.makeLogger()
-        let (sourceOptions, settings) = try pipeline.makePipeline()
-        let png = try output.map { output -> PNGOutput in
+        var (sourceOptions, settings) = try pipeline.makePipeline()
+        let png = try output.flatMap { output -> PNGOutput? in
+            guard !showsOnDisplay else { return nil }
             let pattern = try OutputPattern(output)
             guard !pattern.isSequence else { throw UsageError("-o \(output): preview keeps one PNG up to date; give a name without %d") }
             return try PNGOutput(pattern)
         }
+        if !showsOnDisplay, let option = display.givenWithoutDisplay { throw UsageError("\(option) is for the display; add -o kms") }
+        if showsOnDisplay, pipeline.size != nil { throw UsageError("--size is for PNG output; -o kms fills the display's mode, choose it with --mode") }
         guard pngEvery > 0 else { throw UsageError("--png-every \(pngEvery) must be above 0 seconds") }
+        let statusEvery = self.statusEvery ?? (showsOnDisplay ? 2 : 1)
         guard statusEvery > 0 else { throw UsageError("--status-every \(statusEvery) must be above 0 seconds") }
         if let duration, duration <= 0 { throw UsageError("--duration \(duration) must be above 0 seconds") }
+        if let frames, frames < 1 { throw UsageError("--frames \(frames) must be at least 1") }
         let zoom = try pipeline.zoomSlider()
         let platform = try gpuOptions.platform(), version = try gpuOptions.version()
         let keys = KeyReader()
         defer { keys.restore() }
-        let status = StatusLine()
+        let status = StatusLine(style: gpuOptions.quiet ? .quiet : .status)
         let thread = RenderThread()
         defer { thread.shutdown() }
         let summary = try thread.sync { () -> String in
-            let context = try GPUContext(platform: platform, version: version, logger: logger)
+            var sinks: [FrameSink] = png.map { [PNGSink($0, every: pngEvery)] } ?? []
+            let context: GPUContext
+            var screen: KMSDisplay?
+            if showsOnDisplay {
+                let (card, choice) = try display.choose()
+                context = try GPUContext(version: version, logger: logger, card: card.node)
+                settings.outputSize = (choice.mode.width, choice.mode.height)
+                screen = try KMSDisplay(context: context, card: card, choice: choice)
+                logger.info("display: \(screen!.summary)")
+                sinks.append(screen!)
+            } else {
+                context = try GPUContext(platform: platform, version: version, logger: logger)
+            }
             let renderer = try FrameRenderer(context: context, settings: settings)
             let session = try CameraSession(renderer: renderer, configuration: sourceOptions) { logger.info("\($0)") }
-            let preview = LivePreview(session: session, zoom: zoom, output: png, pngEvery: pngEvery,
-                                      status: status, statusEvery: statusEvery)
-            try preview.run(until: duration, keys: keys, logger: logger)
-            try png?.finish()
-            return preview.summary
+            logger.info("source: \(session.source?.summary ?? "none"); filters: \(renderer.settings.filters.summary)")
+            let loop = FrameLoop(session: session, sinks: sinks)
+            if let zoom { loop.zoom.setSlider(zoom) }
+            loop.paced = true
+            loop.keys = keys.next
+            let controls = LiveControls(session: session, zoom: loop.zoom, filters: pipeline.filter, intensity: pipeline.intensity)
+            controls.onMessage = status.show
+            loop.controls = controls
+            loop.statusInterval = statusEvery
+            loop.onStatus = { _ in status.show(loop.statusText) }
+            try loop.run(frames: frames, duration: duration)
+            var summary = loop.statistics.summary(verb: "previewed")
+            if let screen { summary += " on \(screen.summary); \(screen.flips) page flips completed" }
+            if let queue = session.source as? CaptureQueue {
+                summary += "; \(queue.lateDrops) camera frames dropped late, \(queue.camera.driverDrops) by the driver"
+            }
+            return summary
         }
         status.finish(summary)
     }

@@ -44,42 +44,39 @@ struct RenderCommand: ParsableCommand {
         let platform = try gpuOptions.platform(), version = try gpuOptions.version()
         let thread = RenderThread()
         defer { thread.shutdown() }
+        let progress = StatusLine(style: gpuOptions.quiet ? .quiet : .progress)
         let count = try thread.sync { () -> Int in
             let context = try GPUContext(platform: platform, version: version, logger: logger)
             let renderer = try FrameRenderer(context: context, settings: job.settings)
-            let source = try job.source.makeSource(for: renderer) { logger.info("\($0)") }
+            let session = try CameraSession(renderer: renderer, configuration: job.source) { logger.info("\($0)") }
+            let source = try session.runningSource()
             logger.info("source: \(source.summary); filters: \(job.settings.filters.summary); render passes per frame: \(renderer.passesPerFrame)")
             if let inventory = source.inventory, frames > inventory.frames, let damage = inventory.damage {
                 throw UsageError("\(source.summary): \(damage); the \(inventory.frames) frame(s) before it are whole: use --frames \(inventory.frames) or fewer")
             }
-            let zoomer = ZoomController(source: source)
+            let png = PNGSink(job.output)
+            png.onWrite = { path, frame in logger.info("wrote \(path) (\(frame.width)x\(frame.height))") }
+            let loop = FrameLoop(session: session, sinks: [png])
             if let zoom = try pipeline.zoomSlider() {
-                zoomer.setSlider(zoom)
-                try zoomer.apply(to: renderer)
-                logger.info("zoom \(String(format: "%.2f", zoomer.currentFactor))x (\(zoomer.usesHardware ? "camera zoom_absolute" : "digital"))")
+                loop.zoom.setSlider(zoom)
+                try loop.zoom.apply(to: renderer)
+                logger.info("zoom \(String(format: "%.2f", loop.zoom.currentFactor))x (\(loop.zoom.usesHardware ? "camera zoom_absolute" : "digital"))")
             }
-            let saved = try job.saveInput.map { try RawFrameWriter(path: $0) }
-            do {
-                while job.output.written < frames && !StopSignal.isRequested {
-                    guard let frame = try source.nextFrame() else {
-                        if job.output.written == 0 { throw UsageError("\(source.summary): holds no frames") }
-                        break
-                    }
-                    try saved?.append(frame)
-                    let index = job.output.written
-                    let pixels = try renderer.render(frame, index: index)
-                    if index == 0, let queue = source as? CaptureQueue {
-                        logger.info("upload: \(renderer.cache.lastPath) (camera buffers: \(queue.camera.memory))\(renderer.cache.lastPath == "copy" ? renderer.cache.copyReason.map { "; \($0)" } ?? "" : "")")
-                    }
-                    let size = renderer.outputSize(for: frame)
-                    let path = try job.output.write(pixels, width: size.width, height: size.height, index: index)
-                    logger.info("wrote \(path) (\(size.width)x\(size.height))")
+            loop.recorder = try job.saveInput.map { try RawFrameWriter(path: $0) }
+            loop.statusInterval = 0.5
+            loop.onStatus = { progress.show($0.progress(of: frames)) }
+            loop.onFrame = { frame in
+                if frame.index == 0, let queue = source as? CaptureQueue {
+                    logger.info("upload: \(renderer.cache.lastPath) (camera buffers: \(queue.camera.memory))\(renderer.cache.lastPath == "copy" ? renderer.cache.copyReason.map { "; \($0)" } ?? "" : "")")
                 }
-                try job.output.finish()
-                try saved?.finish()
+            }
+            do {
+                try loop.run(frames: frames)
             } catch {
+                progress.clear()
                 throw PartialRunError(error: error, output: job.output)
             }
+            progress.clear()
             if let queue = source as? CaptureQueue {
                 let camera = queue.camera
                 let rate = camera.measuredRate.map { String(format: "%.2f", $0) } ?? "unknown"

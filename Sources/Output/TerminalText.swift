@@ -1,9 +1,9 @@
 /// Text that reaches the terminal: names and bytes from files and from the
 /// command line are shown, never obeyed.
-enum TerminalText {
+public enum TerminalText {
     /// `text` on one line with control characters (ESC, CR, LF, DEL, C1) and
     /// bidirectional overrides shown as `\u{1B}`-style escapes.
-    static func oneLine(_ text: String) -> String {
+    public static func oneLine(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

@@ -1,0 +1,122 @@
+import CEGL
+import CGBM
+import CGLES
+import Glibc
+import Shaders
+
+/// A GBM surface on the display card with an EGL window surface on it: each
+/// presented frame lands in a GBM buffer object that KMS can scan out. The
+/// surface is made current with the context for the whole run; the
+/// renderer's own framebuffers are still drawn into as before.
+public final class ScanoutSurface {
+    public let width: Int
+    public let height: Int
+    private let context: GPUContext
+    private let surface: OpaquePointer
+    private let eglSurface: EGLSurface
+    private let program: ShaderProgram
+    private let quad = Quad()
+    /// True when the display offers sync file fences (EGL_ANDROID_native_fence_sync).
+    public let hasNativeFences: Bool
+
+    public init(context: GPUContext, width: Int, height: Int) throws {
+        guard let device = context.gbmDevice, let card = context.card else {
+            throw GPUError("a scanout surface needs a context made on the display card")
+        }
+        let format: UInt32 = 0x3432_5258  // XR24 (GBM_FORMAT_XRGB8888, a macro Swift does not import)
+        guard let surface = gbm_surface_create(device, UInt32(width), UInt32(height), format,
+                                               UInt32(GBM_BO_USE_SCANOUT.rawValue | GBM_BO_USE_RENDERING.rawValue)) else {
+            throw GPUError("\(card.path): the driver cannot give GBM scanout buffers of \(width)x\(height) XRGB8888; this card cannot show Kamera's output")
+        }
+        let config = try Self.windowConfig(context.display, format: format)
+        guard let eglSurface = eglCreatePlatformWindowSurface(context.display, config, UnsafeMutableRawPointer(surface), nil) else {
+            gbm_surface_destroy(surface)
+            throw GPUError("\(card.path): cannot make an EGL window surface on GBM (error 0x\(String(eglGetError(), radix: 16)))")
+        }
+        guard eglMakeCurrent(context.display, eglSurface, eglSurface, context.context) != 0 else {
+            eglDestroySurface(context.display, eglSurface)
+            gbm_surface_destroy(surface)
+            throw GPUError("eglMakeCurrent with the scanout surface failed (error 0x\(String(eglGetError(), radix: 16)))")
+        }
+        self.context = context
+        self.surface = surface
+        self.eglSurface = eglSurface
+        self.width = width
+        self.height = height
+        hasNativeFences = context.eglExtensions.contains("EGL_ANDROID_native_fence_sync")
+        program = try ShaderProgram(quadFragment: ShaderSource.texture, name: "texture.frag")
+    }
+
+    deinit {
+        eglMakeCurrent(context.display, nil, nil, context.context)
+        eglDestroySurface(context.display, eglSurface)
+        gbm_surface_destroy(surface)
+    }
+
+    /// Draws `picture` over the whole surface (image top at the screen's
+    /// top) and swaps; returns the buffer object now holding it, locked
+    /// until `release`, and a render fence when the display offers them.
+    public func present(_ picture: Framebuffer) throws -> (buffer: ScanoutBuffer, fence: Int32?) {
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0)
+        glViewport(0, 0, GLsizei(width), GLsizei(height))
+        program.use()
+        GL.bindTexture(picture.texture)
+        // The renderer keeps the image's top row at texture row 0.
+        quad.draw((SIMD4(-1, -1, 0, 1), SIMD4(1, -1, 1, 1), SIMD4(-1, 1, 0, 0), SIMD4(1, 1, 1, 0)))
+        let fence = hasNativeFences ? kamera_egl_native_fence(context.display) : -1
+        guard eglSwapBuffers(context.display, eglSurface) != 0 else {
+            if fence >= 0 { close(fence) }
+            throw GPUError("eglSwapBuffers failed (error 0x\(String(eglGetError(), radix: 16)))")
+        }
+        guard let bo = gbm_surface_lock_front_buffer(surface) else {
+            if fence >= 0 { close(fence) }
+            throw GPUError("GBM gave no front buffer after the swap")
+        }
+        return (ScanoutBuffer(bo), fence >= 0 ? fence : nil)
+    }
+
+    /// Gives a buffer back to the surface once the display no longer shows it.
+    public func release(_ buffer: ScanoutBuffer) {
+        gbm_surface_release_buffer(surface, buffer.bo)
+    }
+
+    private static func windowConfig(_ display: EGLDisplay, format: UInt32) throws -> EGLConfig {
+        let attributes: [EGLint] = [
+            EGLint(EGL_SURFACE_TYPE), EGLint(EGL_WINDOW_BIT),
+            EGLint(EGL_RENDERABLE_TYPE), EGLint(EGL_OPENGL_ES2_BIT),
+            EGLint(EGL_RED_SIZE), 8, EGLint(EGL_GREEN_SIZE), 8, EGLint(EGL_BLUE_SIZE), 8,
+            EGLint(EGL_NONE),
+        ]
+        var configs = [EGLConfig?](repeating: nil, count: 64)
+        var count: EGLint = 0
+        guard eglChooseConfig(display, attributes, &configs, 64, &count) != 0 else {
+            throw GPUError("no EGL window config for scanout")
+        }
+        for config in configs.prefix(Int(count)) {
+            var visual: EGLint = 0
+            if let config, eglGetConfigAttrib(display, config, EGLint(EGL_NATIVE_VISUAL_ID), &visual) != 0, UInt32(visual) == format {
+                return config
+            }
+        }
+        throw GPUError("no EGL config renders XRGB8888 for GBM scanout")
+    }
+}
+
+/// A GBM buffer object the display can scan out, and what KMS needs to know of it.
+public struct ScanoutBuffer: Hashable {
+    let bo: OpaquePointer
+
+    init(_ bo: OpaquePointer) { self.bo = bo }
+
+    public var width: Int { Int(gbm_bo_get_width(bo)) }
+    public var height: Int { Int(gbm_bo_get_height(bo)) }
+    public var format: UInt32 { gbm_bo_get_format(bo) }
+    public var handle: UInt32 { gbm_bo_get_handle(bo).u32 }
+    public var pitch: UInt32 { gbm_bo_get_stride(bo) }
+    public var offset: UInt32 { gbm_bo_get_offset(bo, 0) }
+    /// nil when GBM reports `DRM_FORMAT_MOD_INVALID` (no explicit layout).
+    public var modifier: UInt64? {
+        let m = gbm_bo_get_modifier(bo)
+        return m == 0x00ff_ffff_ffff_ffff ? nil : m
+    }
+}

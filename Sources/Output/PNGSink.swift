@@ -1,0 +1,31 @@
+import Lifecycle
+
+/// Writes rendered frames as PNG: every frame (a file or a numbered
+/// sequence, or a stream of images), or the latest frame every `interval`
+/// seconds (the live preview's picture).
+public final class PNGSink: FrameSink {
+    public let output: PNGOutput
+    private let interval: Double?
+    private var due = 0.0
+    /// Hears each path written.
+    public var onWrite: ((String, RenderedFrame) -> Void)?
+
+    public init(_ output: PNGOutput, every interval: Double? = nil) {
+        self.output = output
+        self.interval = interval
+    }
+
+    public func consume(_ frame: RenderedFrame) throws {
+        if let interval {
+            let now = MonotonicClock.seconds
+            guard now >= due else { return }
+            due = now + interval
+        }
+        let path = try output.write(try frame.pixels(), width: frame.width, height: frame.height, index: frame.index)
+        onWrite?(path, frame)
+    }
+
+    public func finish() throws {
+        try output.finish()
+    }
+}

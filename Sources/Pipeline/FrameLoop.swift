@@ -1,0 +1,131 @@
+import Capture
+import Foundation
+import Lifecycle
+import Output
+
+/// The one frame loop of every command: source → zoom → render → sinks,
+/// with pacing for files and the test pattern, the stop flag (SIGINT,
+/// SIGTERM), keys, and statistics. Runs on the render thread.
+public final class FrameLoop {
+    /// Why the loop ended.
+    public enum Ending: Equatable, Sendable {
+        case frameCount, duration, quit, stopSignal, inputEnded
+    }
+
+    public let session: CameraSession
+    public let zoom: ZoomController
+    public var sinks: [FrameSink]
+    /// Also gets every input frame, raw (`--save-input`).
+    public var recorder: RawFrameWriter?
+    /// Frames from files and the test pattern come at their rate instead of
+    /// as fast as they render (the live preview). Cameras pace themselves.
+    public var paced = false
+    /// Polled between frames for a key press, which `controls` act on.
+    public var keys: (() -> UInt8?)?
+    public var controls: LiveControls?
+    /// Hears the statistics every `statusInterval` seconds.
+    public var onStatus: ((LoopStatistics) -> Void)?
+    public var statusInterval = 1.0
+    /// Hears each rendered frame after the sinks took it.
+    public var onFrame: ((RenderedFrame) -> Void)?
+    public private(set) var statistics = LoopStatistics()
+
+    /// Test hook: a real crash (a bad memory access) in the render path after
+    /// this many frames, to check that the console comes back.
+    private let crashAfter = ProcessInfo.processInfo.environment["KAMERA_TEST_CRASH_AFTER_FRAMES"].flatMap(Int.init)
+    private var started = 0.0, startCPU = 0.0
+    private var lastStatus = 0.0, lastStatusCPU = 0.0, framesAtStatus = 0
+
+    public init(session: CameraSession, sinks: [FrameSink] = [], zoom: ZoomController? = nil) {
+        self.session = session
+        self.sinks = sinks
+        self.zoom = zoom ?? ZoomController(source: session.source)
+    }
+
+    public var renderer: FrameRenderer { session.renderer }
+
+    /// Runs until `frames` frames, `duration` seconds, a quit key, a stop
+    /// signal or the end of the input; then finishes the sinks. Throws when
+    /// the input holds no frame at all.
+    @discardableResult
+    public func run(frames limit: Int? = nil, duration: Double? = nil) throws -> Ending {
+        started = MonotonicClock.seconds
+        startCPU = MonotonicClock.processCPUSeconds
+        (lastStatus, lastStatusCPU) = (started, startCPU)
+        let ending = try loop(limit: limit, duration: duration)
+        updateStatistics(now: MonotonicClock.seconds, cpu: MonotonicClock.processCPUSeconds)
+        for sink in sinks { try sink.finish() }
+        try recorder?.finish()
+        return ending
+    }
+
+    private func loop(limit: Int?, duration: Double?) throws -> Ending {
+        while true {
+            if StopSignal.isRequested { return .stopSignal }
+            if let limit, statistics.frames >= limit { return .frameCount }
+            var now = MonotonicClock.seconds
+            if let duration, now - started >= duration { return .duration }
+            if let key = keys?(), let controls, controls.handle(key) == .quit { return .quit }
+            if paced && session.configuration.camera == nil {
+                // Files and the test pattern come at once: pace them to their rate,
+                // in short sleeps so keys and signals are answered meanwhile.
+                let due = started + Double(statistics.frames) / renderer.settings.rate
+                if due > now {
+                    usleep(useconds_t(min(due - now, 0.05) * 1_000_000))
+                    continue
+                }
+            }
+            try zoom.apply(to: renderer)
+            guard let frame = try session.nextFrame() else {
+                if statistics.frames == 0 { throw PipelineError("\(session.source?.summary ?? "the input"): holds no frames") }
+                return .inputEnded
+            }
+            try recorder?.append(frame)
+            let index = statistics.frames
+            let framebuffer = try renderer.draw(frame, index: index)
+            let rendered = RenderedFrame(index: index, input: frame, framebuffer: framebuffer, pixels: renderer)
+            for sink in sinks { try sink.consume(rendered) }
+            statistics.frames += 1
+            if statistics.frames == crashAfter { Self.crash() }
+            onFrame?(rendered)
+            now = MonotonicClock.seconds
+            if now - lastStatus >= statusInterval {
+                updateStatistics(now: now, cpu: MonotonicClock.processCPUSeconds)
+                onStatus?(statistics)
+            }
+        }
+    }
+
+    private static func crash() {
+        UnsafeMutablePointer<Int>(bitPattern: 8)!.pointee = 1
+    }
+
+    private func updateStatistics(now: Double, cpu: Double) {
+        let interval = now - lastStatus
+        if interval > 0 {
+            statistics.recentFPS = Double(statistics.frames - framesAtStatus) / interval
+            statistics.cpuPercent = (cpu - lastStatusCPU) / interval * 100
+        }
+        statistics.elapsed = now - started
+        statistics.cpuMillisecondsPerFrame = statistics.frames > 0 ? (cpu - startCPU) * 1000 / Double(statistics.frames) : 0
+        statistics.upload = renderer.cache.lastPath
+        if let queue = session.source as? CaptureQueue {
+            statistics.lateDrops = queue.lateDrops
+            statistics.driverDrops = queue.camera.driverDrops
+        }
+        (lastStatus, lastStatusCPU, framesAtStatus) = (now, cpu, statistics.frames)
+    }
+
+    /// The live status line: fps, source, zoom, filters, upload, drops, CPU.
+    public var statusText: String {
+        let s = statistics
+        var parts = [String(format: "%.1f fps", s.recentFPS), session.source?.summary ?? "no source",
+                     String(format: "zoom %.2fx %@", zoom.currentFactor, zoom.usesHardware ? "camera" : "digital"),
+                     "filter \(renderer.settings.filters.summary)", "upload \(s.upload)"]
+        if session.source is CaptureQueue {
+            parts.append("late \(s.lateDrops), driver \(s.driverDrops)")
+        }
+        parts.append(String(format: "CPU %.0f%%", s.cpuPercent))
+        return parts.joined(separator: " | ")
+    }
+}
