@@ -48,6 +48,7 @@ public final class ScanoutSurface {
     }
 
     deinit {
+        glFinish()
         eglMakeCurrent(context.display, nil, nil, context.context)
         eglDestroySurface(context.display, eglSurface)
         gbm_surface_destroy(surface)
@@ -73,6 +74,12 @@ public final class ScanoutSurface {
             throw GPUError("GBM gave no front buffer after the swap")
         }
         return (ScanoutBuffer(bo), fence >= 0 ? fence : nil)
+    }
+
+    /// Waits until the GPU has finished every drawing queued, so that no
+    /// buffer is given back or unmapped while it is still being drawn into.
+    public func finishRendering() {
+        glFinish()
     }
 
     /// Gives a buffer back to the surface once the display no longer shows it.

@@ -73,10 +73,14 @@ public final class KMSDisplay: FrameSink {
     }
 
     /// Waits for the last flip, then gives the console back.
+    /// Hears lines worth logging (the test hook's hold).
+    public var onNote: ((String) -> Void)?
+
     public func finish() throws {
         defer { restore() }
         if let seconds = ProcessInfo.processInfo.environment["KAMERA_TEST_HOLD_SECONDS"].flatMap(Double.init) {
             // Test hook: keep the last frame on screen for a capture from another process.
+            onNote?("holding the last frame for \(seconds) s")
             let end = MonotonicClock.seconds + seconds
             while MonotonicClock.seconds < end && !StopSignal.isRequested { usleep(20_000) }
         }
@@ -105,6 +109,7 @@ public final class KMSDisplay: FrameSink {
     private func restore() {
         guard !finished else { return }
         finished = true
+        surface.finishRendering()
         if waiter.pending { try? waiter.wait() }
         console.restore()
         for id in framebuffers.values { card.removeFramebuffer(id) }

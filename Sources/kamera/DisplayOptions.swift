@@ -25,6 +25,8 @@ struct DisplayOptions: ParsableArguments {
     func choose() throws -> (card: DisplayCard, choice: DisplayChoice) {
         if card == "" { throw UsageError("--card is empty; give a card such as /dev/dri/card0 (see `kamera displays`)") }
         let display = try card.map { try DisplayCard(path: $0, legacy: legacy) } ?? DisplayCard.firstConnected(legacy: legacy)
-        return (display, try display.choose(connector: connector, mode: mode))
+        let choice = try display.choose(connector: connector, mode: mode)
+        try display.becomeMaster()
+        return (display, choice)
     }
 }

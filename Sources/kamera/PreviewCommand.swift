@@ -81,6 +81,7 @@ struct PreviewCommand: ParsableCommand {
                 settings.outputSize = (choice.mode.width, choice.mode.height)
                 screen = try KMSDisplay(context: context, card: card, choice: choice)
                 logger.info("display: \(screen!.summary)")
+                screen!.onNote = { logger.info("\($0)") }
                 sinks.append(screen!)
             } else {
                 context = try GPUContext(platform: platform, version: version, logger: logger)

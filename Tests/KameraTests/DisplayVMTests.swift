@@ -1,0 +1,192 @@
+import Foundation
+import Pipeline
+import XCTest
+
+/// `-o kms` on the VM's vkms display (run-in-vm): mode set and page flips,
+/// atomic and legacy, the console (CRTC, plane and VT) back after every exit,
+/// the documented errors, what is on screen, and a live camera. The console
+/// state is vkms's debugfs `state` file, compared before and after; what is
+/// on screen is captured by ffmpeg's kmsgrab from a second process.
+final class DisplayVMTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-display-\(getpid())-\(name.hashValue)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Runs `body` (bash) in the VM in `folder`, with `K` the kamera binary,
+    /// `state NAME` saving the console state, and `kms ARGS` running kamera
+    /// on the display with a small test pattern (a debug build under TCG is slow).
+    private func vm(_ body: String, vmArguments: [String] = []) throws -> String {
+        let script = """
+            K=\(CommandLineTests.binary.path)
+            state() { sed 's/allocated by = .*/allocated by = OWNER/' /sys/kernel/debug/dri/0/state > "$1"; grep -o 'allocated by = .*' /sys/kernel/debug/dri/0/state > "$1.owners"; }
+            # Waits for kamera's log to show line $2 (its frames are on screen then). Reading
+            # vkms's debugfs state while Kamera starts crashed llvmpipe in the VM, so the
+            # state is read only before and after a run.
+            waitlog() { local j; for j in $(seq 900); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; echo "timed out waiting for '$2' in $1"; }
+            \(body)
+            """
+        let (status, log) = try VMTests.run(["bash", "-c", script], vmArguments: vmArguments, in: folder)
+        XCTAssertEqual(status, 0, "run-in-vm failed:\n\(log.suffix(3000))")
+        return log
+    }
+
+    private func text(_ name: String) -> String {
+        (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) ?? "(missing \(name))"
+    }
+
+    private func assertConsoleRestored(_ before: String, _ after: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(text(after), text(before), "\(what): the display state differs from before", file: file, line: line)
+        XCTAssertTrue(text(after + ".owners").contains("[fbcon]"), "\(what): fbcon does not hold the plane: \(text(after + ".owners"))", file: file, line: line)
+        XCTAssertFalse(text(after + ".owners").contains("kamera"), "\(what): a Kamera framebuffer is still on the display", file: file, line: line)
+    }
+
+    func testModesetFlipsAndCleanExitAtomicAndLegacy() throws {
+        let log = try vm("""
+            state before
+            $K preview -o kms --input-size 64x48 --frames 12 > atomic.txt 2>&1; echo "atomic exit $?" >> atomic.txt
+            state after-atomic
+            $K cube -o kms --legacy --input-size 64x48 --frames 12 > legacy.txt 2>&1; echo "legacy exit $?" >> legacy.txt
+            state after-legacy
+            """)
+        for (name, backend) in [("atomic", "atomic"), ("legacy", "legacy")] {
+            let out = text("\(name).txt")
+            XCTAssertTrue(out.contains("\(name) exit 0"), "\(name) run failed:\n\(out)\n\(log.suffix(2000))")
+            XCTAssertTrue(out.contains("previewed 12 frames"), out)
+            XCTAssertTrue(out.contains("Virtual-1 1024x768@60, \(backend)"), out)
+            // The first frame is the mode set; every later one is a completed flip.
+            XCTAssertTrue(out.contains("11 page flips completed"), out)
+            assertConsoleRestored("before", "after-\(name)", name)
+        }
+    }
+
+    func testSignalsAndACrashRestoreTheConsole() throws {
+        _ = try vm("""
+            state before
+            for sig in INT TERM; do
+              $K preview -o kms --input-size 64x48 --status-every 1 > $sig.txt 2>&1 &
+              # Signals in the first second of a run (while llvmpipe compiles its first
+              # shaders) still crash it in the VM: an open bug, see the README's display notes.
+              waitlog $sig.txt fps; sleep 8; kill -$sig $!; wait $!; echo "exit $?" >> $sig.txt
+              state after-$sig
+            done
+            KAMERA_TEST_CRASH_AFTER_FRAMES=3 $K preview -o kms --input-size 64x48 > crash.txt 2>&1; echo "exit $?" >> crash.txt
+            state after-crash
+            """)
+        XCTAssertTrue(text("INT.txt").contains("exit 130"), text("INT.txt"))
+        XCTAssertTrue(text("TERM.txt").contains("exit 143"), text("TERM.txt"))
+        // The forced crash is a SIGSEGV: 128 + 11.
+        XCTAssertTrue(text("crash.txt").contains("exit 139"), text("crash.txt").suffix(1500).description)
+        for name in ["INT", "TERM", "crash"] { assertConsoleRestored("before", "after-\(name)", name) }
+    }
+
+    func testErrorsLeaveTheConsoleAlone() throws {
+        _ = try vm("""
+            state before
+            run() { name=$1; shift; $K "$@" > $name.txt 2>&1; echo "exit $?" >> $name.txt; state after-$name; }
+            run card preview -o kms --card /dev/dri/card7 --frames 2
+            run connector preview -o kms --connector HDMI-A-9 --frames 2
+            run mode preview -o kms --mode 333x222 --frames 2
+            run notcard preview -o kms --card /dev/null --frames 2
+            CONN=$(modetest -M vkms -c | awk '/^Connectors:/{f=1;next} f&&$3=="connected"{print $1; exit}')
+            sleep 30 | modetest -M vkms -s $CONN:1024x768 > /dev/null 2>&1 &
+            for j in $(seq 300); do grep -q "allocated by = modetest" /sys/kernel/debug/dri/0/state && break; sleep 0.1; done
+            state held
+            run master preview -o kms --frames 2
+            state after-master-held
+            kill %1
+            """)
+        let cases = [("card", "/dev/dri/card7: no such device; the cards here are /dev/dri/card0"),
+                     ("connector", "--connector HDMI-A-9: /dev/dri/card0 has no such connector; it has Virtual-1 (connected)"),
+                     ("mode", "--mode 333x222: Virtual-1 does not offer it; it offers 1024x768@60"),
+                     ("notcard", "/dev/null: not a DRM device"),
+                     ("master", "another display server holds /dev/dri/card0; switch to a text console with Ctrl-Alt-F2 or stop it")]
+        for (name, message) in cases {
+            let lines = text("\(name).txt").split(separator: "\n")
+            XCTAssertEqual(lines.last, "exit 1", "\(name): \(lines)")
+            XCTAssertEqual(lines.count, 2, "\(name): one line of error expected: \(lines)")
+            XCTAssertTrue(lines.first?.contains("kamera: error: \(message)") == true, "\(name): \(lines)")
+            if name != "master" { assertConsoleRestored("before", "after-\(name)", name) }
+        }
+        XCTAssertEqual(text("after-master-held"), text("held"), "the display held by modetest changed")
+    }
+
+    func testWhatIsOnScreenMatchesTheOffscreenRender() throws {
+        // A still input, so that what is on screen does not move between frames.
+        let input = folder.appendingPathComponent("input.png").path
+        let kamera = CommandLineTests.binary.path
+        for arguments in [["render", "--input-size", "320x240", "-o", input],
+                          ["render", "--input", input, "--filter", "sepia", "--size", "1024x768", "-o", folder.appendingPathComponent("preview-ref.png").path],
+                          ["render", "--input", input, "--cube", "--size", "1024x768", "-o", folder.appendingPathComponent("cube-ref.png").path]] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: kamera)
+            process.arguments = arguments + ["--gpu", "surfaceless"]
+            try process.run()
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0, "\(arguments)")
+        }
+        _ = try vm("""
+            grab() {
+              waitlog $1.txt "holding the last frame"
+              ffmpeg -nostdin -v error -y -device /dev/dri/card0 -f kmsgrab -i - -vf hwdownload,format=bgr0 -frames:v 1 -update 1 $1.png
+              kill -TERM %1; wait %1
+            }
+            KAMERA_TEST_HOLD_SECONDS=60 $K preview -o kms --input input.png --filter sepia --frames 3 -v > preview.txt 2>&1 &
+            grab preview
+            KAMERA_TEST_HOLD_SECONDS=60 $K cube -o kms --input input.png --frames 1 -v > cube.txt 2>&1 &
+            grab cube
+            """)
+        for name in ["preview", "cube"] {
+            let shot = try image(folder.appendingPathComponent("\(name).png").path)
+            let reference = try image(folder.appendingPathComponent("\(name)-ref.png").path)
+            XCTAssertEqual(shot.width, 1024, "\(name): \(text("\(name).txt"))")
+            XCTAssertEqual(shot.height, 768)
+            guard shot.width == reference.width, shot.height == reference.height else { continue }
+            var worst = 0
+            for y in 0..<shot.height {
+                for x in 0..<shot.width {
+                    let d = shot.pixel(x, y) &- reference.pixel(x, y)
+                    worst = max(worst, abs(d.x), abs(d.y), abs(d.z))
+                }
+            }
+            XCTAssertLessThanOrEqual(worst, 2, "\(name): the scanned-out picture differs from the offscreen render by \(worst)/255")
+        }
+    }
+
+    func testLiveCameraThroughSepiaToTheDisplay() throws {
+        _ = try vm("""
+            state before
+            $K preview -o kms --camera /dev/video0 --filter sepia --frames 60 -v > camera.txt 2>&1; echo "exit $?" >> camera.txt
+            state after
+            """)
+        let out = text("camera.txt")
+        XCTAssertTrue(out.contains("exit 0"), out)
+        XCTAssertTrue(out.contains("previewed 60 frames"), out)
+        XCTAssertTrue(out.contains("59 page flips completed"), out)
+        XCTAssertTrue(out.range(of: #"\d+ camera frames dropped late, \d+ by the driver"#, options: .regularExpression) != nil, out)
+        print("live camera on vkms: \(out.split(separator: "\n").last { $0.contains("previewed") } ?? "")")
+        assertConsoleRestored("before", "after", "camera")
+    }
+
+    /// A PNG's pixels as RGBA.
+    private func image(_ path: String) throws -> Image {
+        let frame = try XCTUnwrap(try ImageSource(path: path).nextFrame())
+        let plane = frame.planes[0]
+        let channels = plane.bytesPerRow / frame.width
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(frame.width * frame.height * 4)
+        for y in 0..<frame.height {
+            for x in 0..<frame.width {
+                let i = y * plane.bytesPerRow + x * channels
+                pixels += [plane.bytes[i], plane.bytes[i + 1], plane.bytes[i + 2], 255]
+            }
+        }
+        return Image(width: frame.width, height: frame.height, pixels: pixels)
+    }
+}
