@@ -6,9 +6,34 @@ import XCTest
 /// driver gives a real DRM node: EGL on GBM must render the same pixels as the
 /// surfaceless platform does here. The VM must boot; if it cannot, the test fails.
 final class VMTests: XCTestCase {
-    static let runInVM = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/vm/run-in-vm")
+    /// Where run-in-vm may be, in order: `KAMERA_RUN_IN_VM`, `shared/vm` beside
+    /// this checkout, and beside the checkout it was cloned from (a fresh
+    /// clone elsewhere, as CI makes, has no `shared` beside it).
+    static let runInVMCandidates: [String] = {
+        let repository = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        var candidates = ProcessInfo.processInfo.environment["KAMERA_RUN_IN_VM"].map { [$0] } ?? []
+        candidates.append(repository.deletingLastPathComponent().appendingPathComponent("shared/vm/run-in-vm").path)
+        let git = Process()
+        git.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        git.arguments = ["-C", repository.path, "config", "--get", "remote.origin.url"]
+        let output = Pipe()
+        git.standardOutput = output
+        git.standardError = FileHandle.nullDevice
+        if (try? git.run()) != nil {
+            let origin = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            git.waitUntilExit()
+            if origin.hasPrefix("/") {
+                candidates.append(URL(fileURLWithPath: origin).deletingLastPathComponent().appendingPathComponent("shared/vm/run-in-vm").path)
+            }
+        }
+        return candidates
+    }()
+
+    static var runInVM: URL {
+        URL(fileURLWithPath: runInVMCandidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? runInVMCandidates[0])
+    }
 
     /// True when this test binary runs inside the VM.
     static var insideVM: Bool { ProcessInfo.processInfo.environment["RUN_IN_VM"] != nil }
@@ -18,7 +43,7 @@ final class VMTests: XCTestCase {
     /// status and stdout and stderr together. Throws if run-in-vm is missing.
     static func run(_ command: [String], vmArguments: [String] = [], in folder: URL) throws -> (status: Int32, log: String) {
         guard FileManager.default.isExecutableFile(atPath: runInVM.path) else {
-            throw CaptureError("\(runInVM.path) is missing: the VM tests cannot run")
+            throw CaptureError("run-in-vm is missing (looked at \(runInVMCandidates.joined(separator: ", "))): the VM tests cannot run; set KAMERA_RUN_IN_VM")
         }
         let process = Process()
         process.executableURL = runInVM
