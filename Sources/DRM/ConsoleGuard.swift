@@ -42,16 +42,7 @@ public final class ConsoleGuard {
     /// drawn over the picture) and the crash handlers are armed.
     public func takeOver() {
         let saved = Self.saved
-        saved.pointee.vtFD = -1
-        for candidate in [STDIN_FILENO, open("/dev/tty0", O_RDWR | O_CLOEXEC)] where candidate >= 0 {
-            let mode = kamera_vt_get_mode(candidate)
-            if mode >= 0 {
-                saved.pointee.vtFD = candidate
-                saved.pointee.vtMode = Int32(mode)
-                break
-            }
-            if candidate != STDIN_FILENO { close(candidate) }
-        }
+        (saved.pointee.vtFD, saved.pointee.vtMode) = Self.virtualTerminal() ?? (-1, 0)
         restored = false
         Self.armed = true
         StopSignal.restoreOnForcedExit(calling: Self.emergencyRestore)
@@ -77,6 +68,19 @@ public final class ConsoleGuard {
         let vt = Self.saved.pointee.vtFD
         if vt > STDIN_FILENO { close(vt) }
         Self.saved.pointee.vtFD = -1
+    }
+
+    /// Standard input when it is a virtual terminal, else the foreground one
+    /// (/dev/tty0, root only), with its mode; nil when there is none.
+    private static func virtualTerminal() -> (fd: Int32, mode: Int32)? {
+        let mode = kamera_vt_get_mode(STDIN_FILENO)
+        if mode >= 0 { return (STDIN_FILENO, Int32(mode)) }
+        let console = open("/dev/tty0", O_RDWR | O_CLOEXEC)
+        guard console >= 0 else { return nil }
+        let consoleMode = kamera_vt_get_mode(console)
+        if consoleMode >= 0 { return (console, Int32(consoleMode)) }
+        close(console)
+        return nil
     }
 
     /// True when the VT was switched to graphics mode.

@@ -7,6 +7,8 @@ import Glibc
 public final class DRMNode {
     public let path: String
     public let fd: Int32
+    /// The kernel driver's name, e.g. "vkms", "i915".
+    public let driverName: String
 
     /// Opens `path`; with `needsDumbBuffers` it must be able to allocate them.
     public init(path: String, needsDumbBuffers: Bool = true) throws {
@@ -17,6 +19,7 @@ public final class DRMNode {
             close(fd)
             throw DRMError("\(path): not a DRM device; the display cards are /dev/dri/cardN (see `kamera displays`)")
         }
+        driverName = version.pointee.name.map { String(cString: $0) } ?? "unknown"
         drmFreeVersion(version)
         if needsDumbBuffers {
             var capability: UInt64 = 0
@@ -28,13 +31,6 @@ public final class DRMNode {
     }
 
     deinit { close(fd) }
-
-    /// The kernel driver's name, e.g. "vkms", "i915".
-    public var driverName: String {
-        guard let version = drmGetVersion(fd) else { return "unknown" }
-        defer { drmFreeVersion(version) }
-        return version.pointee.name.map { String(cString: $0) } ?? "unknown"
-    }
 
     /// The card nodes present, `/dev/dri/card0` first.
     public static func cards() -> [String] {

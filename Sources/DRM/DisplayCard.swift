@@ -82,7 +82,7 @@ public final class DisplayCard {
             }
             connector = found
         }
-        let offered = connector.modes.map(\.description)
+        let offered = connector.modeNames
         let mode: DisplayMode
         if let wanted {
             guard let request = DisplayChoice.parseMode(wanted) else {
@@ -115,9 +115,7 @@ public final class DisplayCard {
 
     /// A long mode list cut to its first entries and a count.
     static func summarize(_ modes: [String]) -> String {
-        var seen: [String] = []
-        for m in modes where !seen.contains(m) { seen.append(m) }
-        return seen.count <= 12 ? seen.joined(separator: ", ") : seen.prefix(12).joined(separator: ", ") + " and \(seen.count - 12) more (see `kamera displays`)"
+        modes.count <= 12 ? modes.joined(separator: ", ") : modes.prefix(12).joined(separator: ", ") + " and \(modes.count - 12) more (see `kamera displays`)"
     }
 }
 

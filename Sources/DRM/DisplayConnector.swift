@@ -14,6 +14,13 @@ public struct DisplayConnector: Sendable {
     /// Bit i set: the CRTC at index i can drive it.
     public let possibleCRTCs: UInt32
 
+    /// The modes as `WxH@Hz`, each once (drivers list variants that print alike), in the driver's order.
+    public var modeNames: [String] {
+        var names: [String] = []
+        for name in modes.map(\.description) where !names.contains(name) { names.append(name) }
+        return names
+    }
+
     /// The mode the display asks for, else the first.
     public var preferredMode: DisplayMode? { modes.first(where: \.preferred) ?? modes.first }
 

@@ -36,6 +36,18 @@ public final class GPUContext {
         var gbm: OpaquePointer?
         var fd: Int32 = -1
 
+        /// A GBM device and EGL display on the open DRM file `drm`; false (and
+        /// nothing left made) when either cannot be had.
+        func tryGBMDevice(on drm: Int32, name: String) -> Bool {
+            gbm = gbm_create_device(drm)
+            guard let device = gbm else { failures.append("\(name): gbm_create_device failed"); return false }
+            if let d = eglGetPlatformDisplay(EGLenum(EGL_PLATFORM_GBM_KHR), UnsafeMutableRawPointer(device), nil) {
+                opened = (d, name)
+                return true
+            }
+            failures.append("\(name): no EGL display"); gbm_device_destroy(device); gbm = nil
+            return false
+        }
         func tryGBM(_ node: String) {
             fd = open(node, O_RDWR | O_CLOEXEC)
             guard fd >= 0 else { failures.append("gbm:\(node): \(String(cString: strerror(errno))); the DRM nodes are in /dev/dri (renderD128, card0)"); return }
@@ -44,24 +56,7 @@ public final class GPUContext {
                 close(fd); fd = -1; return
             }
             drmFreeVersion(version)
-            gbm = gbm_create_device(fd)
-            guard let device = gbm else {
-                failures.append("gbm:\(node): gbm_create_device failed"); close(fd); fd = -1; return
-            }
-            if let d = eglGetPlatformDisplay(EGLenum(EGL_PLATFORM_GBM_KHR), UnsafeMutableRawPointer(device), nil) {
-                opened = (d, "gbm:\(node)")
-            } else {
-                failures.append("gbm:\(node): no EGL display"); gbm_device_destroy(device); gbm = nil; close(fd); fd = -1
-            }
-        }
-        func tryCard(_ card: DRMNode) {
-            gbm = gbm_create_device(card.fd)
-            guard let device = gbm else { failures.append("gbm:\(card.path): gbm_create_device failed"); return }
-            if let d = eglGetPlatformDisplay(EGLenum(EGL_PLATFORM_GBM_KHR), UnsafeMutableRawPointer(device), nil) {
-                opened = (d, "gbm:\(card.path)")
-            } else {
-                failures.append("gbm:\(card.path): no EGL display"); gbm_device_destroy(device); gbm = nil
-            }
+            if !tryGBMDevice(on: fd, name: "gbm:\(node)") { close(fd); fd = -1 }
         }
         func tryDevice() {
             guard clientExtensions.contains("EGL_EXT_platform_device") else {
@@ -89,15 +84,18 @@ public final class GPUContext {
             }
         }
 
-        switch platform {
-        case _ where card != nil: tryCard(card!)
-        case .gbm(let node): tryGBM(node)
-        case .device: tryDevice()
-        case .surfaceless: trySurfaceless()
-        case .auto:
-            if let node = Self.firstRenderNode() { tryGBM(node) }
-            if opened == nil { tryDevice() }
-            if opened == nil { trySurfaceless() }
+        if let card {
+            _ = tryGBMDevice(on: card.fd, name: "gbm:\(card.path)")
+        } else {
+            switch platform {
+            case .gbm(let node): tryGBM(node)
+            case .device: tryDevice()
+            case .surfaceless: trySurfaceless()
+            case .auto:
+                if let node = Self.firstRenderNode() { tryGBM(node) }
+                if opened == nil { tryDevice() }
+                if opened == nil { trySurfaceless() }
+            }
         }
         guard let (display, platformName) = opened else {
             throw GPUError("no EGL display for --gpu \(platform): \(failures.joined(separator: "; "))")
@@ -158,18 +156,25 @@ public final class GPUContext {
 
     private static func chooseConfig(_ display: EGLDisplay, extensions: Set<String>) throws -> EGLConfig? {
         if extensions.contains("EGL_KHR_no_config_context") { return nil }
+        guard let config = rgbConfigs(display, surfaceType: 0, limit: 1).first else {
+            throw GPUError("no EGL config with 8-bit RGB for OpenGL ES")
+        }
+        return config
+    }
+
+    /// Configs with 8-bit RGB that OpenGL ES renders to and that allow
+    /// `surfaceType` (0: any, `EGL_WINDOW_BIT`: scanout), best first.
+    static func rgbConfigs(_ display: EGLDisplay, surfaceType: EGLint, limit: Int) -> [EGLConfig] {
         let attributes: [EGLint] = [
-            EGLint(EGL_SURFACE_TYPE), 0,
+            EGLint(EGL_SURFACE_TYPE), surfaceType,
             EGLint(EGL_RENDERABLE_TYPE), EGLint(EGL_OPENGL_ES2_BIT),
             EGLint(EGL_RED_SIZE), 8, EGLint(EGL_GREEN_SIZE), 8, EGLint(EGL_BLUE_SIZE), 8,
             EGLint(EGL_NONE),
         ]
-        var config: EGLConfig?
+        var configs = [EGLConfig?](repeating: nil, count: limit)
         var count: EGLint = 0
-        guard eglChooseConfig(display, attributes, &config, 1, &count) != 0, count > 0 else {
-            throw GPUError("no EGL config with 8-bit RGB for OpenGL ES")
-        }
-        return config
+        guard eglChooseConfig(display, attributes, &configs, EGLint(limit), &count) != 0 else { return [] }
+        return configs.prefix(Int(count)).compactMap { $0 }
     }
 
     private static func firstRenderNode() -> String? {

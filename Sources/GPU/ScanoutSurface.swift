@@ -88,20 +88,9 @@ public final class ScanoutSurface {
     }
 
     private static func windowConfig(_ display: EGLDisplay, format: UInt32) throws -> EGLConfig {
-        let attributes: [EGLint] = [
-            EGLint(EGL_SURFACE_TYPE), EGLint(EGL_WINDOW_BIT),
-            EGLint(EGL_RENDERABLE_TYPE), EGLint(EGL_OPENGL_ES2_BIT),
-            EGLint(EGL_RED_SIZE), 8, EGLint(EGL_GREEN_SIZE), 8, EGLint(EGL_BLUE_SIZE), 8,
-            EGLint(EGL_NONE),
-        ]
-        var configs = [EGLConfig?](repeating: nil, count: 64)
-        var count: EGLint = 0
-        guard eglChooseConfig(display, attributes, &configs, 64, &count) != 0 else {
-            throw GPUError("no EGL window config for scanout")
-        }
-        for config in configs.prefix(Int(count)) {
+        for config in GPUContext.rgbConfigs(display, surfaceType: EGLint(EGL_WINDOW_BIT), limit: 64) {
             var visual: EGLint = 0
-            if let config, eglGetConfigAttrib(display, config, EGLint(EGL_NATIVE_VISUAL_ID), &visual) != 0, UInt32(visual) == format {
+            if eglGetConfigAttrib(display, config, EGLint(EGL_NATIVE_VISUAL_ID), &visual) != 0, UInt32(visual) == format {
                 return config
             }
         }

@@ -140,16 +140,13 @@ public final class OutputFile {
             throw OutputError("\(path): cannot write: \(reason)")
         }
         if let temporary {
-            defer { unlink(temporary) }
-            if !replacing {
-                if link(temporary, target) == 0 { return true }
-                guard errno == EEXIST else { throw OutputError("\(path): cannot write: \(Self.reason(errno))") }
-                return false
-            }
-            guard rename(temporary, target) == 0 else {
-                throw OutputError("\(path): cannot write: \(Self.reason(errno))")
-            }
-            return true
+            // Replacing renames over the old file; otherwise link to a free name only.
+            let placed = replacing ? rename(temporary, target) == 0 : link(temporary, target) == 0
+            let error = errno
+            if !placed || !replacing { unlink(temporary) }
+            if placed { return true }
+            if !replacing && error == EEXIST { return false }
+            throw OutputError("\(path): cannot write: \(Self.reason(error))")
         }
         // An unnamed file: link it straight to a name that is free; to replace
         // a file, link it to a hidden name and rename that over the old one.

@@ -24,9 +24,9 @@ public struct LoopStatistics: Sendable {
 
     /// "frame 12 of 100, 30.1 fps, 3 s left"
     public func progress(of total: Int?) -> String {
-        let fps = String(format: "%.1f fps", recentFPS > 0 ? recentFPS : averageFPS)
-        guard let total else { return "frame \(frames), \(fps)" }
         let rate = recentFPS > 0 ? recentFPS : averageFPS
+        let fps = String(format: "%.1f fps", rate)
+        guard let total else { return "frame \(frames), \(fps)" }
         let left = rate > 0 ? String(format: ", %.0f s left", Double(total - frames) / rate) : ""
         return "frame \(frames) of \(total), \(fps)\(left)"
     }

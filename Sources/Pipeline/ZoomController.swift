@@ -15,7 +15,7 @@ public final class ZoomController {
     public var onChange: ((Double) -> Void)?
 
     /// `clock` gives seconds; the default is the monotonic clock.
-    public init(source: FrameSource?, clock: @escaping () -> Double = ZoomController.monotonicSeconds) {
+    public init(source: FrameSource?, clock: @escaping () -> Double = { MonotonicClock.seconds }) {
         ramp = ZoomRamp(range: ZoomRange())
         self.clock = clock
         attach(to: source)
@@ -60,6 +60,4 @@ public final class ZoomController {
         applied = factor
         onChange?(factor)
     }
-
-    public static func monotonicSeconds() -> Double { MonotonicClock.seconds }
 }

@@ -106,11 +106,11 @@ struct Benchmark {
         return try warmedUp(on: thread, warmUp: 20) { render in
             var times = [Double](repeating: 0, count: count)
             AllocationCounter.start()
-            let start = Clock.now
+            let start = MonotonicClock.seconds
             var last = start
             for i in 0..<count {
                 try render(i)
-                let now = Clock.now
+                let now = MonotonicClock.seconds
                 times[i] = now - last
                 last = now
             }
@@ -132,26 +132,19 @@ struct Benchmark {
     func soak(on thread: RenderThread) throws -> Soak {
         let count = frames
         return try warmedUp(on: thread, warmUp: 100) { render in
-            var samples = [Clock.residentBytes]
+            var samples = [ProcessMemory.residentBytes]
             samples.reserveCapacity(6)
             AllocationCounter.start()
             for i in 0..<count {
                 try render(i)
-                if (i + 1) % max(1, count / 5) == 0 { samples.append(Clock.residentBytes) }
+                if (i + 1) % max(1, count / 5) == 0 { samples.append(ProcessMemory.residentBytes) }
             }
             return Soak(resident: samples, heapGrowth: AllocationCounter.stop()?.netBytes)
         }
     }
 }
 
-enum Clock {
-    /// Monotonic seconds.
-    static var now: Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
-
+enum ProcessMemory {
     /// Resident set size from /proc/self/statm.
     static var residentBytes: Double {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }

@@ -32,9 +32,7 @@ struct DevicesCommand: ParsableCommand {
             Entry(device: info, formats: formats || device != nil ? try CameraDevice(path: info.path).formats() : nil)
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(entries), as: UTF8.self))
+            try printJSON(entries)
             return
         }
         if entries.isEmpty {

@@ -46,16 +46,14 @@ struct DisplaysCommand: ParsableCommand {
             return Entry(card: path, driver: display.node.driverName, atomic: display.atomic, crtcs: display.crtcs,
                          connectors: display.connectors.map {
                              .init(id: $0.id, name: $0.name, status: $0.status, writeback: $0.isWriteback, crtc: $0.currentCRTC,
-                                   preferred: $0.modes.first(where: \.preferred)?.description, modes: $0.modes.map(\.description))
+                                   preferred: $0.modes.first(where: \.preferred)?.description, modes: $0.modeNames)
                          },
                          planes: display.planes.map {
                              .init(id: $0.id, type: $0.kind.rawValue, crtc: $0.crtcID, framebuffer: $0.framebufferID, formats: $0.formats)
                          })
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(entries), as: UTF8.self))
+            try printJSON(entries)
             return
         }
         for entry in entries {
@@ -64,10 +62,8 @@ struct DisplaysCommand: ParsableCommand {
                 let kind = c.writeback ? ", writeback" : ""
                 print("  connector \(c.name) (id \(c.id)): \(c.status)\(kind)\(c.crtc.map { ", on CRTC \($0)" } ?? "")")
                 guard !c.modes.isEmpty else { continue }
-                var seen: [String] = []
-                for m in c.modes where !seen.contains(m) { seen.append(m) }
-                let shown = allModes ? seen : Array(seen.prefix(8))
-                let more = seen.count > shown.count ? " and \(seen.count - shown.count) more (--all-modes)" : ""
+                let shown = allModes ? c.modes : Array(c.modes.prefix(8))
+                let more = c.modes.count > shown.count ? " and \(c.modes.count - shown.count) more (--all-modes)" : ""
                 print("    preferred \(c.preferred ?? "none"); modes: \(shown.joined(separator: ", "))\(more)")
             }
             for p in entry.planes {

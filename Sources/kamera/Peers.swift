@@ -56,11 +56,11 @@ enum Peer: String, CaseIterable {
         process.standardOutput = FileHandle.nullDevice
         let errors = Pipe()
         process.standardError = errors
-        let start = Clock.now
+        let start = MonotonicClock.seconds
         do { try process.run() } catch { note = "\(arguments[0]) not found"; return nil }
         let message = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let elapsed = Clock.now - start
+        let elapsed = MonotonicClock.seconds - start
         guard process.terminationStatus == 0 else {
             let text = String(decoding: message, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
             note = process.terminationStatus == 127 ? "\(arguments[0]) not installed" : "failed: \(text.prefix(80))"

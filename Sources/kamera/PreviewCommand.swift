@@ -79,10 +79,11 @@ struct PreviewCommand: ParsableCommand {
                 let (card, choice) = try display.choose()
                 context = try GPUContext(version: version, logger: logger, card: card.node)
                 settings.outputSize = (choice.mode.width, choice.mode.height)
-                screen = try KMSDisplay(context: context, card: card, choice: choice)
-                logger.info("display: \(screen!.summary)")
-                screen!.onNote = { logger.info("\($0)") }
-                sinks.append(screen!)
+                let display = try KMSDisplay(context: context, card: card, choice: choice)
+                logger.info("display: \(display.summary)")
+                display.onNote = { logger.info("\($0)") }
+                sinks.append(display)
+                screen = display
             } else {
                 context = try GPUContext(platform: platform, version: version, logger: logger)
             }

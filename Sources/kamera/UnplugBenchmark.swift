@@ -25,18 +25,18 @@ enum UnplugBenchmark {
         let errors = Pipe()
         process.standardError = errors
         try process.run()
-        let deadline = Clock.now + 60
+        let deadline = MonotonicClock.seconds + 60
         while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("u-000002.png").path) {
-            guard process.isRunning, Clock.now < deadline else {
+            guard process.isRunning, MonotonicClock.seconds < deadline else {
                 process.terminate()
                 return "camera unplug: failed: \(camera.path) gave no frames (\(String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)))"
             }
             usleep(20_000)
         }
-        let start = Clock.now
+        let start = MonotonicClock.seconds
         try CameraDevice(path: camera.path).setControl("disconnect=1")
         process.waitUntilExit()
-        let milliseconds = (Clock.now - start) * 1000
+        let milliseconds = (MonotonicClock.seconds - start) * 1000
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             .split(separator: "\n").last.map(String.init) ?? ""
         return String(format: "camera unplug: kamera render ended %.0f ms after %@ was disconnected (target < %.0f ms), exit status %d: %@",

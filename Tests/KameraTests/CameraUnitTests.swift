@@ -112,13 +112,13 @@ final class CameraUnitTests: XCTestCase {
             let zoom = ZoomController(source: pattern)
             var seen: [Double] = []
             zoom.onChange = { seen.append($0) }
-            let start = ZoomController.monotonicSeconds()
+            let start = MonotonicClock.seconds
             zoom.rampZoom(to: 2, rate: 2)
-            while zoom.currentFactor < 2 && ZoomController.monotonicSeconds() - start < 2 {
+            while zoom.currentFactor < 2 && MonotonicClock.seconds - start < 2 {
                 try zoom.apply(to: renderer)
                 _ = try renderer.render(pattern.frame(at: 0), index: 0)
             }
-            let elapsed = ZoomController.monotonicSeconds() - start
+            let elapsed = MonotonicClock.seconds - start
             try zoom.apply(to: renderer)
             XCTAssertEqual(renderer.cache.zoom, 2)
             return (elapsed, seen)
