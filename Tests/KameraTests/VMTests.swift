@@ -25,7 +25,7 @@ final class VMTests: XCTestCase {
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             git.waitUntilExit()
             if origin.hasPrefix("/") {
-                candidates.append(URL(fileURLWithPath: origin).deletingLastPathComponent().appendingPathComponent("shared/vm/run-in-vm").path)
+                candidates.append(URL(fileURLWithPath: origin).standardizedFileURL.deletingLastPathComponent().appendingPathComponent("shared/vm/run-in-vm").path)
             }
         }
         return candidates
