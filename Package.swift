@@ -18,6 +18,7 @@ let package = Package(
     name: "Kamera",
     products: [
         .executable(name: "kamera", targets: ["kamera"]),
+        .executable(name: "kamera-bench", targets: ["kamera-bench"]),
         .library(name: "Kamera", targets: ["Pipeline"]),
     ],
     dependencies: [
@@ -49,16 +50,27 @@ let package = Package(
             name: "Pipeline",
             dependencies: ["Lifecycle", "Capture", "GPU", "Filters", "Render", "Output", "CGLES", "CLinux", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
+        .target(
+            name: "CommandLineSupport",
+            dependencies: ["Pipeline", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swift5),
         .executableTarget(
             name: "kamera",
             dependencies: [
-                "Pipeline",
+                "Pipeline", "CommandLineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swift5),
+        .executableTarget(
+            name: "kamera-bench",
+            dependencies: [
+                "Pipeline", "CommandLineSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ],
             swiftSettings: swift5),
         .executableTarget(name: "SepiaSnapshot", dependencies: ["Pipeline"], path: "Examples/SepiaSnapshot", swiftSettings: swift5),
-        .testTarget(name: "KameraTests", dependencies: ["Pipeline", "CGLES", "CJPEG", "kamera"], exclude: ["Golden"], swiftSettings: swift5),
+        .testTarget(name: "KameraTests", dependencies: ["Pipeline", "CGLES", "CJPEG", "kamera", "kamera-bench"], exclude: ["Golden"], swiftSettings: swift5),
     ]
 )

@@ -3,9 +3,12 @@
 # `kamera` with the given arguments (default: render the test pattern to kamera.png).
 #   scripts/kamera.sh                      # → kamera.png
 #   scripts/kamera.sh render --cube -o cube.png
+#   scripts/kamera.sh bench                # builds kamera-bench too
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/install-deps.sh"
 swift build -c release --package-path "$root" --product kamera >&2
+# `kamera bench` runs its own executable, built beside kamera only when asked for.
+[ "${1:-}" = bench ] && swift build -c release --package-path "$root" --product kamera-bench >&2
 [ $# -eq 0 ] && set -- render -o kamera.png
 exec "$root/.build/release/kamera" "$@"

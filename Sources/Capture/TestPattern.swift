@@ -12,6 +12,9 @@ public final class TestPattern: FrameSource {
     private let background: [UInt8]
     private let rgba: FrameBuffer
     private let output: FrameBuffer
+    /// The background in the output format, converted once: each frame then
+    /// converts only the rows its square and number touch.
+    private let convertedBackground: [[UInt8]]
 
     public static let bars: [(UInt8, UInt8, UInt8)] = [
         (191, 191, 191), (191, 191, 0), (0, 191, 191), (0, 191, 0),
@@ -28,6 +31,10 @@ public final class TestPattern: FrameSource {
         background = Self.drawBackground(width: width, height: height)
         rgba = FrameBuffer(format: .rgba, width: width, height: height)
         output = format == .rgba ? rgba : FrameBuffer(format: format, width: width, height: height)
+        let pixels = rgba.mutablePlane(0)
+        background.withUnsafeBytes { pixels.copyMemory(from: $0) }
+        if format != .rgba { FormatConverter.convert(rgba: rgba, to: output, colorSpace: colorSpace) }
+        convertedBackground = output.planes.map { Array($0.bytes) }
     }
 
     public var summary: String { "test pattern \(width)x\(height) \(format.name)" }
@@ -41,10 +48,15 @@ public final class TestPattern: FrameSource {
     public func frame(at index: UInt64) -> Frame {
         let pixels = rgba.mutablePlane(0)
         background.withUnsafeBytes { pixels.copyMemory(from: $0) }
-        drawMovingSquare(pixels, index: index)
-        drawNumber(pixels, index)
+        let squareRows = drawMovingSquare(pixels, index: index)
+        let numberRows = drawNumber(pixels, index)
         if format != .rgba {
-            FormatConverter.convert(rgba: rgba, to: output, colorSpace: colorSpace)
+            for (plane, bytes) in convertedBackground.enumerated() {
+                let target = output.mutablePlane(plane)
+                bytes.withUnsafeBytes { target.copyMemory(from: $0) }
+            }
+            FormatConverter.convert(rgba: rgba, to: output, colorSpace: colorSpace, rows: squareRows)
+            FormatConverter.convert(rgba: rgba, to: output, colorSpace: colorSpace, rows: numberRows)
         }
         let timestamp = FrameLimits.timestamp(frame: index, rate: rate)
         return output.frame(sequence: index, timestamp: timestamp, colorSpace: colorSpace)
@@ -90,13 +102,16 @@ public final class TestPattern: FrameSource {
         }
     }
 
-    private func drawMovingSquare(_ pixels: UnsafeMutableRawBufferPointer, index: UInt64) {
+    /// Draws the square; returns the rows it covers.
+    private func drawMovingSquare(_ pixels: UnsafeMutableRawBufferPointer, index: UInt64) -> Range<Int> {
         let square = squarePosition(at: index)
         fill(pixels, x: square.x, y: square.y, w: square.size, h: square.size, (255, 255, 255))
+        return square.y..<(square.y + square.size)
     }
 
-    /// Draws `index` in a 3x5 pixel font, scaled to about a twelfth of the height.
-    private func drawNumber(_ pixels: UnsafeMutableRawBufferPointer, _ index: UInt64) {
+    /// Draws `index` in a 3x5 pixel font, scaled to about a twelfth of the
+    /// height, on a black box; returns the rows the box covers.
+    private func drawNumber(_ pixels: UnsafeMutableRawBufferPointer, _ index: UInt64) -> Range<Int> {
         let scale = max(1, height / 60)
         var digits: [Int] = []
         var n = index
@@ -114,6 +129,7 @@ public final class TestPattern: FrameSource {
                 }
             }
         }
+        return top..<(top + boxH)
     }
 
     /// Digits 0-9, five rows of three bits each (bit 2 is the left column).

@@ -1,133 +1,27 @@
 import ArgumentParser
+import CommandLineSupport
 import Foundation
-import Pipeline
 
+/// `kamera bench ARGS` runs `kamera-bench ARGS`, the benchmark's own
+/// executable beside this one. It links the malloc interposer that counts
+/// allocations; the kamera binary, which users run, does not.
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Throughput, latency, allocations and memory of the render chain, with peers measured in the same run.",
-        discussion: """
-        Frames are held in memory, so only the GPU chain is timed. Build in release mode first:
-          swift build -c release && .build/release/kamera bench
-        Allocation counts need the malloc interposer preloaded; bench re-runs itself with
-        LD_PRELOAD set when it finds libMallocInterposerSwift.so beside the binary.
-        """)
+        discussion: "Runs kamera-bench, built beside kamera; 'kamera bench --help' lists its options.")
 
-    @Option(parsing: .unconditional, help: "Frame sizes, comma-separated.")
-    var sizes = "640x480,1280x720,1920x1080"
-
-    @Option(parsing: .unconditional, help: "Pixel formats, comma-separated.")
-    var formats = "yuyv,nv12"
-
-    @Option(parsing: .unconditional, help: "Measured frames per case (after 20 warm-up frames).",
-            transform: ArgumentValue.integer("a whole number of frames, 10 or more"))
-    var frames = 200
-
-    @Option(parsing: .unconditional, help: "Frames in the memory soak (640x480 YUYV, sepia); 0 skips it.",
-            transform: ArgumentValue.integer("a whole number of frames, 0 to skip the soak"))
-    var soak = 10_000
-
-    @Flag(inversion: .prefixedNo, help: "Measure the peers (ffmpeg, GStreamer GL) on the same frames.")
-    var peers = true
-
-    @Flag(help: "Only the zero-copy comparison (dma-buf import vs copy); it needs a DRM card and dma-buf import.")
-    var zeroCopyOnly = false
-
-    @Flag(help: "Only the camera unplug measurement; it needs a camera with vivid's disconnect control.")
-    var unplugOnly = false
-
-    @OptionGroup var gpuOptions: GPUOptions
+    @Argument(parsing: .captureForPassthrough, help: "Options for kamera-bench.")
+    var arguments: [String] = []
 
     func run() throws {
-        let binary = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        if unplugOnly {
-            print(try UnplugBenchmark.run(binary: binary))
-            return
+        let here = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).deletingLastPathComponent()
+        let bench = here.appendingPathComponent("kamera-bench").path
+        guard FileManager.default.isExecutableFile(atPath: bench) else {
+            throw UsageError("\(bench) is missing; build it beside kamera: swift build -c release --product kamera-bench")
         }
-        let platform = try gpuOptions.platform(), version = try gpuOptions.version()
-        let sizeList = try sizes.split(separator: ",").map { text -> (width: Int, height: Int) in
-            try PipelineOptions.size(String(text), option: "--sizes", example: "640x480,1280x720")
-        }
-        let formatList = try formats.split(separator: ",").map { text -> PixelFormat in
-            guard let f = PixelFormat(name: String(text)) else { throw UsageError("--formats: '\(excerpt(text))' is not supported; use \(PixelFormat.validNames)") }
-            return f
-        }
-        guard !sizeList.isEmpty else { throw UsageError("--sizes names no size; use WxH,WxH such as 640x480,1280x720") }
-        guard !formatList.isEmpty else { throw UsageError("--formats names no format; use some of \(PixelFormat.validNames)") }
-        guard frames >= 10 else { throw UsageError("--frames \(frames) is too few; use 10 or more") }
-        guard soak >= 0 else { throw UsageError("--soak \(soak) must be 0 (no soak) or more") }
-        if try AllocationCounter.reexecWithInterposerIfNeeded() { return }
-        let logger = gpuOptions.makeLogger()
-        let thread = RenderThread()
-        // One context for every case: contexts are not cheap, and some drivers limit them.
-        var context: GPUContext! = try thread.sync { try GPUContext(platform: platform, version: version, logger: logger) }
-        // The last reference goes on the context's own thread, before that thread is joined.
-        defer { try? thread.sync { context = nil } }
-        let gpu = context.summary, canImport = context.eglExtensions.contains("EGL_EXT_image_dma_buf_import")
-        print("kamera bench: \(gpu); allocation counting \(AllocationCounter.isActive ? "on" : "off (libMallocInterposerSwift.so not preloaded)")")
-        print("")
-        if !zeroCopyOnly { print(BenchResult.header) }
-        var results: [BenchResult] = []
-        for size in sizeList where !zeroCopyOnly {
-            for format in formatList {
-                for workload in BenchWorkload.allCases {
-                    let result = try Benchmark(workload: workload, width: size.width, height: size.height, format: format,
-                                               frames: frames, context: context).run(on: thread)
-                    print(result.row)
-                    results.append(result)
-                }
-            }
-        }
-        print("")
-        let node = platform.description.hasPrefix("gbm:/dev/dri/card") ? String(platform.description.dropFirst(4)) : DRMNode.firstWithDumbBuffers()
-        if let node, canImport {
-            print("Zero-copy: frames in dma-bufs from \(node), imported as EGLImages vs copied (upload + sepia + readback):")
-            print(BenchResult.header + "   upload   dmabuf/copy")
-            for size in sizeList {
-                for format in [PixelFormat.yuyv, .bgra] {
-                    var copyFPS: Double?
-                    for upload in [TextureCache.Upload.copy, .dmabuf] {
-                        let result = try Benchmark(workload: .sepia, width: size.width, height: size.height, format: format,
-                                                   frames: frames, context: context,
-                                                   dumbBuffersOn: node, upload: upload).run(on: thread)
-                        let ratio = copyFPS.map { String(format: "%.2fx", result.fps / $0) } ?? ""
-                        print(result.row + "   " + upload.rawValue.padded(8) + " " + ratio)
-                        copyFPS = copyFPS ?? result.fps
-                    }
-                }
-            }
-        } else {
-            print("Zero-copy: skipped: \(node == nil ? "no /dev/dri/cardN can allocate buffers" : "the EGL display cannot import dma-bufs; try --gpu gbm:/dev/dri/cardN")")
-        }
-        if peers && !zeroCopyOnly {
-            print("")
-            print("Peers on the same frames (upload + sepia + download), measured now:")
-            print(PeerResult.header)
-            for size in sizeList {
-                for format in formatList {
-                    let own = results.first { $0.workload == .sepia && $0.width == size.width && $0.height == size.height && $0.format == format }
-                    for peer in Peer.allCases {
-                        let result = peer.measure(width: size.width, height: size.height, format: format, frames: frames)
-                        print(result.row(kameraFPS: own?.fps))
-                    }
-                }
-            }
-        }
-        if soak > 0 && !zeroCopyOnly {
-            print("")
-            let result = try Benchmark(workload: .sepia, width: 640, height: 480, format: .yuyv, frames: soak,
-                                       context: context).soak(on: thread)
-            let samples = result.resident
-            let mib = samples.map { String(format: "%.1f", $0 / 1_048_576) }.joined(separator: " → ")
-            print(String(format: "memory soak: %d frames of 640x480 yuyv sepia; RSS (MiB) after warm-up and each fifth: %@",
-                         soak, mib))
-            let heap = result.heapGrowth.map { String(format: "%.1f KiB", Double($0) / 1024) } ?? "n/a"
-            print(String(format: "  RSS growth %.0f KiB (target < 1024 KiB); heap allocated and not freed meanwhile: %@",
-                         ((samples.last ?? 0) - (samples.first ?? 0)) / 1024, heap))
-        }
-        if !zeroCopyOnly {
-            print("")
-            print(try UnplugBenchmark.run(binary: binary))
-        }
+        let argv = ([bench] + arguments).map { strdup($0) } + [nil]
+        execv(bench, argv)
+        throw UsageError("\(bench) cannot be run: \(String(cString: strerror(errno)))")
     }
 }

@@ -1,10 +1,11 @@
+import CommandLineSupport
 import ArgumentParser
 
 /// `kamera cube`: the live preview drawing the spinning cube (CubeKamera).
 struct CubeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cube",
-        abstract: "Live spinning cube textured with the frame, offscreen: the same as `kamera preview --cube`.")
+        abstract: "Live spinning cube textured with the frame, full screen on the console's display (-o kms) or offscreen: the same as `kamera preview --cube`.")
 
     @OptionGroup var preview: PreviewCommand
 

@@ -1,3 +1,4 @@
+import CommandLineSupport
 import ArgumentParser
 import Foundation
 import Pipeline
@@ -80,7 +81,7 @@ struct PipelineOptions: ParsableArguments {
             source.format = f
         }
         if let inputSize {
-            source.inputSize = try Self.size(inputSize, option: "--input-size", example: "1280x720, or vga, 720p, 1080p")
+            source.inputSize = try SizeArgument.parse(inputSize, option: "--input-size", example: "1280x720, or vga, 720p, 1080p")
         }
         guard let matrix = YUVColorSpace.Matrix(rawValue: colorMatrix) else { throw UsageError("--color-matrix \(excerpt(colorMatrix)) is not valid; use bt601 or bt709") }
         guard let yuvRange = YUVColorSpace.Range(rawValue: range) else { throw UsageError("--range \(excerpt(range)) is not valid; use limited or full") }
@@ -109,7 +110,7 @@ struct PipelineOptions: ParsableArguments {
         guard let cropMode = CropMode(rawValue: crop) else { throw UsageError("--crop \(excerpt(crop)) is not valid; use square or none") }
         settings.crop = cropMode
         if let size {
-            settings.outputSize = try Self.size(size, option: "--size", example: "720x720")
+            settings.outputSize = try SizeArgument.parse(size, option: "--size", example: "720x720")
         }
         guard (0...1).contains(intensity) else { throw UsageError("--intensity \(intensity) is out of range; use a value from 0 to 1") }
         settings.filters = try FilterChain(parsing: filter, intensity: Float(intensity))
@@ -128,16 +129,5 @@ struct PipelineOptions: ParsableArguments {
             throw UsageError("--zoom \(excerpt(zoom)) is out of range; use a slider value from 0 (no zoom) to 1 (4x)")
         }
         return value
-    }
-
-    /// A size option: WxH or a preset, within Kamera's frame limits.
-    static func size(_ text: String, option: String, example: String) throws -> (width: Int, height: Int) {
-        guard let size = parseSize(text) else {
-            throw UsageError("\(option) \(excerpt(text)) is not a size; use WxH with whole numbers from 1, such as \(example)")
-        }
-        guard FrameLimits.allows(width: size.width, height: size.height) else {
-            throw UsageError("\(option) \(excerpt(text)) is too large; use \(FrameLimits.summary)")
-        }
-        return size
     }
 }

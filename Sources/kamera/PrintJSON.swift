@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Foundation
 
 /// Prints `value` as the JSON that `--json` listings give scripts: indented, keys sorted.

@@ -172,6 +172,7 @@ final class BadInputTests: KameraProcessTestCase {
         Case(arguments: ["bench", "--formats", ","], expect: ["--formats names no format"]),
         Case(arguments: ["bench", "--soak", "-1"], expect: ["--soak -1 must be 0"]),
         Case(arguments: ["bench", "--frames", "-1"], expect: ["--frames -1 is too few"]),
+        Case(arguments: ["bench", "--display-frames", "9,3"], expect: ["--display-frames 9,3 is not valid", "SHORT,LONG"]),
         Case(arguments: ["nosuch"], expect: ["nosuch"]),
     ]
 

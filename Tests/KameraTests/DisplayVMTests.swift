@@ -163,6 +163,26 @@ final class DisplayVMTests: XCTestCase {
         }
     }
 
+    /// The display bench measures kmscube (with the modifier shim it builds),
+    /// the cube and the sepia preview, each as whole processes. Tiny counts: a
+    /// debug build under TCG is slow; the figures are `kamera bench`'s to report.
+    func testDisplayBenchMeasuresKamerasCubeBesideKmscube() throws {
+        _ = try vm("""
+            $K bench --display-only --display-frames 2,6 > bench.txt 2>&1; echo "exit $?" >> bench.txt
+            """)
+        let out = text("bench.txt")
+        print(out)
+        XCTAssertTrue(out.contains("exit 0"), out)
+        XCTAssertTrue(out.contains("Display (vkms /dev/dri/card0, Virtual-1 1024x768@60)"), out)
+        XCTAssertTrue(out.contains("LD_PRELOAD shim, built by this bench, whose gbm_bo_get_modifier returns 0"), out)
+        for name in ["kmscube (legacy, smooth)", "kamera cube -o kms", "kamera preview -o kms --filter sepia"] {
+            let row = out.split(separator: "\n").first { $0.hasPrefix(name) }.map(String.init) ?? ""
+            let numbers = row.dropFirst(name.count).split(separator: " ").compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: "x"))) }
+            XCTAssertEqual(numbers.count, name.hasPrefix("kmscube") ? 2 : 4, "\(name): \(row)\n\(out)")
+            XCTAssertTrue(numbers.allSatisfy { $0 > 0 }, "\(name): \(row)")
+        }
+    }
+
     func testLiveCameraThroughSepiaToTheDisplay() throws {
         _ = try vm("""
             state before

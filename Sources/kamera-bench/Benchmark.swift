@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Foundation
 import Pipeline
 
@@ -150,12 +151,5 @@ enum ProcessMemory {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
         let fields = text.split(separator: " ")
         return fields.count > 1 ? (Double(fields[1]) ?? 0) * Double(sysconf(Int32(_SC_PAGESIZE))) : 0
-    }
-}
-
-extension String {
-    /// The string left-aligned in a column of `width` characters.
-    func padded(_ width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }

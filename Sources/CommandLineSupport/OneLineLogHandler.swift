@@ -4,16 +4,18 @@ import Logging
 
 /// Log lines on stderr as `kamera: MESSAGE`, one line each, with control
 /// characters from paths and files shown as escapes (see `TerminalText`).
-struct OneLineLogHandler: LogHandler {
-    var logLevel: Logger.Level = .info
-    var metadata: Logger.Metadata = [:]
+public struct OneLineLogHandler: LogHandler {
+    public var logLevel: Logger.Level = .info
+    public var metadata: Logger.Metadata = [:]
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    public init() {}
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
+    public func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
              file: String, function: String, line: UInt) {
         let prefix = level >= .warning ? "kamera: \(level): " : "kamera: "
         FileHandle.standardError.write(Data((prefix + TerminalText.oneLine(message.description) + "\n").utf8))

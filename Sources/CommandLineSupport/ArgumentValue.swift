@@ -4,19 +4,19 @@ import ArgumentParser
 /// `.unconditional`, so `--frames -1` reaches the checks that say what range
 /// is valid instead of being taken for an option; a value that is not a
 /// number says what would be one.
-enum ArgumentValue {
-    struct Invalid: Error, CustomStringConvertible {
-        var description: String
+public enum ArgumentValue {
+    public struct Invalid: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    static func integer(_ rule: String) -> @Sendable (String) throws -> Int {
+    public static func integer(_ rule: String) -> @Sendable (String) throws -> Int {
         { text in
             guard let value = Int(text) else { throw Invalid(description: "use \(rule)") }
             return value
         }
     }
 
-    static func real(_ rule: String) -> @Sendable (String) throws -> Double {
+    public static func real(_ rule: String) -> @Sendable (String) throws -> Double {
         { text in
             guard let value = Double(text), value.isFinite else { throw Invalid(description: "use \(rule)") }
             return value

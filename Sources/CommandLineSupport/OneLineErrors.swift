@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import Lifecycle
+import Output
+
+extension ParsableCommand {
+    /// The `main` of Kamera's executables: signal handlers first, before any
+    /// work; errors as one line (`kamera: error: …`) and exit status 1, a
+    /// command line that does not parse pointing at `helpHint()`; a stop asked
+    /// by a signal ends by that signal. Every thread the commands start is
+    /// joined before `run()` returns.
+    public static func runWithOneLineErrors(helpHint: () -> String) -> Never {
+        StopSignal.install()
+        var status: Int32 = 0
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            switch code {
+            case .success:
+                print(fullMessage(for: error))
+            case .validationFailure:
+                reportError(CommandLineError(message(for: error), help: helpHint()))
+                status = 1
+            default:
+                if !(error is ExitCode) { reportError(error) }
+                status = error is ExitCode ? code.rawValue : 1
+            }
+        }
+        if StopSignal.isRequested { StopSignal.endProcessBySignal() }
+        Glibc.exit(status)
+    }
+}
+
+/// `kamera: error: MESSAGE` on stderr, on one line whatever bytes it holds.
+public func reportError(_ error: Any) {
+    FileHandle.standardError.write(Data("kamera: error: \(TerminalText.oneLine(String(describing: error)))\n".utf8))
+}

@@ -1,0 +1,133 @@
+import CommandLineSupport
+import Foundation
+import Pipeline
+
+/// The console display: `kamera cube -o kms` and `kamera preview -o kms
+/// --filter sepia` beside kmscube, each a whole process on the same card and
+/// the connector's preferred mode. Each runs a short and a long count of
+/// frames; the difference between the two gives the steady-state frame rate
+/// and CPU time per frame, without start-up (EGL, shader compiles, mode set),
+/// the same way for every program whatever it reports of itself.
+struct DisplayBenchmark {
+    var kamera: URL
+    var shortRun = 30
+    var longRun = 150
+
+    /// kmscube adds its framebuffers with DRM_FORMAT_MOD_INVALID when GBM gives
+    /// no modifier, which vkms refuses at the mode set; with this preloaded,
+    /// GBM's buffers say "linear" (0), which is what they are there.
+    static let modifierShim = """
+        #include <stdint.h>
+        struct gbm_bo;
+        uint64_t gbm_bo_get_modifier(struct gbm_bo *bo) { (void)bo; return 0; }
+        """
+
+    struct Row {
+        var name: String
+        var fps: Double
+        var cpuMilliseconds: Double
+    }
+
+    /// The report, or a line saying why it was skipped.
+    func run() -> String {
+        let display: (card: String, driver: String, summary: String)
+        do {
+            // Opened only to read it, and closed before any program starts: the
+            // first process holding a card becomes its DRM master.
+            let card = try DisplayCard.firstConnected()
+            let choice = try card.choose(connector: nil, mode: nil)
+            display = (card.path, card.node.driverName, "\(card.node.driverName) \(card.path), \(choice.connector.name) \(choice.mode)")
+        } catch {
+            return "display: skipped: \(error) (run the bench on a text console, or inside shared/vm/run-in-vm)"
+        }
+        var lines = ["Display (\(display.summary)), whole processes; the rate is the difference between a \(shortRun)- and a \(longRun)-frame run (after a warm-up run):",
+                     "program                                    fps   CPU ms/frame   fps vs kmscube   CPU/frame vs kmscube"]
+        var reference: Row?
+        do {
+            let (row, note) = try kmscube(card: display.card, driver: display.driver)
+            reference = row
+            lines.append(format(row, against: nil))
+            if let note { lines.append("  " + note) }
+        } catch {
+            lines.append("kmscube: not measured: \(error)")
+        }
+        // The test pattern unpaced (--fps 1000), so that the display's vsync sets
+        // the pace, as it does for kmscube.
+        let common = ["-o", "kms", "--card", display.card, "--fps", "1000", "--quiet"]
+        for (name, arguments) in [("kamera cube -o kms", ["cube"] + common),
+                                  ("kamera preview -o kms --filter sepia", ["preview", "--filter", "sepia"] + common)] {
+            do {
+                let row = try measure(name: name) { frames in
+                    ChildProcess(executable: kamera.path, arguments: arguments + ["--frames", "\(frames)"])
+                }
+                lines.append(format(row, against: reference))
+            } catch {
+                lines.append("\(name): not measured: \(error)")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func format(_ row: Row, against reference: Row?) -> String {
+        var text = row.name.padded(38) + String(format: " %8.1f %12.1f", row.fps, row.cpuMilliseconds)
+        if let reference {
+            text += String(format: "   %12.2fx   %18.2fx", row.fps / reference.fps, row.cpuMilliseconds / reference.cpuMilliseconds)
+        }
+        return text
+    }
+
+    private func kmscube(card: String, driver: String) throws -> (Row, String?) {
+        guard let executable = Self.find("kmscube") else { throw BenchError("kmscube is not installed (apt-get install kmscube)") }
+        var environment: [String: String] = [:]
+        var note: String?, shim: URL?
+        defer { if let shim { try? FileManager.default.removeItem(at: shim.deletingLastPathComponent()) } }
+        if driver == "vkms" {
+            shim = try buildShim()
+            environment["LD_PRELOAD"] = shim?.path
+            note = "kmscube as shipped cannot set the mode on vkms (it adds framebuffers with DRM_FORMAT_MOD_INVALID); it ran with an LD_PRELOAD shim, built by this bench, whose gbm_bo_get_modifier returns 0 (linear)"
+        }
+        let row = try measure(name: "kmscube (legacy, smooth)") { frames in
+            ChildProcess(executable: executable, arguments: ["-D", card, "-c", "\(frames)"], environment: environment)
+        }
+        return (row, note)
+    }
+
+    /// Runs the program for the short and the long count, after a short run
+    /// that warms the file cache (its start-up cost is not the program's own);
+    /// the steady-state rate between the two.
+    private func measure(name: String, _ make: (Int) -> ChildProcess) throws -> Row {
+        var runs: [ChildProcess.Result] = []
+        for frames in [shortRun, shortRun, longRun] {
+            let result = try make(frames).run()
+            guard result.status == 0 else {
+                let last = result.output.split(separator: "\n").last.map(String.init) ?? ""
+                throw BenchError("exit status \(result.status) after \(frames) frames: \(TerminalText.oneLine(last))")
+            }
+            runs.append(result)
+        }
+        let frames = Double(longRun - shortRun)
+        let seconds = runs[2].seconds - runs[1].seconds
+        let cpu = runs[2].cpuSeconds - runs[1].cpuSeconds
+        guard seconds > 0 else { throw BenchError("the long run was not slower than the short one; the machine is too noisy to measure") }
+        return Row(name: name, fps: frames / seconds, cpuMilliseconds: max(cpu, 0) * 1000 / frames)
+    }
+
+    /// The shim built into a temporary folder with the system's C compiler.
+    private func buildShim() throws -> URL {
+        guard let compiler = Self.find("cc") ?? Self.find("gcc") ?? Self.find("clang") else {
+            throw BenchError("no C compiler (cc) to build the gbm_bo_get_modifier shim that kmscube needs on vkms")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-bench-shim-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let source = folder.appendingPathComponent("modifier-shim.c"), library = folder.appendingPathComponent("modifier-shim.so")
+        try Self.modifierShim.write(to: source, atomically: true, encoding: .utf8)
+        let result = try ChildProcess(executable: compiler, arguments: ["-shared", "-fPIC", "-O2", "-o", library.path, source.path]).run()
+        guard result.status == 0 else { throw BenchError("building the kmscube shim failed: \(TerminalText.oneLine(result.output))") }
+        return library
+    }
+
+    private static func find(_ program: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
