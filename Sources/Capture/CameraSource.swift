@@ -3,139 +3,6 @@ import DRM
 import Foundation
 import Glibc
 
-/// What to ask a camera for.
-public struct CameraRequest: Equatable, Sendable {
-    public enum Rate: Equatable, Sendable {
-        /// Whatever the driver is set to.
-        case current
-        /// A frame rate in frames per second.
-        case fps(Double)
-        /// The format and size with the highest rate the camera offers.
-        case max
-    }
-
-    /// nil: the cheapest format the texture cache reads at that size.
-    public var format: PixelFormat?
-    /// Ask for Motion-JPEG (decoded to RGBA) instead of `format`.
-    public var compressed = false
-    /// nil: the camera's current size.
-    public var size: (width: Int, height: Int)?
-    public var rate: Rate
-
-    public init(format: PixelFormat? = nil, compressed: Bool = false, size: (width: Int, height: Int)? = nil, rate: Rate = .current) {
-        self.format = format
-        self.compressed = compressed
-        self.size = size
-        self.rate = rate
-    }
-
-    public static func == (a: CameraRequest, b: CameraRequest) -> Bool {
-        a.format == b.format && a.compressed == b.compressed && a.rate == b.rate && a.size?.width == b.size?.width && a.size?.height == b.size?.height
-    }
-}
-
-/// Where a camera's buffers live.
-public enum CameraMemory: Equatable, Sendable, CustomStringConvertible {
-    /// The driver's buffers, mapped (`V4L2_MEMORY_MMAP`); frames are uploaded by copy.
-    case mmap
-    /// The driver's buffers, mapped and also exported as dma-bufs (`VIDIOC_EXPBUF`).
-    case exported
-    /// Buffers allocated on a DRM device (`/dev/dri/cardN`) and given to the
-    /// driver (`V4L2_MEMORY_DMABUF`).
-    case drm(String)
-
-    public var description: String {
-        switch self {
-        case .mmap: "mmap"
-        case .exported: "mmap + EXPBUF"
-        case .drm(let node): "dma-buf from \(node)"
-        }
-    }
-}
-
-/// A chosen capture mode.
-public struct CameraMode: Equatable, Sendable {
-    public var format: PixelFormat
-    public var fourcc: String
-    public var isCompressed: Bool { fourcc == "MJPG" || fourcc == "JPEG" }
-    public var width: Int
-    public var height: Int
-    /// nil leaves the rate as it is.
-    public var rate: Double?
-
-    public init(format: PixelFormat, fourcc: String, width: Int, height: Int, rate: Double?) {
-        self.format = format
-        self.fourcc = fourcc
-        self.width = width
-        self.height = height
-        self.rate = rate
-    }
-
-    /// Picks the mode for `request` from what the camera offers.
-    public static func choose(_ request: CameraRequest, from formats: [CameraFormat], current: (width: Int, height: Int),
-                              path: String = "camera") throws -> CameraMode {
-        var usable = formats.filter { f in
-            guard f.pixelFormat != nil else { return false }
-            if request.compressed { return f.isCompressed }
-            return request.format == nil || (f.pixelFormat == request.format && !f.isCompressed)
-        }
-        // Left to choose, prefer color: GREY is cheapest to upload but loses it.
-        if request.format == nil, usable.contains(where: { $0.pixelFormat != .grey }) {
-            usable.removeAll { $0.pixelFormat == .grey }
-        }
-        guard !usable.isEmpty else {
-            let offered = formats.map(\.fourcc).joined(separator: ", ")
-            if request.compressed {
-                throw CaptureError("\(path) does not offer MJPEG; it offers \(offered)")
-            }
-            if let wanted = request.format {
-                throw CaptureError("\(path) does not offer \(wanted.name) (\(wanted.v4l2Codes.joined(separator: "/"))); it offers \(offered)")
-            }
-            throw CaptureError("\(path) offers no format Kamera reads (\(offered)); Kamera reads \(PixelFormat.validNames)")
-        }
-        let size = request.size ?? current
-        func fits(_ s: CameraSize) -> Bool { request.size == nil && request.rate == .max || (s.width == size.width && s.height == size.height) }
-        var candidates: [(CameraFormat, CameraSize)] = []
-        for f in usable { for s in f.sizes where fits(s) { candidates.append((f, s)) } }
-        if candidates.isEmpty {
-            let sizes = Set(usable.flatMap { $0.sizes.map { "\($0.width)x\($0.height)" } }).sorted().joined(separator: ", ")
-            throw CaptureError("\(path) does not offer \(size.width)x\(size.height)\(request.format.map { " in \($0.name)" } ?? ""); sizes: \(sizes)")
-        }
-        // Uncompressed formats by bytes per pixel; MJPEG (decoded on the CPU) last.
-        func cost(_ f: CameraFormat) -> Double { f.isCompressed ? 100 : f.pixelFormat!.bytesPerPixel }
-        let cheapest: ((CameraFormat, CameraSize), (CameraFormat, CameraSize)) -> Bool = { cost($0.0) < cost($1.0) }
-        switch request.rate {
-        case .max:
-            let best = candidates.max { a, b in
-                let ra = a.1.rates.first ?? 0, rb = b.1.rates.first ?? 0
-                if ra != rb { return ra < rb }
-                if a.1.width * a.1.height != b.1.width * b.1.height { return a.1.width * a.1.height < b.1.width * b.1.height }
-                return cheapest(b, a)
-            }!
-            let rate = best.1.rates.first ?? 0
-            guard rate > 30 else {
-                throw CaptureError("\(path) offers no rate above 30 fps (the highest is \(formatRate(rate)) fps at \(best.1.width)x\(best.1.height) \(best.0.fourcc))")
-            }
-            return CameraMode(format: best.0.pixelFormat!, fourcc: best.0.fourcc, width: best.1.width, height: best.1.height, rate: rate)
-        case .fps(let fps):
-            let withRate = candidates.filter { $0.1.rates.isEmpty || $0.1.rates.contains { abs($0 - fps) < 0.01 } }
-            guard let chosen = withRate.sorted(by: cheapest).first else {
-                let rates = Set(candidates.flatMap(\.1.rates)).sorted(by: >).map(formatRate).joined(separator: ", ")
-                throw CaptureError("\(path) does not offer \(formatRate(fps)) fps at \(size.width)x\(size.height); rates: \(rates)")
-            }
-            return CameraMode(format: chosen.0.pixelFormat!, fourcc: chosen.0.fourcc, width: chosen.1.width, height: chosen.1.height, rate: fps)
-        case .current:
-            let chosen = candidates.sorted(by: cheapest).first!
-            return CameraMode(format: chosen.0.pixelFormat!, fourcc: chosen.0.fourcc, width: chosen.1.width, height: chosen.1.height, rate: nil)
-        }
-    }
-
-    /// A rate as people write it: 30, 12.5.
-    public static func formatRate(_ r: Double) -> String {
-        r == r.rounded() ? String(Int(r)) : String(format: "%.2f", r)
-    }
-}
-
 /// Frames from a V4L2 camera through mmap streaming: the counterpart of
 /// `AVCaptureVideoDataOutput`. Buffers are mapped once and reused; each
 /// frame's planes point into the driver's buffer, which is given back to the
@@ -144,32 +11,32 @@ public final class CameraSource: FrameSource {
     public let device: CameraDevice
     public let mode: CameraMode
     public let colorSpace: YUVColorSpace
-    private var buffers: [UnsafeMutableRawBufferPointer] = []
-    private var bufferPlanes: [[Plane]] = []
+    var buffers: [UnsafeMutableRawBufferPointer] = []
+    var bufferPlanes: [[Plane]] = []
     /// How the buffers were allocated.
-    public private(set) var memory: CameraMemory = .mmap
-    private var memoryType = V4L2_MEMORY_MMAP.rawValue
-    private var dumbBuffers: [DumbBuffer] = []
-    private var exportedFDs: [Int32] = []
-    private var decoder: JPEGDecoder?
+    public internal(set) var memory: CameraMemory = .mmap
+    var memoryType = V4L2_MEMORY_MMAP.rawValue
+    var dumbBuffers: [DumbBuffer] = []
+    var exportedFDs: [Int32] = []
+    var decoder: JPEGDecoder?
     /// MJPEG: frames decode into these, and the driver's buffer goes back at
     /// once. A slot stays taken until its frame is handed back; slots are not tied
     /// to buffer indices because some drivers (v4l2loopback) hand out an index
     /// again before it was queued back.
-    private var decoded: [FrameBuffer] = []
-    private var decodedPlanes: [[Plane]] = []
-    private var slotTaken: [Bool] = []
-    private let slotLock = NSLock()
+    var decoded: [FrameBuffer] = []
+    var decodedPlanes: [[Plane]] = []
+    var slotTaken: [Bool] = []
+    let slotLock = NSLock()
     /// MJPEG frames that could not be decoded and were skipped.
     public private(set) var corruptFrames = 0
-    private var held: Int?
-    private var streaming = false
-    private var lastSequence: UInt32?
+    var held: Int?
+    var streaming = false
+    var lastSequence: UInt32?
     /// Frames the driver skipped (gaps in its sequence numbers).
     public private(set) var driverDrops = 0
     public private(set) var framesCaptured = 0
-    private var first: (sequence: UInt32, timestamp: UInt64)?
-    private var latest: (sequence: UInt32, timestamp: UInt64)?
+    var first: (sequence: UInt32, timestamp: UInt64)?
+    var latest: (sequence: UInt32, timestamp: UInt64)?
 
     /// The driver's frame rate over the frames taken so far, from its sequence
     /// numbers and timestamps (frames dropped on the way count too).
@@ -277,111 +144,7 @@ public final class CameraSource: FrameSource {
         "\(device.path) \(mode.width)x\(mode.height) \(mode.fourcc)\(mode.rate.map { " at \(CameraMode.formatRate($0)) fps" } ?? "") (\(colorSpace))"
     }
 
-    private func allocateBuffers(count: Int, bytesPerRow: Int, imageSize: Int, memory placement: CameraMemory) throws {
-        var request = v4l2_requestbuffers()
-        request.count = UInt32(count)
-        request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-        if case .drm = placement { memoryType = V4L2_MEMORY_DMABUF.rawValue }
-        request.memory = memoryType
-        let e = V4L2.ioctl(device.fd, KAMERA_VIDIOC_REQBUFS, &request)
-        guard e == 0, request.count > 0 else {
-            if memoryType == V4L2_MEMORY_DMABUF.rawValue {
-                throw CaptureError("\(device.path) does not take dma-buf buffers (V4L2_MEMORY_DMABUF): \(e == 0 ? "the driver gave none" : V4L2.message(e))")
-            }
-            throw CaptureError("\(device.path): cannot get capture buffers: \(e == 0 ? "the driver gave none" : V4L2.message(e))")
-        }
-        memory = placement
-        let layouts = mode.format.planeLayouts(width: mode.width, height: mode.height)
-        if case .drm(let node) = placement {
-            let drm = try DRMNode(path: node)
-            let needed = max(imageSize, layouts.reduce(0) { $0 + max(bytesPerRow, $1.bytesPerRow) * $1.rows })
-            for index in 0..<request.count {
-                let buffer = try DumbBuffer(device: drm, size: needed)
-                dumbBuffers.append(buffer)
-                buffers.append(buffer.bytes)
-                bufferPlanes.append(planes(in: buffer.bytes, layouts: layouts, bytesPerRow: bytesPerRow, fd: buffer.fd))
-                try queue(index)
-            }
-            return
-        }
-        if mode.isCompressed {
-            // The consumer holds one frame and a queue may hold more: two slots
-            // beyond the driver's buffers, as some drivers give as few as two.
-            decoder = try JPEGDecoder()
-            for _ in 0..<Int(request.count) + 2 {
-                let target = FrameBuffer(format: .rgba, width: mode.width, height: mode.height)
-                decoded.append(target)
-                decodedPlanes.append(target.planes)
-                slotTaken.append(false)
-            }
-        }
-        for index in 0..<request.count {
-            var buffer = v4l2_buffer()
-            buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-            buffer.memory = V4L2_MEMORY_MMAP.rawValue
-            buffer.index = index
-            guard V4L2.ioctl(device.fd, KAMERA_VIDIOC_QUERYBUF, &buffer) == 0 else {
-                throw CaptureError("\(device.path): cannot query buffer \(index): \(V4L2.message(errno))")
-            }
-            let address = mmap(nil, Int(buffer.length), PROT_READ | PROT_WRITE, MAP_SHARED, device.fd, off_t(buffer.m.offset))
-            guard let address, address != MAP_FAILED else {
-                throw CaptureError("\(device.path): cannot map buffer \(index): \(V4L2.message(errno))")
-            }
-            let memory = UnsafeMutableRawBufferPointer(start: address, count: Int(buffer.length))
-            buffers.append(memory)
-            if mode.isCompressed {
-                bufferPlanes.append([])
-                try queue(index)
-                continue
-            }
-            guard layouts.reduce(0, { $0 + max(bytesPerRow, $1.bytesPerRow) * $1.rows }) <= memory.count else {
-                throw CaptureError("\(device.path): buffer of \(memory.count) bytes is too small for \(mode.width)x\(mode.height) \(mode.fourcc)")
-            }
-            var fd: Int32?
-            if placement == .exported {
-                var export = v4l2_exportbuffer()
-                export.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-                export.index = index
-                export.flags = UInt32(O_CLOEXEC | O_RDONLY)
-                let e = V4L2.ioctl(device.fd, KAMERA_VIDIOC_EXPBUF, &export)
-                guard e == 0 else { throw CaptureError("\(device.path): cannot export buffer \(index) (VIDIOC_EXPBUF): \(V4L2.message(e))") }
-                exportedFDs.append(export.fd)
-                fd = export.fd
-            }
-            bufferPlanes.append(planes(in: memory, layouts: layouts, bytesPerRow: bytesPerRow, fd: fd))
-            try queue(index)
-        }
-    }
-
-    /// Planes follow each other in one buffer (single-planar API); chroma rows
-    /// of NV12 have the luma stride.
-    private func planes(in memory: UnsafeMutableRawBufferPointer, layouts: [(bytesPerRow: Int, rows: Int)], bytesPerRow: Int, fd: Int32?) -> [Plane] {
-        var offset = 0
-        var planes: [Plane] = []
-        for layout in layouts {
-            let stride = max(bytesPerRow, layout.bytesPerRow)
-            let size = min(stride * layout.rows, memory.count - offset)
-            planes.append(Plane(bytes: UnsafeRawBufferPointer(rebasing: memory[offset..<offset + max(0, size)]), bytesPerRow: stride,
-                                dmabuf: fd.map { DMABufPlane(fd: $0, offset: offset) }))
-            offset += stride * layout.rows
-        }
-        return planes
-    }
-
-    private func queue(_ index: UInt32) throws {
-        var buffer = v4l2_buffer()
-        buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-        buffer.memory = memoryType
-        buffer.index = index
-        if !dumbBuffers.isEmpty {
-            buffer.m.fd = dumbBuffers[Int(index)].fd
-            buffer.length = UInt32(dumbBuffers[Int(index)].bytes.count)
-        }
-        let e = V4L2.ioctl(device.fd, KAMERA_VIDIOC_QBUF, &buffer)
-        guard e == 0 else { throw disconnected(e, "cannot queue a buffer") }
-    }
-
-    private func disconnected(_ e: Int32, _ what: String) -> CaptureError {
+    func disconnected(_ e: Int32, _ what: String) -> CaptureError {
         e == ENODEV || e == EIO || e == EPIPE
             ? CaptureError("\(device.path): the camera stopped (\(V4L2.message(e))): unplugged or driver error")
             : CaptureError("\(device.path): \(what): \(V4L2.message(e))")
@@ -502,21 +265,5 @@ public final class CameraSource: FrameSource {
             }
         }
         return found.isEmpty ? nil : found.joined(separator: ", ")
-    }
-}
-
-extension CameraSource {
-    /// The camera's own zoom control (`zoom_absolute`), when it has one.
-    public var hardwareZoom: CameraControl? {
-        device.controls().first { $0.name == "zoom_absolute" && !$0.readOnly }
-    }
-
-    /// Sets the hardware zoom for `factor` in `range`: factor 1 is the control's
-    /// minimum, the range's maximum factor its maximum, linear in between.
-    public func setHardwareZoom(_ factor: Double, range: ZoomRange, control: CameraControl) throws {
-        let fraction = range.maxFactor > 1 ? (range.clamp(factor) - 1) / (range.maxFactor - 1) : 0
-        var value = control.minimum + Int64((Double(control.maximum - control.minimum) * fraction).rounded())
-        if control.step > 1 { value = control.minimum + (value - control.minimum) / control.step * control.step }
-        try device.setControl("zoom_absolute=\(value)")
     }
 }

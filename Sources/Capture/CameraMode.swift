@@ -1,0 +1,84 @@
+import Foundation
+
+/// A chosen capture mode.
+public struct CameraMode: Equatable, Sendable {
+    public var format: PixelFormat
+    public var fourcc: String
+    public var isCompressed: Bool { fourcc == "MJPG" || fourcc == "JPEG" }
+    public var width: Int
+    public var height: Int
+    /// nil leaves the rate as it is.
+    public var rate: Double?
+
+    public init(format: PixelFormat, fourcc: String, width: Int, height: Int, rate: Double?) {
+        self.format = format
+        self.fourcc = fourcc
+        self.width = width
+        self.height = height
+        self.rate = rate
+    }
+
+    /// Picks the mode for `request` from what the camera offers.
+    public static func choose(_ request: CameraRequest, from formats: [CameraFormat], current: (width: Int, height: Int),
+                              path: String = "camera") throws -> CameraMode {
+        var usable = formats.filter { f in
+            guard f.pixelFormat != nil else { return false }
+            if request.compressed { return f.isCompressed }
+            return request.format == nil || (f.pixelFormat == request.format && !f.isCompressed)
+        }
+        // Left to choose, prefer color: GREY is cheapest to upload but loses it.
+        if request.format == nil, usable.contains(where: { $0.pixelFormat != .grey }) {
+            usable.removeAll { $0.pixelFormat == .grey }
+        }
+        guard !usable.isEmpty else {
+            let offered = formats.map(\.fourcc).joined(separator: ", ")
+            if request.compressed {
+                throw CaptureError("\(path) does not offer MJPEG; it offers \(offered)")
+            }
+            if let wanted = request.format {
+                throw CaptureError("\(path) does not offer \(wanted.name) (\(wanted.v4l2Codes.joined(separator: "/"))); it offers \(offered)")
+            }
+            throw CaptureError("\(path) offers no format Kamera reads (\(offered)); Kamera reads \(PixelFormat.validNames)")
+        }
+        let size = request.size ?? current
+        func fits(_ s: CameraSize) -> Bool { request.size == nil && request.rate == .max || (s.width == size.width && s.height == size.height) }
+        var candidates: [(CameraFormat, CameraSize)] = []
+        for f in usable { for s in f.sizes where fits(s) { candidates.append((f, s)) } }
+        if candidates.isEmpty {
+            let sizes = Set(usable.flatMap { $0.sizes.map { "\($0.width)x\($0.height)" } }).sorted().joined(separator: ", ")
+            throw CaptureError("\(path) does not offer \(size.width)x\(size.height)\(request.format.map { " in \($0.name)" } ?? ""); sizes: \(sizes)")
+        }
+        // Uncompressed formats by bytes per pixel; MJPEG (decoded on the CPU) last.
+        func cost(_ f: CameraFormat) -> Double { f.isCompressed ? 100 : f.pixelFormat!.bytesPerPixel }
+        let cheapest: ((CameraFormat, CameraSize), (CameraFormat, CameraSize)) -> Bool = { cost($0.0) < cost($1.0) }
+        switch request.rate {
+        case .max:
+            let best = candidates.max { a, b in
+                let ra = a.1.rates.first ?? 0, rb = b.1.rates.first ?? 0
+                if ra != rb { return ra < rb }
+                if a.1.width * a.1.height != b.1.width * b.1.height { return a.1.width * a.1.height < b.1.width * b.1.height }
+                return cheapest(b, a)
+            }!
+            let rate = best.1.rates.first ?? 0
+            guard rate > 30 else {
+                throw CaptureError("\(path) offers no rate above 30 fps (the highest is \(formatRate(rate)) fps at \(best.1.width)x\(best.1.height) \(best.0.fourcc))")
+            }
+            return CameraMode(format: best.0.pixelFormat!, fourcc: best.0.fourcc, width: best.1.width, height: best.1.height, rate: rate)
+        case .fps(let fps):
+            let withRate = candidates.filter { $0.1.rates.isEmpty || $0.1.rates.contains { abs($0 - fps) < 0.01 } }
+            guard let chosen = withRate.sorted(by: cheapest).first else {
+                let rates = Set(candidates.flatMap(\.1.rates)).sorted(by: >).map(formatRate).joined(separator: ", ")
+                throw CaptureError("\(path) does not offer \(formatRate(fps)) fps at \(size.width)x\(size.height); rates: \(rates)")
+            }
+            return CameraMode(format: chosen.0.pixelFormat!, fourcc: chosen.0.fourcc, width: chosen.1.width, height: chosen.1.height, rate: fps)
+        case .current:
+            let chosen = candidates.sorted(by: cheapest).first!
+            return CameraMode(format: chosen.0.pixelFormat!, fourcc: chosen.0.fourcc, width: chosen.1.width, height: chosen.1.height, rate: nil)
+        }
+    }
+
+    /// A rate as people write it: 30, 12.5.
+    public static func formatRate(_ r: Double) -> String {
+        r == r.rounded() ? String(Int(r)) : String(format: "%.2f", r)
+    }
+}

@@ -1,0 +1,51 @@
+import CV4L2
+
+/// What to ask a camera for.
+public struct CameraRequest: Equatable, Sendable {
+    public enum Rate: Equatable, Sendable {
+        /// Whatever the driver is set to.
+        case current
+        /// A frame rate in frames per second.
+        case fps(Double)
+        /// The format and size with the highest rate the camera offers.
+        case max
+    }
+
+    /// nil: the cheapest format the texture cache reads at that size.
+    public var format: PixelFormat?
+    /// Ask for Motion-JPEG (decoded to RGBA) instead of `format`.
+    public var compressed = false
+    /// nil: the camera's current size.
+    public var size: (width: Int, height: Int)?
+    public var rate: Rate
+
+    public init(format: PixelFormat? = nil, compressed: Bool = false, size: (width: Int, height: Int)? = nil, rate: Rate = .current) {
+        self.format = format
+        self.compressed = compressed
+        self.size = size
+        self.rate = rate
+    }
+
+    public static func == (a: CameraRequest, b: CameraRequest) -> Bool {
+        a.format == b.format && a.compressed == b.compressed && a.rate == b.rate && a.size?.width == b.size?.width && a.size?.height == b.size?.height
+    }
+}
+
+/// Where a camera's buffers live.
+public enum CameraMemory: Equatable, Sendable, CustomStringConvertible {
+    /// The driver's buffers, mapped (`V4L2_MEMORY_MMAP`); frames are uploaded by copy.
+    case mmap
+    /// The driver's buffers, mapped and also exported as dma-bufs (`VIDIOC_EXPBUF`).
+    case exported
+    /// Buffers allocated on a DRM device (`/dev/dri/cardN`) and given to the
+    /// driver (`V4L2_MEMORY_DMABUF`).
+    case drm(String)
+
+    public var description: String {
+        switch self {
+        case .mmap: "mmap"
+        case .exported: "mmap + EXPBUF"
+        case .drm(let node): "dma-buf from \(node)"
+        }
+    }
+}
