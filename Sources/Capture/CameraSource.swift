@@ -28,7 +28,7 @@ public final class CameraSource: FrameSource {
     var slotTaken: [Bool] = []
     let slotLock = NSLock()
     /// MJPEG frames that could not be decoded and were skipped.
-    public private(set) var corruptFrames = 0
+    public internal(set) var corruptFrames = 0
     var held: Int?
     var streaming = false
     var lastSequence: UInt32?
@@ -174,14 +174,6 @@ public final class CameraSource: FrameSource {
         }
     }
 
-    private func takeSlot() -> Int? {
-        slotLock.lock()
-        defer { slotLock.unlock() }
-        guard let slot = slotTaken.firstIndex(of: false) else { return nil }
-        slotTaken[slot] = true
-        return slot
-    }
-
     /// Takes the next frame and a ticket to hand it back with (`requeue`); the
     /// frame stays valid until then. Nil when none came within `timeout` ms.
     public func dequeue(timeout: Int32) throws -> (Frame, Int)? {
@@ -213,22 +205,7 @@ public final class CameraSource: FrameSource {
             }
             ticket = Int(buffer.index)
             if let decoder {
-                let index = Int(buffer.index)
-                let used = buffer.bytesused > 0 ? min(Int(buffer.bytesused), buffers[index].count) : buffers[index].count
-                guard let slot = takeSlot() else {
-                    // Every decoded frame is still held by the consumer: this one is dropped.
-                    try queue(buffer.index)
-                    continue
-                }
-                do {
-                    try decoder.decode(UnsafeRawBufferPointer(rebasing: buffers[index][0..<used]), into: decoded[slot])
-                } catch {
-                    corruptFrames += 1
-                    try requeue(slot)
-                    try queue(buffer.index)
-                    continue
-                }
-                try queue(buffer.index)
+                guard let slot = try decode(buffer, with: decoder) else { continue }
                 ticket = slot
             }
             break
@@ -243,27 +220,5 @@ public final class CameraSource: FrameSource {
         let frame = Frame(format: mode.format, width: mode.width, height: mode.height, planes: planes,
                           timestamp: timestamp, sequence: UInt64(buffer.sequence), colorSpace: colorSpace, storage: self)
         return (frame, ticket)
-    }
-
-    /// The processes that have `path` open, e.g. "kamera (pid 123)", when /proc tells.
-    public static func holders(of path: String) -> String? {
-        guard let proc = opendir("/proc") else { return nil }
-        defer { closedir(proc) }
-        var found: [String] = []
-        let me = getpid()
-        while let entry = readdir(proc) {
-            guard let pid = Int32(V4L2.string(entry.pointee.d_name)), pid != me else { continue }
-            guard let fds = opendir("/proc/\(pid)/fd") else { continue }
-            defer { closedir(fds) }
-            while let fd = readdir(fds) {
-                var target = [CChar](repeating: 0, count: 256)
-                let n = readlink("/proc/\(pid)/fd/\(V4L2.string(fd.pointee.d_name))", &target, 255)
-                guard n > 0, String(cString: target) == path else { continue }
-                let comm = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
-                found.append("\(comm) (pid \(pid))")
-                break
-            }
-        }
-        return found.isEmpty ? nil : found.joined(separator: ", ")
     }
 }
