@@ -156,18 +156,19 @@ extension CameraDevice {
         guard let control = all.first(where: { $0.name == wanted }) else {
             throw CaptureError("\(path) has no control '\(parts[0])'; its controls: \(all.map(\.name).joined(separator: ", "))")
         }
-        try setControl(control, to: try control.parse(parts[1]))
+        try setControl(control, to: try control.parse(parts[1]), as: parts[1])
         return controls().first { $0.id == control.id } ?? control
     }
 
     /// Sets one control by its id (one ioctl, no listing): for values set
-    /// frame after frame, such as a zoom ramp.
-    public func setControl(_ control: CameraControl, to value: Int64) throws {
+    /// frame after frame, such as a zoom ramp. `text` is the value as the user
+    /// wrote it, for the error message.
+    public func setControl(_ control: CameraControl, to value: Int64, as text: String? = nil) throws {
         var c = v4l2_control(id: control.id, value: Int32(truncatingIfNeeded: value))
         let e = V4L2.ioctl(fd, KAMERA_VIDIOC_S_CTRL, &c)
         guard e == 0 else {
             let reason = e == EBUSY ? "the device is busy (another program holds it)" : e == EACCES ? "the control is read-only or inactive now" : V4L2.message(e)
-            throw CaptureError("\(path): cannot set \(control.name)=\(value): \(reason)")
+            throw CaptureError("\(path): cannot set \(control.name)=\(text ?? String(value)): \(reason)")
         }
     }
 }

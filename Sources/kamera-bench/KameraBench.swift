@@ -82,7 +82,6 @@ struct KameraBench: ParsableCommand {
         guard !formatList.isEmpty else { throw UsageError("--formats names no format; use some of \(PixelFormat.validNames)") }
         guard frames >= 10 else { throw UsageError("--frames \(frames) is too few; use 10 or more") }
         guard soak >= 0 else { throw UsageError("--soak \(soak) must be 0 (no soak) or more") }
-        if try AllocationCounter.reexecWithInterposerIfNeeded() { return }
         let logger = gpuOptions.makeLogger()
         let thread = RenderThread()
         // One context for every case: contexts are not cheap, and some drivers limit them.
@@ -90,7 +89,7 @@ struct KameraBench: ParsableCommand {
         // The last reference goes on the context's own thread, before that thread is joined.
         defer { try? thread.sync { context = nil } }
         let gpu = context.summary, canImport = context.eglExtensions.contains("EGL_EXT_image_dma_buf_import")
-        print("kamera bench: \(gpu); allocation counting \(AllocationCounter.isActive ? "on" : "off (libMallocInterposerSwift.so not preloaded)")")
+        print("kamera bench: \(gpu); allocation counting \(AllocationCounter.isActive ? "on" : "off (the malloc interposer is not in use)")")
         print("")
         if !zeroCopyOnly { print(BenchResult.header) }
         var results: [BenchResult] = []

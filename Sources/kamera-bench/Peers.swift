@@ -34,7 +34,7 @@ enum Peer: String, CaseIterable {
 
     private func run(input: String, width: Int, height: Int, format: PixelFormat, frames: Int, note: inout String) -> Double? {
         let arguments: [String]
-        var environment = ProcessInfo.processInfo.environment
+        var environment: [String: String] = [:]
         switch self {
         case .ffmpeg:
             arguments = ["ffmpeg", "-nostdin", "-v", "error", "-f", "rawvideo", "-pix_fmt", format == .yuyv ? "yuyv422" : "nv12",
@@ -50,24 +50,17 @@ enum Peer: String, CaseIterable {
                          "framerate=0/1", "!", "glupload", "!", "glcolorconvert", "!", "gleffects", "effect=sepia", "!",
                          "gldownload", "!", "video/x-raw,format=RGBA", "!", "fakesink"]
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        let start = MonotonicClock.seconds
-        do { try process.run() } catch { note = "\(arguments[0]) not found"; return nil }
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let elapsed = MonotonicClock.seconds - start
-        guard process.terminationStatus == 0 else {
-            let text = String(decoding: message, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
-            note = process.terminationStatus == 127 ? "\(arguments[0]) not installed" : "failed: \(text.prefix(80))"
+        // Through env, so that a peer that is not installed exits with 127.
+        guard let result = try? ChildProcess(executable: "/usr/bin/env", arguments: arguments, environment: environment).run() else {
+            note = "\(arguments[0]) not found"
             return nil
         }
-        return elapsed
+        guard result.status == 0 else {
+            let text = result.output.split(separator: "\n").last.map(String.init) ?? ""
+            note = result.status == 127 ? "\(arguments[0]) not installed" : "failed: \(text.prefix(80))"
+            return nil
+        }
+        return result.seconds
     }
 
     /// Four test-pattern frames, back to back, in a temporary raw file.
