@@ -2,6 +2,7 @@
 public enum ShaderSource {
     public static let quadVertex = text(PackageResources.quad_vert)
     public static let cubeVertex = text(PackageResources.cube_vert)
+    public static let yuvVertex = text(PackageResources.yuv_vert)
     public static let texture = text(PackageResources.texture_frag)
     public static let yuyv = text(PackageResources.yuyv_frag)
     public static let nv12 = text(PackageResources.nv12_frag)

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Kamera builds and renders with; does nothing
 # when they are already there. Runs apt-get as root, or through sudo.
+#   scripts/install-deps.sh           # building and running
+#   scripts/install-deps.sh --tests   # also what the tests use (ffmpeg's kmsgrab reads the VM's screen)
 set -euo pipefail
 
 packages=(
@@ -9,6 +11,8 @@ packages=(
     libegl-mesa0 libgl1-mesa-dri                                                 # Mesa EGL + llvmpipe
     systemd                                                                      # systemd-analyze (the kiosk unit test)
 )
+[ "${1:-}" = --tests ] && packages+=(ffmpeg)
+
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -6,7 +6,7 @@
 #   KAMERA_FUZZ_SECONDS=30 (default) sets the time per fuzz target.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-"$root/scripts/install-deps.sh"
+"$root/scripts/install-deps.sh" --tests
 cd "$root"
 swift build --build-tests
 swift test --skip-build --disable-swift-testing

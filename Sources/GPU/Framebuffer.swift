@@ -3,7 +3,7 @@ import CGLES
 /// An RGBA texture with a framebuffer object around it (and a depth buffer
 /// when asked), created once and reused; `resize` reallocates only when the
 /// size changes.
-public final class Framebuffer {
+public final class Framebuffer: RenderTarget {
     public private(set) var width = 0
     public private(set) var height = 0
     public let texture: GLuint
@@ -54,6 +54,9 @@ public final class Framebuffer {
         }
         try GL.check("allocating a \(width)x\(height) framebuffer")
     }
+
+    /// Kamera renders offscreen pictures with the image's top row at GL's row 0.
+    public var topRowFirst: Bool { true }
 
     /// Binds the framebuffer and sets the viewport to cover it.
     public func bind() {

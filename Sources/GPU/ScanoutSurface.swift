@@ -8,7 +8,7 @@ import Shaders
 /// presented frame lands in a GBM buffer object that KMS can scan out. The
 /// surface is made current with the context for the whole run; the
 /// renderer's own framebuffers are still drawn into as before.
-public final class ScanoutSurface {
+public final class ScanoutSurface: RenderTarget {
     public let width: Int
     public let height: Int
     private let context: GPUContext
@@ -54,16 +54,30 @@ public final class ScanoutSurface {
         gbm_surface_destroy(surface)
     }
 
-    /// Draws `picture` over the whole surface (image top at the screen's
-    /// top) and swaps; returns the buffer object now holding it, locked
-    /// until `release`, and a render fence when the display offers them.
-    public func present(_ picture: Framebuffer) throws -> (buffer: ScanoutBuffer, fence: Int32?) {
+    /// The screen shows GL's last row at its top.
+    public var topRowFirst: Bool { false }
+
+    /// Binds the surface (GL's default framebuffer) for drawing straight onto the screen.
+    public func bind() {
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0)
         glViewport(0, 0, GLsizei(width), GLsizei(height))
+    }
+
+    /// Draws `picture` over the whole surface (image top at the screen's
+    /// top) and presents it, for pictures rendered offscreen.
+    public func present(_ picture: Framebuffer) throws -> (buffer: ScanoutBuffer, fence: Int32?) {
+        bind()
         program.use()
         GL.bindTexture(picture.texture)
         // The renderer keeps the image's top row at texture row 0.
         quad.draw((SIMD4(-1, -1, 0, 1), SIMD4(1, -1, 1, 1), SIMD4(-1, 1, 0, 0), SIMD4(1, 1, 1, 0)))
+        return try present()
+    }
+
+    /// Swaps what was drawn into the surface since the last swap; returns the
+    /// buffer object now holding it, locked until `release`, and a render
+    /// fence when the display offers them.
+    public func present() throws -> (buffer: ScanoutBuffer, fence: Int32?) {
         let fence = hasNativeFences ? kamera_egl_native_fence(context.display) : -1
         guard eglSwapBuffers(context.display, eglSurface) != 0 else {
             if fence >= 0 { close(fence) }

@@ -306,7 +306,7 @@ final class YUVProgram {
     private var frameSize = (0, 0)
 
     init(fragment: String, name: String) throws {
-        program = try ShaderProgram(quadFragment: fragment, name: name)
+        program = try ShaderProgram(vertex: ShaderSource.yuvVertex, fragment: fragment, vertexName: "yuv.vert", fragmentName: name)
         program.use()
         size = program.location("u_size")
         matrix = program.location("u_yuv_to_rgb")

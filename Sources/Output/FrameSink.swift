@@ -5,30 +5,35 @@ import GPU
 /// display. Called on the render thread, once per frame the loop renders.
 public protocol FrameSink: AnyObject {
     /// Takes the frame just rendered. A sink that needs bytes calls
-    /// `frame.pixels()`; one that draws on the GPU uses `frame.framebuffer`.
+    /// `frame.pixels()`; one that draws on the GPU uses `frame.picture`.
     func consume(_ frame: RenderedFrame) throws
     /// Ends the run: closes streams, puts devices back.
     func finish() throws
+    /// A screen the renderer may draw each frame's last pass onto directly,
+    /// sparing a copy; nil for sinks that take pictures from offscreen.
+    var screen: RenderTarget? { get }
 }
 
 extension FrameSink {
     public func finish() throws {}
+    public var screen: RenderTarget? { nil }
 }
 
-/// A frame in the renderer's output framebuffer, valid during `consume`.
+/// A frame just rendered, valid during `consume`.
 public struct RenderedFrame {
     /// The frame's number in this run, from 0.
     public let index: Int
     /// The input frame it was rendered from.
     public let input: Frame
-    /// The rendered picture, on the GPU.
-    public let framebuffer: Framebuffer
+    /// The rendered picture, on the GPU: the renderer's output framebuffer,
+    /// or a sink's `screen` when the frame was drawn straight onto it.
+    public let picture: RenderTarget
     private let source: PixelSource
 
-    public init(index: Int, input: Frame, framebuffer: Framebuffer, pixels source: PixelSource) {
+    public init(index: Int, input: Frame, picture: RenderTarget, pixels source: PixelSource) {
         self.index = index
         self.input = input
-        self.framebuffer = framebuffer
+        self.picture = picture
         self.source = source
     }
 
@@ -38,8 +43,8 @@ public struct RenderedFrame {
         try source.readBack()
     }
 
-    public var width: Int { framebuffer.width }
-    public var height: Int { framebuffer.height }
+    public var width: Int { picture.width }
+    public var height: Int { picture.height }
 }
 
 /// Reads the last rendered picture back from the GPU (the frame renderer).

@@ -47,9 +47,19 @@ public final class KMSDisplay: FrameSink {
         "\(card.node.driverName) \(card.path), \(choice.connector.name) \(choice.mode), \(modeSetter.name)\(surface.hasNativeFences && modeSetter.takesInFences ? " with fences" : "")"
     }
 
+    /// The scanout surface: the renderer draws each frame's last pass onto it.
+    public var screen: RenderTarget? { surface }
+
     public func consume(_ frame: RenderedFrame) throws {
         try waitForFlip()
-        let (buffer, fence) = try surface.present(frame.framebuffer)
+        let (buffer, fence): (ScanoutBuffer, Int32?)
+        if frame.picture === surface {
+            (buffer, fence) = try surface.present()
+        } else if let picture = frame.picture as? Framebuffer {
+            (buffer, fence) = try surface.present(picture)
+        } else {
+            throw OutputError("the display shows frames drawn offscreen or on its own surface, not on another screen")
+        }
         let id: UInt32
         do {
             id = try framebuffer(for: buffer)

@@ -60,6 +60,8 @@ public final class FrameLoop {
     }
 
     private func loop(limit: Int?, duration: Double?) throws -> Ending {
+        // A display sink takes each frame's last pass on its own surface.
+        let screen = sinks.lazy.compactMap(\.screen).first
         while true {
             if StopSignal.isRequested { return .stopSignal }
             if let limit, statistics.frames >= limit { return .frameCount }
@@ -82,8 +84,8 @@ public final class FrameLoop {
             }
             try recorder?.append(frame)
             let index = statistics.frames
-            let framebuffer = try renderer.draw(frame, index: index)
-            let rendered = RenderedFrame(index: index, input: frame, framebuffer: framebuffer, pixels: renderer)
+            let picture = try renderer.draw(frame, index: index, onto: screen)
+            let rendered = RenderedFrame(index: index, input: frame, picture: picture, pixels: renderer)
             for sink in sinks { try sink.consume(rendered) }
             statistics.frames += 1
             if statistics.frames == crashAfter { Self.crash() }

@@ -18,6 +18,12 @@ public final class FrameRenderer: PixelSource {
     private var preview: PreviewRenderer?
     private var cube: CubeRenderer?
     private var output: Framebuffer?
+    /// The last frame's filtered texture and index, for drawing its final
+    /// pass again offscreen when it went to a screen and is then read back.
+    private var lastFinalPass: (texture: CameraTexture, index: Int)?
+    /// True while the output framebuffer holds an older frame than the last drawn.
+    private var outputStale = false
+    private var lastSize: (width: Int, height: Int)?
     private var pixels = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     private var framesDrawn = 0
     private var framesRead = -1
@@ -42,9 +48,7 @@ public final class FrameRenderer: PixelSource {
     public private(set) var lastPassCount = 0
 
     /// The size of the last frame drawn, nil before the first.
-    public var lastOutputSize: (width: Int, height: Int)? {
-        output.map { ($0.width, $0.height) }
-    }
+    public var lastOutputSize: (width: Int, height: Int)? { lastSize }
 
     /// Render passes each frame will take: the filter passes and the final draw.
     public var passesPerFrame: Int { stages.count + 1 }
@@ -68,8 +72,14 @@ public final class FrameRenderer: PixelSource {
     /// The pixels of the last frame drawn, RGBA, top row first; read from the
     /// GPU once per frame however many callers ask, into a reused buffer.
     public func readBack() throws -> UnsafeRawBufferPointer {
-        guard let target = output else { throw GPUError("nothing has been rendered yet to read back") }
+        guard let size = lastSize, let last = lastFinalPass else { throw GPUError("nothing has been rendered yet to read back") }
         if framesRead != framesDrawn {
+            let target = try outputFramebuffer(size)
+            if outputStale {
+                // The frame went straight to a screen: draw its last pass again here.
+                drawFinalPass(last.texture, index: last.index, into: target)
+                outputStale = false
+            }
             let size = target.width * target.height * 4
             if pixels.count != size {
                 pixels.deallocate()
@@ -82,20 +92,19 @@ public final class FrameRenderer: PixelSource {
         return UnsafeRawBufferPointer(pixels)
     }
 
-    /// Renders `frame` into the output framebuffer without reading it back.
+    /// Renders `frame` into the output framebuffer without reading it back,
+    /// or with `screen`, its last pass straight onto that screen (the output
+    /// framebuffer is drawn only if the frame is then read back).
     @discardableResult
-    public func draw(_ frame: Frame, index: Int) throws -> Framebuffer {
-        let size = outputSize(for: frame)
-        let target = try output ?? Framebuffer(width: size.width, height: size.height, depth: true)
-        output = target
-        try target.resize(width: size.width, height: size.height)
+    public func draw(_ frame: Frame, index: Int, onto screen: RenderTarget? = nil) throws -> RenderTarget {
+        let size = screen.map { ($0.width, $0.height) } ?? outputSize(for: frame)
         let texture = try cache.texture(for: frame)
         let filtered = try filters.apply(stages, to: texture, frame: index, time: Float(Double(index) / settings.rate))
-        if let preview {
-            preview.render(filtered, into: target, matrix: finalMatrix)
-        } else if let cube {
-            cube.render(filtered, into: target, frame: index, matrix: finalMatrix)
-        }
+        let target: RenderTarget = try screen ?? outputFramebuffer(size)
+        drawFinalPass(filtered, index: index, into: target)
+        lastFinalPass = (filtered, index)
+        lastSize = size
+        outputStale = screen != nil
         lastPassCount = filters.lastPassCount + 1
         framesDrawn &+= 1
         if framesDrawn % 1024 == 0 {
@@ -105,6 +114,22 @@ public final class FrameRenderer: PixelSource {
             malloc_trim(0)
         }
         try GL.check("rendering frame \(index)")
+        return target
+    }
+
+    private func drawFinalPass(_ texture: CameraTexture, index: Int, into target: RenderTarget) {
+        if let preview {
+            preview.render(texture, into: target, matrix: finalMatrix)
+        } else if let cube {
+            cube.render(texture, into: target, frame: index, matrix: finalMatrix)
+        }
+    }
+
+    /// The output framebuffer, made once and resized only when the size changes.
+    private func outputFramebuffer(_ size: (width: Int, height: Int)) throws -> Framebuffer {
+        let target = try output ?? Framebuffer(width: size.width, height: size.height)
+        output = target
+        try target.resize(width: size.width, height: size.height)
         return target
     }
 

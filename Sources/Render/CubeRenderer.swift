@@ -11,19 +11,31 @@ public final class CubeRenderer {
     public var rate: Double
     /// Background color (RGBA, 0...1).
     public var background = SIMD4<Float>(0.2, 0.2, 0.2, 1)
-    private let program: ShaderProgram
+    private let filtered: FaceProgram
+    /// Without a color matrix, a plain texture draw: llvmpipe runs such a
+    /// shader on its fast fixed-point path, at about half the cost.
+    private let plain: FaceProgram
     private let vertices: GLuint
-    private let mvp: GLint
-    private let region: GLint
     private let colorMatrix: ColorMatrixUniforms
+
+    /// A program drawing the faces, and the locations of its uniforms.
+    private struct FaceProgram {
+        let program: ShaderProgram
+        let mvp: GLint
+        let region: GLint
+
+        init(fragment: String, name: String) throws {
+            program = try ShaderProgram(vertex: ShaderSource.cubeVertex, fragment: fragment, vertexName: "cube.vert", fragmentName: name)
+            mvp = program.location("u_mvp")
+            region = program.location("u_region")
+        }
+    }
 
     public init(rate: Double = 30) throws {
         self.rate = rate
-        program = try ShaderProgram(vertex: ShaderSource.cubeVertex, fragment: ShaderSource.colorMatrix,
-                                    vertexName: "cube.vert", fragmentName: "color_matrix.frag")
-        colorMatrix = ColorMatrixUniforms(program)
-        mvp = program.location("u_mvp")
-        region = program.location("u_region")
+        filtered = try FaceProgram(fragment: ShaderSource.colorMatrix, name: "color_matrix.frag")
+        plain = try FaceProgram(fragment: ShaderSource.texture, name: "texture.frag")
+        colorMatrix = ColorMatrixUniforms(filtered.program)
         var buffer: GLuint = 0
         glGenBuffers(1, &buffer)
         vertices = buffer
@@ -43,32 +55,37 @@ public final class CubeRenderer {
         return SIMD3(45 + 15 * t, 45 - 30 * t, 10 + 9 * t)
     }
 
-    /// The model-view-projection matrix for `frame` on an output of the given aspect ratio.
-    public func transform(frame: Int, aspect: Float) -> Mat4 {
+    /// The model-view-projection matrix for `frame` on an output of the given
+    /// aspect ratio; `clipYScale` -1 puts the image's top at GL's row 0 (see `RenderTarget`).
+    public func transform(frame: Int, aspect: Float, clipYScale: Float = -1) -> Mat4 {
         let a = angles(frame: frame)
         let model = Mat4.rotation(degrees: a.x, axis: SIMD3(1, 0, 0)) * Mat4.rotation(degrees: a.y, axis: SIMD3(0, 1, 0))
             * Mat4.rotation(degrees: a.z, axis: SIMD3(0, 0, 1))
         let view = Mat4.translation(0, 0, -6)
-        // y is flipped so that the image's top row comes first when read back (see Framebuffer.readPixels).
-        let projection = Mat4.scale(1, -1, 1) * Mat4.perspective(fovyDegrees: 45, aspect: aspect, near: 1, far: 20)
+        let projection = Mat4.scale(1, clipYScale, 1) * Mat4.perspective(fovyDegrees: 45, aspect: aspect, near: 1, far: 20)
         return projection * view * model
     }
 
     /// Renders the cube at `frame` into `target`, its faces showing `texture`
-    /// through `matrix`.
-    public func render(_ texture: CameraTexture, into target: Framebuffer, frame: Int, matrix: ColorMatrix = .identity) {
+    /// through `matrix`. The cube is convex, so culling its back faces hides
+    /// all that a depth test would: no depth buffer to clear and test.
+    public func render(_ texture: CameraTexture, into target: RenderTarget, frame: Int, matrix: ColorMatrix = .identity) {
         target.bind()
         glClearColor(background.x, background.y, background.z, background.w)
-        glClear(GLbitfield(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT))
-        glEnable(GLenum(GL_DEPTH_TEST))
-        program.use()
-        colorMatrix.set(matrix)
+        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        glEnable(GLenum(GL_CULL_FACE))
+        glCullFace(GLenum(GL_BACK))
+        // Faces wind counterclockwise seen from outside; a flip in y reverses that.
+        glFrontFace(GLenum(target.topRowFirst ? GL_CW : GL_CCW))
+        let faces = matrix == .identity ? plain : filtered
+        faces.program.use()
+        if matrix != .identity { colorMatrix.set(matrix) }
         GL.bindTexture(texture.name)
-        transform(frame: frame, aspect: Float(target.width) / Float(target.height)).withFloats {
-            glUniformMatrix4fv(mvp, 1, GLboolean(GL_FALSE), $0)
+        transform(frame: frame, aspect: Float(target.width) / Float(target.height), clipYScale: target.clipYScale).withFloats {
+            glUniformMatrix4fv(faces.mvp, 1, GLboolean(GL_FALSE), $0)
         }
         let r = texture.region
-        glUniform4f(region, r.x, r.y, r.width, r.height)
+        glUniform4f(faces.region, r.x, r.y, r.width, r.height)
         glBindBuffer(GLenum(GL_ARRAY_BUFFER), vertices)
         glEnableVertexAttribArray(ShaderProgram.positionAttribute)
         glEnableVertexAttribArray(ShaderProgram.texcoordAttribute)
@@ -76,7 +93,7 @@ public final class CubeRenderer {
         glVertexAttribPointer(ShaderProgram.texcoordAttribute, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), 20,
                               UnsafeRawPointer(bitPattern: 12))
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 36)
-        glDisable(GLenum(GL_DEPTH_TEST))
+        glDisable(GLenum(GL_CULL_FACE))
     }
 
     /// Six faces, two triangles each: x, y, z, u, v per vertex; v = 0 is the image's

@@ -42,11 +42,13 @@ struct DisplayBenchmark {
         }
         var lines = ["Display (\(display.summary)), whole processes; the rate is the difference between a \(shortRun)-frame run and one of \(longRun) frames or more (after a warm-up run):",
                      "program                                    fps   CPU ms/frame   fps vs kmscube   CPU/frame vs kmscube"]
-        var reference: Row?
+        var reference: Row?, textured: Row?
         do {
-            let (row, note) = try kmscube(card: display.card, driver: display.driver)
-            reference = row
-            lines.append(format(row, against: nil))
+            // smooth: kmscube's default, colors per vertex (the target's reference);
+            // rgba: a cube textured from a still RGBA image, closer to Kamera's work.
+            let (rows, note) = try kmscube(card: display.card, driver: display.driver, modes: ["smooth", "rgba"])
+            (reference, textured) = (rows[0], rows[1])
+            for (i, row) in rows.enumerated() { lines.append(format(row, against: i == 0 ? nil : reference)) }
             if let note { lines.append("  " + note) }
         } catch {
             lines.append("kmscube: not measured: \(error)")
@@ -54,17 +56,25 @@ struct DisplayBenchmark {
         // The test pattern unpaced (--fps 1000), so that the display's vsync sets
         // the pace, as it does for kmscube.
         let common = ["-o", "kms", "--card", display.card, "--fps", "1000", "--quiet"]
+        var kameraCube: Row?
         for (name, arguments) in [("kamera cube -o kms", ["cube"] + common),
+                                  ("kamera cube -o kms --format rgba", ["cube", "--format", "rgba"] + common),
                                   ("kamera preview -o kms --filter sepia", ["preview", "--filter", "sepia"] + common)] {
             do {
                 let row = try measure(name: name) { frames in
                     ChildProcess(executable: kamera.path, arguments: arguments + ["--frames", "\(frames)"])
                 }
+                if arguments == ["cube"] + common { kameraCube = row }
                 lines.append(format(row, against: reference))
             } catch {
                 lines.append("\(name): not measured: \(error)")
             }
         }
+        if let kameraCube, let textured {
+            lines.append(String(format: "kamera cube beside kmscube's textured cube (rgba): %.2fx its frame rate, %.2fx its CPU per frame",
+                                kameraCube.fps / textured.fps, kameraCube.cpuMilliseconds / textured.cpuMilliseconds))
+        }
+        lines.append("(the test pattern is a 1280x720 YUYV frame, converted on the GPU each frame; --format rgba skips the conversion)")
         return lines.joined(separator: "\n")
     }
 
@@ -76,7 +86,7 @@ struct DisplayBenchmark {
         return text
     }
 
-    private func kmscube(card: String, driver: String) throws -> (Row, String?) {
+    private func kmscube(card: String, driver: String, modes: [String]) throws -> ([Row], String?) {
         guard let executable = Self.find("kmscube") else { throw BenchError("kmscube is not installed (apt-get install kmscube)") }
         var environment: [String: String] = [:]
         var note: String?, shim: URL?
@@ -86,10 +96,12 @@ struct DisplayBenchmark {
             environment["LD_PRELOAD"] = shim?.path
             note = "kmscube as shipped cannot set the mode on vkms (it adds framebuffers with DRM_FORMAT_MOD_INVALID); it ran with an LD_PRELOAD shim, built by this bench, whose gbm_bo_get_modifier returns 0 (linear)"
         }
-        let row = try measure(name: "kmscube (legacy, smooth)") { frames in
-            ChildProcess(executable: executable, arguments: ["-D", card, "-c", "\(frames)"], environment: environment)
+        let rows = try modes.map { mode in
+            try measure(name: "kmscube (legacy, \(mode))") { frames in
+                ChildProcess(executable: executable, arguments: ["-D", card, "-M", mode, "-c", "\(frames)"], environment: environment)
+            }
         }
-        return (row, note)
+        return (rows, note)
     }
 
     /// Runs the program for the short and the long count, after a short run

@@ -21,7 +21,7 @@ final class CameraSessionVMTests: XCTestCase {
             options.inputSize = (640, 480)
             let session = try CameraSession(renderer: renderer, configuration: options)
 
-            func renderNext() throws -> (Frame, Image, Framebuffer) {
+            func renderNext() throws -> (Frame, Image, RenderTarget) {
                 let frame = try XCTUnwrap(try session.nextFrame())
                 let target = try renderer.draw(frame, index: 0)
                 let pixels = try renderer.render(frame, index: 0)

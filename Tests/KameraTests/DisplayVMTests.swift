@@ -117,7 +117,8 @@ final class DisplayVMTests: XCTestCase {
 
     /// What is scanned out is captured by ffmpeg's kmsgrab from a second process
     /// while Kamera holds its last frame on screen (the test hook), and compared
-    /// with `kamera render` of the same input and frame, offscreen.
+    /// with `kamera render` of the same input and frame, offscreen; so is the
+    /// PNG the s key saves while the frame is on screen.
     func testWhatIsOnScreenMatchesTheOffscreenRender() throws {
         // A still input, so that what is on screen does not move between frames.
         let input = folder.appendingPathComponent("input.png").path
@@ -142,12 +143,23 @@ final class DisplayVMTests: XCTestCase {
             grab preview
             KAMERA_TEST_HOLD_SECONDS=60 $K cube -o kms --input input.png --frames 1 -v > cube.txt 2>&1 &
             grab cube
+            # The s key: the frame on screen saved as a PNG (drawn again offscreen).
+            mkfifo keys
+            $K preview -o kms --input input.png --filter sepia -v < keys > snapshot.txt 2>&1 &
+            exec 3> keys
+            waitlog snapshot.txt fps; printf s >&3
+            waitlog snapshot.txt saved; printf q >&3
+            wait %1; echo "exit $?" >> snapshot.txt
             """)
-        for name in ["preview", "cube"] {
+        XCTAssertTrue(text("snapshot.txt").contains("saved kamera-snapshot-0001.png"), text("snapshot.txt"))
+        XCTAssertTrue(text("snapshot.txt").contains("exit 0"), text("snapshot.txt"))
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("kamera-snapshot-0001.png"),
+                                         to: folder.appendingPathComponent("snapshot.png"))
+        for name in ["preview", "cube", "snapshot"] {
             let shot = try image(folder.appendingPathComponent("\(name).png").path)
-            let reference = try image(folder.appendingPathComponent("\(name)-ref.png").path)
+            let reference = try image(folder.appendingPathComponent("\(name == "cube" ? "cube" : "preview")-ref.png").path)
             // Stopped by SIGTERM while holding its last frame: it ends by that signal.
-            XCTAssertTrue(text("\(name).txt").contains("exit 143"), "\(name): \(text("\(name).txt"))")
+            if name != "snapshot" { XCTAssertTrue(text("\(name).txt").contains("exit 143"), "\(name): \(text("\(name).txt"))") }
             XCTAssertEqual(shot.width, 1024, "\(name): \(text("\(name).txt"))")
             XCTAssertEqual(shot.height, 768)
             guard shot.width == reference.width, shot.height == reference.height else { continue }
@@ -158,7 +170,7 @@ final class DisplayVMTests: XCTestCase {
                     worst = max(worst, abs(d.x), abs(d.y), abs(d.z))
                 }
             }
-            print("\(name): what kmsgrab saw differs from the offscreen render by at most \(worst)/255")
+            print("\(name) (\(name == "snapshot" ? "the s key's PNG" : "kmsgrab's capture")): differs from the offscreen render by at most \(worst)/255")
             XCTAssertLessThanOrEqual(worst, 2, "\(name): the scanned-out picture differs from the offscreen render by \(worst)/255")
         }
     }
@@ -175,10 +187,12 @@ final class DisplayVMTests: XCTestCase {
         XCTAssertTrue(out.contains("exit 0"), out)
         XCTAssertTrue(out.contains("Display (vkms /dev/dri/card0, Virtual-1 1024x768@60)"), out)
         XCTAssertTrue(out.contains("LD_PRELOAD shim, built by this bench, whose gbm_bo_get_modifier returns 0"), out)
-        for name in ["kmscube (legacy, smooth)", "kamera cube -o kms", "kamera preview -o kms --filter sepia"] {
+        XCTAssertTrue(out.contains("kamera cube beside kmscube's textured cube (rgba): "), out)
+        for name in ["kmscube (legacy, smooth)", "kmscube (legacy, rgba)", "kamera cube -o kms", "kamera cube -o kms --format rgba",
+                     "kamera preview -o kms --filter sepia"] {
             let row = out.split(separator: "\n").first { $0.hasPrefix(name) }.map(String.init) ?? ""
             let numbers = row.dropFirst(name.count).split(separator: " ").compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: "x"))) }
-            XCTAssertEqual(numbers.count, name.hasPrefix("kmscube") ? 2 : 4, "\(name): \(row)\n\(out)")
+            XCTAssertEqual(numbers.count, name == "kmscube (legacy, smooth)" ? 2 : 4, "\(name): \(row)\n\(out)")
             XCTAssertTrue(numbers.allSatisfy { $0 > 0 }, "\(name): \(row)")
         }
     }
