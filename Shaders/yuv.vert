@@ -1,8 +1,7 @@
 // The quad for YUV conversion: besides the frame's texture coordinates, the
 // coordinates of the chroma texel (YUYV pairs, NV12's half-size plane) and
-// the position in chroma texels, all interpolated, so that the fragment
-// shader samples at varyings as they are (llvmpipe's fast path) with no
-// arithmetic on coordinates.
+// the position in chroma texels, interpolated per vertex rather than
+// computed per fragment.
 attribute vec2 a_position;
 attribute vec2 a_texcoord;
 uniform vec2 u_size;          // frame size in pixels

@@ -6,14 +6,15 @@ precision mediump float;
 // The YUYV frame is uploaded as an RGBA texture of (width / 2) x height:
 // each texel holds Y0 U Y1 V for two neighbouring pixels. The texture is
 // nearest-sampled at pixel centers, a quarter texel from a pair's edge.
-varying vec2 v_chroma;
+varying vec2 v_texcoord;
+varying vec2 v_chroma;        // .x across pairs; pairs are full height, so y is v_texcoord's
 varying vec2 v_chroma_texel;
 uniform sampler2D u_texture;
 uniform mat3 u_yuv_to_rgb;
 uniform vec3 u_yuv_offset;  // subtracted before the matrix (range and chroma bias)
 
 void main() {
-    vec4 pair = texture2D(u_texture, v_chroma);
+    vec4 pair = texture2D(u_texture, vec2(v_chroma.x, v_texcoord.y));
     float luma = fract(v_chroma_texel.x) < 0.5 ? pair.r : pair.b;
     vec3 rgb = u_yuv_to_rgb * (vec3(luma, pair.g, pair.a) - u_yuv_offset);
     gl_FragColor = vec4(clamp(rgb, 0.0, 1.0), 1.0);

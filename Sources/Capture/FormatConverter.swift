@@ -2,54 +2,57 @@
 /// frames in every layout the texture cache reads. Chroma is the average of the
 /// pixels it covers.
 public enum FormatConverter {
-    /// Converts `rows` of `source` (all by default; widened to whole chroma
-    /// rows for NV12), leaving the other rows of `target` as they are.
+    /// Converts the pixels of `source` in `rows` and `columns` (all by
+    /// default; widened to whole chroma pairs and rows for YUYV and NV12),
+    /// leaving the rest of `target` as it is.
     public static func convert(rgba source: FrameBuffer, to target: FrameBuffer, colorSpace: YUVColorSpace,
-                               rows wanted: Range<Int>? = nil) {
+                               rows wanted: Range<Int>? = nil, columns wantedColumns: Range<Int>? = nil) {
         let w = source.width, h = source.height
         let src = source.planes[0].bytes
         let dst = target.mutablePlane(0)
         var rows = (wanted ?? 0..<h).clamped(to: 0..<h)
+        var columns = (wantedColumns ?? 0..<w).clamped(to: 0..<w)
         if target.format == .nv12 { rows = (rows.lowerBound & ~1)..<min(h, (rows.upperBound + 1) & ~1) }
-        let pixels = rows.lowerBound * w..<rows.upperBound * w
+        if target.format.isYUV { columns = (columns.lowerBound & ~1)..<min(w, (columns.upperBound + 1) & ~1) }
+        guard !rows.isEmpty, !columns.isEmpty else { return }
         var memo = LastColor()
-        switch target.format {
-        case .rgba:
-            let bytes = pixels.lowerBound * 4..<pixels.upperBound * 4
-            UnsafeMutableRawBufferPointer(rebasing: dst[bytes]).copyMemory(from: UnsafeRawBufferPointer(rebasing: src[bytes]))
-        case .bgra:
-            for i in stride(from: pixels.lowerBound * 4, to: pixels.upperBound * 4, by: 4) {
-                dst[i] = src[i + 2]; dst[i + 1] = src[i + 1]; dst[i + 2] = src[i]; dst[i + 3] = src[i + 3]
-            }
-        case .rgb24:
-            for p in pixels {
-                dst[p * 3] = src[p * 4]; dst[p * 3 + 1] = src[p * 4 + 1]; dst[p * 3 + 2] = src[p * 4 + 2]
-            }
-        case .grey:
-            for p in pixels {
-                dst[p] = memo.yuv((src[p * 4], src[p * 4 + 1], src[p * 4 + 2]), colorSpace).y
-            }
-        case .yuyv:
-            let rowBytes = target.planes[0].bytesPerRow
-            for y in rows {
-                for x in stride(from: 0, to: w, by: 2) {
+        for y in rows {
+            let pixels = y * w + columns.lowerBound..<y * w + columns.upperBound
+            switch target.format {
+            case .rgba:
+                let bytes = pixels.lowerBound * 4..<pixels.upperBound * 4
+                UnsafeMutableRawBufferPointer(rebasing: dst[bytes]).copyMemory(from: UnsafeRawBufferPointer(rebasing: src[bytes]))
+            case .bgra:
+                for i in stride(from: pixels.lowerBound * 4, to: pixels.upperBound * 4, by: 4) {
+                    dst[i] = src[i + 2]; dst[i + 1] = src[i + 1]; dst[i + 2] = src[i]; dst[i + 3] = src[i + 3]
+                }
+            case .rgb24:
+                for p in pixels {
+                    dst[p * 3] = src[p * 4]; dst[p * 3 + 1] = src[p * 4 + 1]; dst[p * 3 + 2] = src[p * 4 + 2]
+                }
+            case .grey:
+                for p in pixels {
+                    dst[p] = memo.yuv((src[p * 4], src[p * 4 + 1], src[p * 4 + 2]), colorSpace).y
+                }
+            case .yuyv:
+                let rowBytes = target.planes[0].bytesPerRow
+                for x in stride(from: columns.lowerBound, to: columns.upperBound, by: 2) {
                     let a = pixel(src, w, x, y), b = pixel(src, w, min(x + 1, w - 1), y)
                     let ya = memo.yuv(a, colorSpace), yb = memo.yuv(b, colorSpace)
                     let o = y * rowBytes + x * 2
                     dst[o] = ya.y; dst[o + 1] = avg(ya.u, yb.u); dst[o + 2] = yb.y; dst[o + 3] = avg(ya.v, yb.v)
                 }
-            }
-        case .nv12:
-            let uv = target.mutablePlane(1)
-            let uvStride = target.planes[1].bytesPerRow
-            for y in rows {
-                for x in 0..<w {
-                    let p = pixel(src, w, x, y)
-                    dst[y * w + x] = memo.yuv(p, colorSpace).y
+            case .nv12:
+                for x in columns {
+                    dst[y * w + x] = memo.yuv(pixel(src, w, x, y), colorSpace).y
                 }
             }
+        }
+        if target.format == .nv12 {
+            let uv = target.mutablePlane(1)
+            let uvStride = target.planes[1].bytesPerRow
             for cy in (rows.lowerBound / 2)..<((rows.upperBound + 1) / 2) {
-                for cx in 0..<((w + 1) / 2) {
+                for cx in (columns.lowerBound / 2)..<((columns.upperBound + 1) / 2) {
                     var su = 0, sv = 0
                     for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
                         let p = pixel(src, w, min(cx * 2 + dx, w - 1), min(cy * 2 + dy, h - 1))

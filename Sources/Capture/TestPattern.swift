@@ -13,7 +13,7 @@ public final class TestPattern: FrameSource {
     private let rgba: FrameBuffer
     private let output: FrameBuffer
     /// The background in the output format, converted once: each frame then
-    /// converts only the rows its square and number touch.
+    /// converts only the rectangles of its square and number.
     private let convertedBackground: [[UInt8]]
 
     public static let bars: [(UInt8, UInt8, UInt8)] = [
@@ -48,15 +48,15 @@ public final class TestPattern: FrameSource {
     public func frame(at index: UInt64) -> Frame {
         let pixels = rgba.mutablePlane(0)
         background.withUnsafeBytes { pixels.copyMemory(from: $0) }
-        let squareRows = drawMovingSquare(pixels, index: index)
-        let numberRows = drawNumber(pixels, index)
+        let square = drawMovingSquare(pixels, index: index)
+        let number = drawNumber(pixels, index)
         if format != .rgba {
             for (plane, bytes) in convertedBackground.enumerated() {
                 let target = output.mutablePlane(plane)
                 bytes.withUnsafeBytes { target.copyMemory(from: $0) }
             }
-            FormatConverter.convert(rgba: rgba, to: output, colorSpace: colorSpace, rows: squareRows)
-            FormatConverter.convert(rgba: rgba, to: output, colorSpace: colorSpace, rows: numberRows)
+            FormatConverter.convert(rgba: rgba, to: output, colorSpace: colorSpace, rows: square.rows, columns: square.columns)
+            FormatConverter.convert(rgba: rgba, to: output, colorSpace: colorSpace, rows: number.rows, columns: number.columns)
         }
         let timestamp = FrameLimits.timestamp(frame: index, rate: rate)
         return output.frame(sequence: index, timestamp: timestamp, colorSpace: colorSpace)
@@ -102,26 +102,26 @@ public final class TestPattern: FrameSource {
         }
     }
 
-    /// Draws the square; returns the rows it covers.
-    private func drawMovingSquare(_ pixels: UnsafeMutableRawBufferPointer, index: UInt64) -> Range<Int> {
+    /// Draws the square; returns the rows and columns it covers.
+    private func drawMovingSquare(_ pixels: UnsafeMutableRawBufferPointer, index: UInt64) -> (rows: Range<Int>, columns: Range<Int>) {
         let square = squarePosition(at: index)
         fill(pixels, x: square.x, y: square.y, w: square.size, h: square.size, (255, 255, 255))
-        return square.y..<(square.y + square.size)
+        return (square.y..<(square.y + square.size), square.x..<(square.x + square.size))
     }
 
     /// Draws `index` in a 3x5 pixel font, scaled to about a twelfth of the
-    /// height, on a black box; returns the rows the box covers.
-    private func drawNumber(_ pixels: UnsafeMutableRawBufferPointer, _ index: UInt64) -> Range<Int> {
+    /// height, on a black box; returns the rows and columns the box covers.
+    private func drawNumber(_ pixels: UnsafeMutableRawBufferPointer, _ index: UInt64) -> (rows: Range<Int>, columns: Range<Int>) {
         let scale = max(1, height / 60)
-        var digits: [Int] = []
-        var n = index
-        repeat { digits.append(Int(n % 10)); n /= 10 } while n > 0 && digits.count < 8
+        // The last eight digits at most, counted without an array (nothing allocated per frame).
+        var count = 1
+        while count < 8 && index / Self.powersOfTen[count] > 0 { count += 1 }
         let margin = scale * 2
-        let boxW = margin * 2 + digits.count * 4 * scale - scale, boxH = margin * 2 + 5 * scale
+        let boxW = margin * 2 + count * 4 * scale - scale, boxH = margin * 2 + 5 * scale
         let left = width / 2 - boxW / 2, top = height / 12
         fill(pixels, x: left, y: top, w: boxW, h: boxH, (0, 0, 0))
-        for (position, digit) in digits.reversed().enumerated() {
-            let glyph = Self.font[digit]
+        for position in 0..<count {
+            let glyph = Self.font[Int(index / Self.powersOfTen[count - 1 - position] % 10)]
             for row in 0..<5 {
                 for col in 0..<3 where glyph[row] & (4 >> col) != 0 {
                     fill(pixels, x: left + margin + (position * 4 + col) * scale, y: top + margin + row * scale,
@@ -129,8 +129,10 @@ public final class TestPattern: FrameSource {
                 }
             }
         }
-        return top..<(top + boxH)
+        return (top..<(top + boxH), left..<(left + boxW))
     }
+
+    private static let powersOfTen: [UInt64] = (0..<8).map { (0..<$0).reduce(1) { p, _ in p * 10 } }
 
     /// Digits 0-9, five rows of three bits each (bit 2 is the left column).
     private static let font: [[UInt8]] = [

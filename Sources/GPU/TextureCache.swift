@@ -27,6 +27,22 @@ public final class TextureCache {
     }
 
     public var upload: Upload = .auto
+
+    /// Where copied YUV frames become RGB.
+    public enum YUVConversion: String, CaseIterable, Sendable {
+        /// On the CPU with a software renderer (llvmpipe, softpipe), else in a shader.
+        case auto
+        /// A conversion pass on the GPU (`yuyv.frag`, `nv12.frag`).
+        case shader
+        /// On the CPU (`YUVToRGBA`), uploading RGBA of the cropped size.
+        case cpu
+    }
+
+    public var yuvConversion: YUVConversion = .auto
+    /// True when the renderer is software, where a CPU conversion is cheaper than a pass.
+    public let rendersInSoftware: Bool
+    private let cpuConverter = YUVToRGBA()
+    private var convertedUpload: (texture: GLuint, width: Int, height: Int)?
     /// The path the last frame took: "dmabuf" or "copy".
     public private(set) var lastPath = "copy"
     /// Why dma-buf frames are copied rather than imported, once that is decided.
@@ -63,13 +79,22 @@ public final class TextureCache {
         glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &maxSize)
         maxTextureSize = Int(maxSize)
         converted = try Framebuffer(width: 1, height: 1)
+        rendersInSoftware = ["llvmpipe", "softpipe"].contains { context.renderer.contains($0) }
         importer = DMABufImporter(context: context)
         if importer == nil {
             copyReason = "the EGL display (\(context.platform)) does not offer EGL_EXT_image_dma_buf_import with GL_OES_EGL_image"
         }
     }
 
-    deinit { deletePlanes() }
+    deinit {
+        deletePlanes()
+        if var texture = convertedUpload?.texture { glDeleteTextures(1, &texture) }
+    }
+
+    /// Whether copied YUV frames are converted on the CPU, per `yuvConversion`.
+    public var convertsYUVOnCPU: Bool {
+        yuvConversion == .cpu || (yuvConversion == .auto && rendersInSoftware)
+    }
 
     /// Whether dma-buf frames can be imported at all.
     public var canImportDMABuf: Bool { importer != nil }
@@ -103,6 +128,7 @@ public final class TextureCache {
 
     /// The texture for `frame` by upload: `glTexSubImage2D` into reused textures.
     private func copiedTexture(for frame: Frame, rect: (x: Int, y: Int, width: Int, height: Int), region: TextureRegion) throws -> CameraTexture {
+        if frame.format.isYUV && convertsYUVOnCPU { return try convertedOnCPU(frame, rect: rect) }
         try prepare(frame)
         switch frame.format {
         case .rgba, .rgb24, .grey:
@@ -134,6 +160,29 @@ public final class TextureCache {
             nv12Program = program
             return try convert(frame, program: program, planes: planes[0], planes[1], rect: rect, region: region)
         }
+    }
+
+    /// The cropped rectangle converted to RGBA on the CPU and uploaded into a
+    /// texture of its size, made once per size.
+    private func convertedOnCPU(_ frame: Frame, rect: (x: Int, y: Int, width: Int, height: Int)) throws -> CameraTexture {
+        cpuConverter.convert(frame, x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+        if let t = convertedUpload, t.width == rect.width, t.height == rect.height {
+            glBindTexture(GLenum(GL_TEXTURE_2D), t.texture)
+        } else {
+            for spec in [rect.width, rect.height] where spec > maxTextureSize {
+                throw GPUError("a \(rect.width)x\(rect.height) image is above this GPU's texture limit of \(maxTextureSize)x\(maxTextureSize); use a smaller input")
+            }
+            if var old = convertedUpload?.texture { glDeleteTextures(1, &old) }
+            let texture = GL.makeTexture(filter: GL_LINEAR)
+            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA, GLsizei(rect.width), GLsizei(rect.height), 0,
+                         GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
+            convertedUpload = (texture, rect.width, rect.height)
+            try GL.check("allocating a \(rect.width)x\(rect.height) texture for converted frames")
+        }
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
+        glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(rect.width), GLsizei(rect.height), GLenum(GL_RGBA),
+                        GLenum(GL_UNSIGNED_BYTE), cpuConverter.pixels.baseAddress)
+        return CameraTexture(name: convertedUpload!.texture, width: rect.width, height: rect.height, region: .full)
     }
 
     private func yuyv() throws -> YUVProgram {

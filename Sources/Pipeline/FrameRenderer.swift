@@ -33,6 +33,7 @@ public final class FrameRenderer: PixelSource {
         self.settings = settings
         cache = try TextureCache(context: context, crop: settings.crop)
         cache.upload = settings.upload
+        cache.yuvConversion = settings.yuvConversion
         filters = try FilterRenderer()
         (stages, finalMatrix) = Self.split(settings.filters)
         switch settings.mode {
@@ -150,6 +151,7 @@ public final class FrameRenderer: PixelSource {
         }
         cache.crop = settings.crop
         cache.upload = settings.upload
+        cache.yuvConversion = settings.yuvConversion
         (stages, finalMatrix) = Self.split(settings.filters)
         self.settings = settings
     }

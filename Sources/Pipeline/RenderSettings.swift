@@ -15,6 +15,8 @@ public struct RenderSettings: Equatable {
     public var rate: Double
     /// How frames reach the GPU: dma-buf import when possible, or copy.
     public var upload: TextureCache.Upload = .auto
+    /// Where copied YUV frames become RGB: the CPU with a software renderer, else a shader.
+    public var yuvConversion: TextureCache.YUVConversion = .auto
 
     public init(crop: CropMode = .square, filters: FilterChain = FilterChain(), mode: RenderMode = .preview(PreviewLayout()),
                 outputSize: (width: Int, height: Int)? = nil, rate: Double = 30) {
@@ -27,6 +29,7 @@ public struct RenderSettings: Equatable {
 
     public static func == (a: RenderSettings, b: RenderSettings) -> Bool {
         a.crop == b.crop && a.filters == b.filters && a.mode == b.mode && a.rate == b.rate && a.upload == b.upload
+            && a.yuvConversion == b.yuvConversion
             && a.outputSize?.width == b.outputSize?.width && a.outputSize?.height == b.outputSize?.height
     }
 }

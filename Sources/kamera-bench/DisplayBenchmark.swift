@@ -74,7 +74,7 @@ struct DisplayBenchmark {
             lines.append(String(format: "kamera cube beside kmscube's textured cube (rgba): %.2fx its frame rate, %.2fx its CPU per frame",
                                 kameraCube.fps / textured.fps, kameraCube.cpuMilliseconds / textured.cpuMilliseconds))
         }
-        lines.append("(the test pattern is a 1280x720 YUYV frame, converted on the GPU each frame; --format rgba skips the conversion)")
+        lines.append("(the test pattern is a 1280x720 YUYV frame, turned into RGB each frame, on the CPU with a software renderer (--yuv-conversion auto); --format rgba needs no conversion)")
         return lines.joined(separator: "\n")
     }
 

@@ -59,6 +59,9 @@ struct PipelineOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "How camera frames reach the GPU: auto (dma-buf import when the GPU and camera allow, else copy), copy, or dmabuf.")
     var upload = "auto"
 
+    @Option(parsing: .unconditional, help: "Where YUV frames become RGB: auto (on the CPU with a software renderer such as llvmpipe, where it is cheaper than a GPU pass; else on the GPU), cpu, or shader.")
+    var yuvConversion = "auto"
+
     /// The source and the render settings the options describe.
     func makePipeline() throws -> (source: SourceOptions, settings: RenderSettings) {
         var source = SourceOptions()
@@ -107,6 +110,10 @@ struct PipelineOptions: ParsableArguments {
         guard let uploadMode = TextureCache.Upload(rawValue: upload) else { throw UsageError("--upload \(excerpt(upload)) is not valid; use auto, copy or dmabuf") }
         if uploadMode == .dmabuf && camera == nil { throw UsageError("--upload dmabuf needs --camera: only cameras share their buffers") }
         settings.upload = uploadMode
+        guard let conversion = TextureCache.YUVConversion(rawValue: yuvConversion) else {
+            throw UsageError("--yuv-conversion \(excerpt(yuvConversion)) is not valid; use auto, cpu or shader")
+        }
+        settings.yuvConversion = conversion
         guard let cropMode = CropMode(rawValue: crop) else { throw UsageError("--crop \(excerpt(crop)) is not valid; use square or none") }
         settings.crop = cropMode
         if let size {

@@ -1,7 +1,8 @@
 import Pipeline
 import XCTest
 
-/// YUV → RGB in the texture cache's shaders against the CPU reference built
+/// YUV → RGB in the texture cache, by its shaders and by its CPU conversion
+/// (`YUVToRGBA`, the default on llvmpipe), against the CPU reference built
 /// from the BT.601/BT.709 formulas, and the direct uploads of the RGB formats.
 /// Tolerance: 2 of 255 per channel.
 final class ConversionTests: XCTestCase {
@@ -20,17 +21,29 @@ final class ConversionTests: XCTestCase {
         return (buffer.frame(sequence: 0, timestamp: 0, colorSpace: colorSpace), buffer)
     }
 
+    func settings(crop: CropMode, _ conversion: TextureCache.YUVConversion) -> RenderSettings {
+        var settings = RenderSettings(crop: crop)
+        settings.yuvConversion = conversion
+        return settings
+    }
+
     func testYUVFormatsMatrixAndRangeAgainstCPUReference() throws {
         for format in [PixelFormat.yuyv, .nv12] {
             for matrix in YUVColorSpace.Matrix.allCases {
                 for range in YUVColorSpace.Range.allCases {
                     for gles in [GLESVersion.gles2, .gles3] {
-                        let cs = YUVColorSpace(matrix: matrix, range: range)
-                        let (frame, buffer) = randomFrame(format, width: 64, height: 36, colorSpace: cs)
-                        let image = try withExtendedLifetime(buffer) {
-                            try GPUHarness.render(frame, settings: RenderSettings(crop: .none), gles: gles)
+                        for conversion in [TextureCache.YUVConversion.shader, .cpu] {
+                            // Odd sizes too: a last YUYV pair and NV12 chroma block cut in half.
+                            for (width, height) in [(64, 36), (63, 35)] {
+                                let cs = YUVColorSpace(matrix: matrix, range: range)
+                                let (frame, buffer) = randomFrame(format, width: width, height: height, colorSpace: cs)
+                                let image = try withExtendedLifetime(buffer) {
+                                    try GPUHarness.render(frame, settings: settings(crop: .none, conversion), gles: gles)
+                                }
+                                XCTAssertClose(image, CPUReference.decode(frame), tolerance: tolerance,
+                                               "\(format) \(width)x\(height) \(cs) GLES \(gles.rawValue) \(conversion)")
+                            }
                         }
-                        XCTAssertClose(image, CPUReference.decode(frame), tolerance: tolerance, "\(format) \(cs) GLES \(gles.rawValue)")
                     }
                 }
             }
@@ -39,12 +52,31 @@ final class ConversionTests: XCTestCase {
 
     func testSquareCropOfYUVWithOddOffset() throws {
         for format in [PixelFormat.yuyv, .nv12] {
-            // 50x32: the square starts at x = 9, in the middle of a YUYV pair.
-            let (frame, buffer) = randomFrame(format, width: 50, height: 32)
-            let image = try withExtendedLifetime(buffer) { try GPUHarness.render(frame, settings: RenderSettings(crop: .square)) }
-            let reference = CPUReference.crop(CPUReference.decode(frame), x: 9, y: 0, width: 32, height: 32)
-            XCTAssertClose(image, reference, tolerance: tolerance, "\(format) square crop")
+            for conversion in [TextureCache.YUVConversion.shader, .cpu] {
+                // 50x32: the square starts at x = 9, in the middle of a YUYV pair.
+                let (frame, buffer) = randomFrame(format, width: 50, height: 32)
+                let image = try withExtendedLifetime(buffer) { try GPUHarness.render(frame, settings: settings(crop: .square, conversion)) }
+                let reference = CPUReference.crop(CPUReference.decode(frame), x: 9, y: 0, width: 32, height: 32)
+                XCTAssertClose(image, reference, tolerance: tolerance, "\(format) square crop, \(conversion)")
+            }
         }
+    }
+
+    /// On llvmpipe, `auto` converts on the CPU; the two ways agree within 1 of 255.
+    func testAutoConvertsOnTheCPUWithASoftwareRendererAndAgreesWithTheShader() throws {
+        let (frame, buffer) = randomFrame(.yuyv, width: 40, height: 30)
+        let (onCPU, viaShader) = try withExtendedLifetime(buffer) {
+            try GPUHarness.run { context -> (Bool, Int) in
+                let renderer = try FrameRenderer(context: context, settings: RenderSettings(crop: .none))
+                let auto = Image(width: 40, height: 30, pixels: Array(try renderer.render(frame, index: 0)))
+                let usedCPU = renderer.cache.convertsYUVOnCPU
+                try renderer.update(self.settings(crop: .none, .shader))
+                let shader = Image(width: 40, height: 30, pixels: Array(try renderer.render(frame, index: 1)))
+                return (usedCPU, auto.maxDifference(shader).value)
+            }
+        }
+        XCTAssertTrue(onCPU, "llvmpipe renders in software: auto converts on the CPU")
+        XCTAssertLessThanOrEqual(viaShader, 1, "CPU and shader conversions differ by \(viaShader)/255")
     }
 
     func testDirectFormatsUploadUnchanged() throws {

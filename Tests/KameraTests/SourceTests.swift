@@ -118,6 +118,29 @@ final class SourceTests: XCTestCase {
         XCTAssertEqual(nv12.planes[1].bytes.count, 32 * 24 * 2)
     }
 
+    /// Each frame converts only the square's and the number's rectangles; the
+    /// result must equal converting the whole RGBA frame, in every format, at
+    /// odd sizes, for numbers of one to eight digits and the square wrapping round.
+    func testTestPatternEqualsAWholeFrameConversion() {
+        for (width, height) in [(67, 51), (64, 48)] {
+            let rgba = TestPattern(width: width, height: height, format: .rgba)
+            for format in PixelFormat.allCases where format != .rgba {
+                let pattern = TestPattern(width: width, height: height, format: format)
+                for index: UInt64 in [0, 1, 9, 10, 61, 99, 12345, 99_999_999, 123_456_789] {
+                    let source = FrameBuffer(format: .rgba, width: width, height: height)
+                    source.mutablePlane(0).copyMemory(from: rgba.frame(at: index).planes[0].bytes)
+                    let whole = FrameBuffer(format: format, width: width, height: height)
+                    FormatConverter.convert(rgba: source, to: whole, colorSpace: pattern.colorSpace)
+                    let frame = pattern.frame(at: index)
+                    for plane in frame.planes.indices {
+                        XCTAssertEqual(Array(frame.planes[plane].bytes), Array(whole.planes[plane].bytes),
+                                       "\(format) \(width)x\(height) frame \(index) plane \(plane)")
+                    }
+                }
+            }
+        }
+    }
+
     func testOutputPatterns() throws {
         XCTAssertEqual(try OutputPattern("frames/cube-%03d.png").path(for: 7), "frames/cube-007.png")
         XCTAssertEqual(try OutputPattern("f%d.png").path(for: 12), "f12.png")
