@@ -1,18 +1,29 @@
 /// The PNG images of a run: one file (replaced atomically at each write), a
 /// numbered sequence, or a stream of images one after another on standard
 /// output, a FIFO or a device, which stays open for the whole run.
+///
+/// With encoder threads, frames are encoded on them while the next ones
+/// render, and written here, in order, as they come back (`finish` writes
+/// the rest); without, each is encoded and written in `write`.
 public final class PNGOutput {
     public let pattern: OutputPattern
-    private let encoder = PNGEncoder()
+    private let encoder: PNGEncoder
+    private let pool: PNGEncodingPool?
     private var stream: OutputFile?
     /// Images written so far.
     public private(set) var written = 0
+    /// Hears each path once its image is written.
+    public var onWrite: ((String) -> Void)?
 
     /// Checks what can be checked for `frames` images before any is rendered.
-    public init(_ pattern: OutputPattern, frames: Int = 1) throws {
+    public init(_ pattern: OutputPattern, frames: Int = 1, compression: PNGCompression = .default, encoderThreads: Int = 0) throws {
         self.pattern = pattern
+        encoder = PNGEncoder(compression: compression)
         try pattern.check(frames: frames)
+        pool = encoderThreads > 0 ? PNGEncodingPool(threads: encoderThreads, compression: compression) : nil
     }
+
+    deinit { pool?.stop() }
 
     /// True when images go one after another to one open stream.
     public var isStream: Bool {
@@ -22,10 +33,37 @@ public final class PNGOutput {
         return false
     }
 
-    /// Writes frame `index`; returns the path written.
-    @discardableResult
-    public func write(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, index: Int) throws -> String {
-        let bytes = try encoder.encode(pixels, width: width, height: height)
+    /// Writes frame `index`, or with encoder threads, hands it to them after
+    /// writing the oldest frames they have encoded when none is free.
+    public func write(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, index: Int) throws {
+        guard let pool else {
+            try store(try encoder.encode(pixels, width: width, height: height), index: index)
+            return
+        }
+        while !pool.hasFreeSlot { try pool.takeOldest(store) }
+        pool.add(pixels, width: width, height: height, index: index)
+    }
+
+    /// Writes the frames the encoder threads still hold, in order: after the
+    /// input failed mid-run, what was rendered before it is still written.
+    /// Nothing more is tried once a write has failed.
+    public func writePending() throws {
+        guard let pool, !writeFailed else { return }
+        while pool.pending > 0 { try pool.takeOldest(store) }
+    }
+
+    private var writeFailed = false
+
+    private func store(_ bytes: UnsafeRawBufferPointer, index: Int) throws {
+        do {
+            try storeOrThrow(bytes, index: index)
+        } catch {
+            writeFailed = true
+            throw error
+        }
+    }
+
+    private func storeOrThrow(_ bytes: UnsafeRawBufferPointer, index: Int) throws {
         let path = pattern.path(for: index)
         if let stream {
             try stream.write(bytes)
@@ -39,7 +77,7 @@ public final class PNGOutput {
             }
         }
         written += 1
-        return path
+        onWrite?(path)
     }
 
     /// What has been written, for a message after a failure: how many
@@ -52,8 +90,10 @@ public final class PNGOutput {
             : "\(count) written before it (\(first) to \(last)), each complete"
     }
 
-    /// Closes a stream; files are complete as soon as each is written.
+    /// Writes the frames still with the encoder threads, then closes a
+    /// stream; files are complete as soon as each is written.
     public func finish() throws {
+        try writePending()
         try stream?.commit()
         stream = nil
     }

@@ -7,8 +7,6 @@ public final class PNGSink: FrameSink {
     public let output: PNGOutput
     private let interval: Double?
     private var due = 0.0
-    /// Hears each path written.
-    public var onWrite: ((String, RenderedFrame) -> Void)?
 
     public init(_ output: PNGOutput, every interval: Double? = nil) {
         self.output = output
@@ -21,8 +19,7 @@ public final class PNGSink: FrameSink {
             guard now >= due else { return }
             due = now + interval
         }
-        let path = try output.write(try frame.pixels(), width: frame.width, height: frame.height, index: frame.index)
-        onWrite?(path, frame)
+        try output.write(try frame.pixels(), width: frame.width, height: frame.height, index: frame.index)
     }
 
     public func finish() throws {

@@ -59,6 +59,17 @@ struct PipelineOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "How camera frames reach the GPU: auto (dma-buf import when the GPU and camera allow, else copy), copy, or dmabuf.")
     var upload = "auto"
 
+    @Option(parsing: .unconditional, help: "PNG encoding: fast (no row filter, zlib level 1), default (the up filter, level 6) or small (every filter, level 9); see the README for the sizes.")
+    var pngCompression = "default"
+
+    /// The `--png-compression` choice.
+    func compression() throws -> PNGCompression {
+        guard let value = PNGCompression(rawValue: pngCompression) else {
+            throw UsageError("--png-compression \(excerpt(pngCompression)) is not valid; use fast, default or small")
+        }
+        return value
+    }
+
     @Option(parsing: .unconditional, help: "Where YUV frames become RGB: auto (on the CPU with a software renderer such as llvmpipe, where it is cheaper than a GPU pass; else on the GPU), cpu, or shader.")
     var yuvConversion = "auto"
 

@@ -56,7 +56,7 @@ struct PreviewCommand: ParsableCommand {
             guard !showsOnDisplay else { return nil }
             let pattern = try OutputPattern(output)
             guard !pattern.isSequence else { throw UsageError("-o \(output): preview keeps one PNG up to date; give a name without %d") }
-            return try PNGOutput(pattern)
+            return try PNGOutput(pattern, compression: pipeline.compression())
         }
         if !showsOnDisplay, let option = display.givenWithoutDisplay { throw UsageError("\(option) is for the display; add -o kms") }
         if showsOnDisplay, pipeline.size != nil { throw UsageError("--size is for PNG output; -o kms fills the display's mode, choose it with --mode") }

@@ -56,7 +56,7 @@ struct RenderCommand: ParsableCommand {
                 throw UsageError("\(source.summary): \(damage); the \(inventory.frames) frame(s) before it are whole: use --frames \(inventory.frames) or fewer")
             }
             let png = PNGSink(job.output)
-            png.onWrite = { path, frame in logger.info("wrote \(path) (\(frame.width)x\(frame.height))") }
+            job.output.onWrite = { logger.info("wrote \($0)") }
             let loop = FrameLoop(session: session, sinks: [png])
             if let zoom = try pipeline.zoomSlider() {
                 loop.zoom.setSlider(zoom)
@@ -75,6 +75,8 @@ struct RenderCommand: ParsableCommand {
                 try loop.run(frames: frames)
             } catch {
                 progress.clear()
+                // Frames rendered before the failure are still written, whole.
+                try? job.output.writePending()
                 throw PartialRunError(error: error, output: job.output)
             }
             progress.clear()
@@ -103,7 +105,9 @@ struct RenderCommand: ParsableCommand {
         let (source, settings) = try pipeline.makePipeline()
         guard frames >= 1 else { throw UsageError("--frames \(frames) must be at least 1") }
         let pattern = try OutputPattern(output)
-        let png = try PNGOutput(pattern, frames: frames)
+        // A sequence encodes on a thread per core while later frames render.
+        let png = try PNGOutput(pattern, frames: frames, compression: pipeline.compression(),
+                                encoderThreads: frames > 1 ? ProcessInfo.processInfo.activeProcessorCount : 0)
         if frames > 1 && !pattern.isSequence && !png.isStream {
             throw UsageError("-o \(output) names one file but --frames is \(frames); put %d in the name, e.g. frames/out-%03d.png")
         }
