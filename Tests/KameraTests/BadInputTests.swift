@@ -132,6 +132,8 @@ final class BadInputTests: KameraProcessTestCase {
         Case(arguments: ["--format", "p010"], expect: ["p010", "yuyv, nv12"]),
         Case(arguments: ["--upload", "dmabuf"], expect: ["--upload dmabuf needs --camera"]),
         Case(arguments: ["--upload", "zero"], expect: ["--upload zero", "auto, copy or dmabuf"]),
+        Case(arguments: ["--yuv-conversion", "gpu"], expect: ["--yuv-conversion gpu is not valid", "auto, cpu or shader"]),
+        Case(arguments: ["--png-compression", "9"], expect: ["--png-compression 9 is not valid", "fast, default or small"]),
         Case(arguments: ["--gpu", "x11"], expect: ["x11", "surfaceless"]),
         Case(arguments: ["--gpu", "gbm:/dev/null"], expect: ["/dev/null", "not a DRM device", "/dev/dri/renderD128"]),
         Case(arguments: ["--gpu", "gbm:/no/such/node"], expect: ["/no/such/node", "No such file"]),
