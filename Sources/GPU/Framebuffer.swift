@@ -1,23 +1,18 @@
 import CGLES
 
-/// An RGBA texture with a framebuffer object around it (and a depth buffer
-/// when asked), created once and reused; `resize` reallocates only when the
-/// size changes.
+/// An RGBA texture with a framebuffer object around it, created once and
+/// reused; `resize` reallocates only when the size changes.
 public final class Framebuffer: RenderTarget {
     public private(set) var width = 0
     public private(set) var height = 0
     public let texture: GLuint
     public let fbo: GLuint
-    private var depth: GLuint = 0
-    private let hasDepth: Bool
 
-    public init(width: Int, height: Int, depth: Bool = false) throws {
-        hasDepth = depth
+    public init(width: Int, height: Int) throws {
         texture = GL.makeTexture(filter: GL_LINEAR)
         var fbo: GLuint = 0
         glGenFramebuffers(1, &fbo)
         self.fbo = fbo
-        if depth { glGenRenderbuffers(1, &self.depth) }
         try resize(width: width, height: height)
     }
 
@@ -25,7 +20,6 @@ public final class Framebuffer: RenderTarget {
         var t = texture, f = fbo
         glDeleteTextures(1, &t)
         glDeleteFramebuffers(1, &f)
-        if depth != 0 { glDeleteRenderbuffers(1, &depth) }
     }
 
     public func resize(width: Int, height: Int) throws {
@@ -43,11 +37,6 @@ public final class Framebuffer: RenderTarget {
                      GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), fbo)
         glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
-        if hasDepth {
-            glBindRenderbuffer(GLenum(GL_RENDERBUFFER), depth)
-            glRenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_DEPTH_COMPONENT16), GLsizei(width), GLsizei(height))
-            glFramebufferRenderbuffer(GLenum(GL_FRAMEBUFFER), GLenum(GL_DEPTH_ATTACHMENT), GLenum(GL_RENDERBUFFER), depth)
-        }
         let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
         guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
             throw GPUError("framebuffer \(width)x\(height) incomplete (status 0x\(String(status, radix: 16)))")

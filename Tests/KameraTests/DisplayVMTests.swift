@@ -133,7 +133,7 @@ final class DisplayVMTests: XCTestCase {
             process.waitUntilExit()
             XCTAssertEqual(process.terminationStatus, 0, "\(arguments)")
         }
-        _ = try vm("""
+        let log = try vm("""
             grab() {
               waitlog $1.txt "holding the last frame"
               ffmpeg -nostdin -v error -y -device /dev/dri/card0 -f kmsgrab -i - -vf hwdownload,format=bgr0 -frames:v 1 -update 1 $1.png
@@ -143,15 +143,17 @@ final class DisplayVMTests: XCTestCase {
             grab preview
             KAMERA_TEST_HOLD_SECONDS=60 $K cube -o kms --input input.png --frames 1 -v > cube.txt 2>&1 &
             grab cube
-            # The s key: the frame on screen saved as a PNG (drawn again offscreen).
-            mkfifo keys
-            $K preview -o kms --input input.png --filter sepia -v < keys > snapshot.txt 2>&1 &
-            exec 3> keys
+            # The s key: the frame on screen saved as a PNG (drawn again offscreen). The
+            # keys' FIFO lives in the VM's own memory: mkfifo on the shared folder (9p)
+            # failed with ENXIO after the runs above.
+            mkfifo /dev/shm/keys
+            $K preview -o kms --input input.png --filter sepia -v < /dev/shm/keys > snapshot.txt 2>&1 &
+            exec 3> /dev/shm/keys
             waitlog snapshot.txt fps; printf s >&3
             waitlog snapshot.txt saved; printf q >&3
             wait %1; echo "exit $?" >> snapshot.txt
             """)
-        XCTAssertTrue(text("snapshot.txt").contains("saved kamera-snapshot-0001.png"), text("snapshot.txt"))
+        XCTAssertTrue(text("snapshot.txt").contains("saved kamera-snapshot-0001.png"), text("snapshot.txt") + "\nVM log:\n" + log.suffix(2000))
         XCTAssertTrue(text("snapshot.txt").contains("exit 0"), text("snapshot.txt"))
         try FileManager.default.copyItem(at: folder.appendingPathComponent("kamera-snapshot-0001.png"),
                                          to: folder.appendingPathComponent("snapshot.png"))
