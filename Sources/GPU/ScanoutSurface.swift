@@ -6,8 +6,9 @@ import Shaders
 
 /// A GBM surface on the display card with an EGL window surface on it: each
 /// presented frame lands in a GBM buffer object that KMS can scan out. The
-/// surface is made current with the context for the whole run; the
-/// renderer's own framebuffers are still drawn into as before.
+/// surface is made current with the context for the whole run. The renderer
+/// draws a frame's last pass straight onto it (`RenderTarget`), or a picture
+/// drawn offscreen is copied onto it (`present(_:)`).
 public final class ScanoutSurface: RenderTarget {
     public let width: Int
     public let height: Int

@@ -169,7 +169,7 @@ public final class TextureCache {
         if let t = convertedUpload, t.width == rect.width, t.height == rect.height {
             glBindTexture(GLenum(GL_TEXTURE_2D), t.texture)
         } else {
-            for spec in [rect.width, rect.height] where spec > maxTextureSize {
+            for side in [rect.width, rect.height] where side > maxTextureSize {
                 throw GPUError("a \(rect.width)x\(rect.height) image is above this GPU's texture limit of \(maxTextureSize)x\(maxTextureSize); use a smaller input")
             }
             if var old = convertedUpload?.texture { glDeleteTextures(1, &old) }

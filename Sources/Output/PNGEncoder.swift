@@ -3,7 +3,7 @@ import CPNG
 /// How hard PNG encoding works for a smaller file: the row filters libpng
 /// tries and zlib's level.
 public enum PNGCompression: String, CaseIterable, Sendable {
-    /// No row filter, zlib level 1, as ffmpeg's encoder chooses by default: the
+    /// No row filter (ffmpeg's encoder's default) and zlib level 1: the
     /// quickest, with larger files.
     case fast
     /// The "up" filter and zlib level 6: most of `small`'s size, at a fraction of its time.

@@ -5,17 +5,7 @@ import XCTest
 /// PNG encoding levels and the encoder threads: every image decodes to the
 /// exact pixels given (PNG is lossless: tolerance 0), in order, whatever the
 /// level or the number of threads.
-final class PNGOutputTests: XCTestCase {
-    var folder: URL!
-
-    override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-pngout-\(getpid())-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
-    }
+final class PNGOutputTests: ScratchFolderTestCase {
 
     /// A picture with smooth areas and noise, different for each `seed`.
     func picture(width: Int, height: Int, seed: Int) -> [UInt8] {

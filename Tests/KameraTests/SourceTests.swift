@@ -2,17 +2,7 @@ import Pipeline
 import XCTest
 
 /// File sources, the test pattern, PNG output and argument parsing.
-final class SourceTests: XCTestCase {
-    var folder: URL!
-
-    override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-source-tests-\(getpid())-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
-    }
+final class SourceTests: ScratchFolderTestCase {
 
     func write(_ name: String, _ bytes: [UInt8]) throws -> String {
         let path = folder.appendingPathComponent(name).path
