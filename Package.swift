@@ -31,7 +31,7 @@ let package = Package(
             name: "Shaders", path: "Shaders",
             exclude: ["README.md"],
             resources: [
-                .embedInCode("quad.vert"), .embedInCode("cube.vert"), .embedInCode("yuv.vert"),
+                .embedInCode("quad.vert"), .embedInCode("quad300.vert"), .embedInCode("cube.vert"), .embedInCode("yuv.vert"),
                 .embedInCode("texture.frag"), .embedInCode("yuyv.frag"), .embedInCode("nv12.frag"),
                 .embedInCode("color_matrix.frag"), .embedInCode("pixellate.frag"), .embedInCode("bgra.frag"),
             ],

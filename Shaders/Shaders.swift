@@ -1,6 +1,8 @@
 /// The GLSL sources of every built-in shader, embedded in the binary.
 public enum ShaderSource {
     public static let quadVertex = text(PackageResources.quad_vert)
+    /// The same for GLSL ES 3.00 fragment shaders (versions must match).
+    public static let quadVertex300 = text(PackageResources.quad300_vert)
     public static let cubeVertex = text(PackageResources.cube_vert)
     public static let yuvVertex = text(PackageResources.yuv_vert)
     public static let texture = text(PackageResources.texture_frag)

@@ -16,15 +16,28 @@ public enum Filter: Equatable {
     }
 }
 
-/// A user's `.frag` file, used as a filter.
+/// A user's `.frag` file, used as a filter: in Kamera's, glslViewer's or
+/// Shadertoy's convention, its `#include`s expanded.
 public struct CustomShader: Equatable {
     public var path: String
-    public var source: String
+    public var body: ShaderBody
+    public var defines: [ShaderDefine]
+    public var uniforms: [ShaderUniformValue]
 
-    public init(path: String, source: String) {
+    public init(path: String, body: ShaderBody, defines: [ShaderDefine] = [], uniforms: [ShaderUniformValue] = []) {
         self.path = path
-        self.source = source
+        self.body = body
+        self.defines = defines
+        self.uniforms = uniforms
     }
+
+    /// A shader whose text is given; includes resolve against `path`'s folder.
+    public init(path: String, source: String) throws {
+        self.init(path: path, body: try ShaderPreprocessor().expand(source, path: path))
+    }
+
+    /// The expanded text (the cache key for its compiled program).
+    public var source: String { body.lines.joined(separator: "\n") }
 }
 
 /// A render pass of a folded chain: consecutive color matrices become one.

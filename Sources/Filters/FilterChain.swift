@@ -139,7 +139,7 @@ public struct FilterChain: Equatable {
     }
 
     private static func loadShader(_ path: String) throws -> CustomShader {
-        CustomShader(path: path, source: String(decoding: try readSmallFile(path), as: UTF8.self))
+        CustomShader(path: path, body: try ShaderPreprocessor().load(path))
     }
 
     /// The largest shader or matrix file read: these are hand-written texts.

@@ -9,25 +9,60 @@ public final class FilterRenderer {
     private let quad = Quad()
     private let colorMatrix: ColorMatrixProgram
     private var pixellate: PixellateProgram?
-    private var custom: [String: CustomProgram] = [:]
+    private var custom: [String: ShaderPass] = [:]
+    private let plain: ShaderProgram
+    private let glesMajor: Int
     /// Passes rendered by the last `apply`.
     public private(set) var lastPassCount = 0
 
     public init() throws {
         colorMatrix = try ColorMatrixProgram()
+        plain = try ShaderProgram(quadFragment: ShaderSource.texture, name: "texture.frag")
+        glesMajor = GL.majorVersion()
     }
 
     /// Applies `stages` to `input`; returns `input` itself when there are none.
-    /// `frame` and `time` feed custom shaders' `u_frame` and `u_time`.
-    public func apply(_ stages: [FilterStage], to input: CameraTexture, frame: Int = 0, time: Float = 0) throws -> CameraTexture {
+    /// `frame` and `time` feed custom shaders' `u_frame`/`iFrame` and `u_time`/`iTime`.
+    public func apply(_ stages: [FilterStage], to input: CameraTexture, frame: Int = 0, time: Float = 0, frameRate: Double = 30) throws -> CameraTexture {
         lastPassCount = 0
         var current = input
         let width = input.pixelWidth, height = input.pixelHeight
-        for (index, stage) in stages.enumerated() {
-            if buffers.count < min(2, stages.count) { buffers.append(try Framebuffer(width: width, height: height)) }
-            let target = buffers[index % 2]
-            try target.resize(width: width, height: height)
-            target.bind()
+        var next = 0
+        /// The other buffer than the one `current` is in, sized, bound.
+        func target() throws -> Framebuffer {
+            while buffers.count < 2 { buffers.append(try Framebuffer(width: width, height: height)) }
+            let buffer = buffers[next]
+            next = 1 - next
+            try buffer.resize(width: width, height: height)
+            buffer.bind()
+            return buffer
+        }
+        for stage in stages {
+            if case .shader(let shader) = stage {
+                let program = try custom[shader.source] ?? ShaderPass(PreparedShader(shader.body, defines: shader.defines, glesMajor: glesMajor),
+                                                                       uniforms: shader.uniforms)
+                custom[shader.source] = program
+                if program.shader.convention.isBottomUp && current.region != .bottomUp {
+                    // glslViewer and Shadertoy shaders sample whole textures with
+                    // (0, 0) at the image's bottom: copy the region so first.
+                    let copy = try target()
+                    GL.bindTexture(current.name)
+                    plain.use()
+                    quad.draw(Quad.vertices(filling: current.region.flippedVertically))
+                    current = copy.asBottomUpTexture
+                    lastPassCount += 1
+                }
+                let output = try target()
+                var inputs = ShaderInputs()
+                (inputs.width, inputs.height, inputs.frame, inputs.time, inputs.frameRate) = (width, height, frame, Double(time), frameRate)
+                inputs.delta = 1 / frameRate
+                inputs.channels[0] = current
+                program.draw(inputs, quad: quad)
+                current = program.shader.convention.isBottomUp ? output.asBottomUpTexture : output.asTexture
+                lastPassCount += 1
+                continue
+            }
+            let output = try target()
             GL.bindTexture(current.name)
             switch stage {
             case .colorMatrix(let m):
@@ -36,13 +71,11 @@ public final class FilterRenderer {
                 let program = try pixellate ?? PixellateProgram()
                 pixellate = program
                 program.set(block: block, width: width, height: height)
-            case .shader(let shader):
-                let program = try custom[shader.source] ?? CustomProgram(shader)
-                custom[shader.source] = program
-                program.set(width: width, height: height, frame: frame, time: time)
+            case .shader:
+                break
             }
             quad.draw(Quad.vertices(filling: current.region))
-            current = target.asTexture
+            current = output.asTexture
             lastPassCount += 1
         }
         try GL.check("filter chain")
@@ -84,24 +117,3 @@ private final class PixellateProgram {
     }
 }
 
-private final class CustomProgram {
-    let program: ShaderProgram
-    private let resolution: GLint
-    private let frame: GLint
-    private let time: GLint
-
-    init(_ shader: CustomShader) throws {
-        program = try ShaderProgram(quadFragment: shader.source, name: shader.path)
-        program.use()
-        resolution = program.location("u_resolution")
-        frame = program.location("u_frame")
-        time = program.location("u_time")
-    }
-
-    func set(width: Int, height: Int, frame index: Int, time seconds: Float) {
-        program.use()
-        glUniform2f(resolution, Float(width), Float(height))
-        glUniform1f(frame, Float(index))
-        glUniform1f(time, seconds)
-    }
-}

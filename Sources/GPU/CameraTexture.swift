@@ -16,6 +16,12 @@ public struct TextureRegion: Equatable, Sendable {
     }
 
     public static let full = TextureRegion(x: 0, y: 0, width: 1, height: 1)
+    /// The whole of a texture whose row 0 is the image's bottom (GL's own
+    /// orientation, as glslViewer and Shadertoy passes draw).
+    public static let bottomUp = TextureRegion(x: 0, y: 1, width: 1, height: -1)
+
+    /// The same rectangle with top and bottom swapped.
+    public var flippedVertically: TextureRegion { TextureRegion(x: x, y: y + height, width: width, height: -height) }
 }
 
 /// What the texture cache hands the renderer for one frame, as
@@ -37,6 +43,6 @@ public struct CameraTexture: Equatable {
     }
 
     /// Size in pixels of the region.
-    public var pixelWidth: Int { Int((Float(width) * region.width).rounded()) }
-    public var pixelHeight: Int { Int((Float(height) * region.height).rounded()) }
+    public var pixelWidth: Int { Int((Float(width) * abs(region.width)).rounded()) }
+    public var pixelHeight: Int { Int((Float(height) * abs(region.height)).rounded()) }
 }

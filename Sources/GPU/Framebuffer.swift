@@ -58,6 +58,11 @@ public final class Framebuffer: RenderTarget {
         CameraTexture(name: texture, width: width, height: height, region: .full)
     }
 
+    /// The texture of a pass drawn in GL's orientation (row 0 the image's bottom).
+    public var asBottomUpTexture: CameraTexture {
+        CameraTexture(name: texture, width: width, height: height, region: .bottomUp)
+    }
+
     /// Reads the pixels back as RGBA, first row = image top (Kamera renders
     /// with texture row 0 at the bottom of GL's viewport, i.e. image top first).
     public func readPixels(into buffer: UnsafeMutableRawBufferPointer) {

@@ -33,6 +33,14 @@ public enum GL {
         return name
     }
 
+    /// The major version of the current context's OpenGL ES, from `GL_VERSION`
+    /// ("OpenGL ES 3.2 Mesa ..."); 2 when it cannot be read.
+    public static func majorVersion() -> Int {
+        guard let text = glGetString(GLenum(GL_VERSION)) else { return 2 }
+        let version = String(cString: UnsafeRawPointer(text).assumingMemoryBound(to: CChar.self))
+        return version.split(separator: " ").lazy.compactMap { Int($0.prefix { $0.isNumber }) }.first ?? 2
+    }
+
     public static func bindTexture(_ name: GLuint, unit: Int32 = 0) {
         glActiveTexture(GLenum(GL_TEXTURE0 + unit))
         glBindTexture(GLenum(GL_TEXTURE_2D), name)

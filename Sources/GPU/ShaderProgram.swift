@@ -10,11 +10,12 @@ public final class ShaderProgram {
     public static let positionAttribute: GLuint = 0
     public static let texcoordAttribute: GLuint = 1
 
+    /// `fragmentPlace` names the place of a line of `fragment` in errors (see `formatLog`).
     public init(vertex: String, fragment: String, vertexName: String = "vertex shader",
-                fragmentName: String = "fragment shader") throws {
+                fragmentName: String = "fragment shader", fragmentPlace: ((Int) -> String)? = nil) throws {
         let vs = try Self.compile(GLenum(GL_VERTEX_SHADER), vertex, name: vertexName)
         defer { glDeleteShader(vs) }
-        let fs = try Self.compile(GLenum(GL_FRAGMENT_SHADER), fragment, name: fragmentName)
+        let fs = try Self.compile(GLenum(GL_FRAGMENT_SHADER), fragment, name: fragmentName, place: fragmentPlace)
         defer { glDeleteShader(fs) }
         let program = glCreateProgram()
         glAttachShader(program, vs)
@@ -48,7 +49,7 @@ public final class ShaderProgram {
     /// The location of a uniform, or -1 when the shader does not use it.
     public func location(_ name: String) -> GLint { glGetUniformLocation(id, name) }
 
-    private static func compile(_ type: GLenum, _ source: String, name: String) throws -> GLuint {
+    private static func compile(_ type: GLenum, _ source: String, name: String, place: ((Int) -> String)? = nil) throws -> GLuint {
         let shader = glCreateShader(type)
         source.withCString { text in
             var pointer: UnsafePointer<GLchar>? = text
@@ -60,39 +61,71 @@ public final class ShaderProgram {
         guard ok != 0 else {
             let log = Self.log(shader, glGetShaderiv, glGetShaderInfoLog)
             glDeleteShader(shader)
-            throw GPUError(formatLog(log, name: name))
+            throw GPUError(formatLog(log, name: name, place: place))
         }
         return shader
     }
 
-    /// Rewrites driver messages such as `0:12(5): error: ...` (Mesa) or
-    /// `ERROR: 0:12: ...` into `name:12:5: error: ...`, one per line.
-    public static func formatLog(_ log: String, name: String) -> String {
+    /// Rewrites driver messages such as `0:12(5): error: ...` (Mesa),
+    /// `ERROR: 0:12: ...` (ANGLE, ARM, Qualcomm) or `0(12) : error C0000: ...`
+    /// (NVIDIA) into `name:12:5: error: ...`, one per line. `place` turns a
+    /// line of the compiled text into the place to print (for shaders put
+    /// together from several files); by default `name:line`.
+    public static func formatLog(_ log: String, name: String, place: ((Int) -> String)? = nil) -> String {
         let lines = log.split(separator: "\n").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let formatted = lines.map { line -> String in
-            var rest = Substring(line)
-            var severity = "error"
-            if rest.hasPrefix("ERROR: ") { rest = rest.dropFirst(7) }
-            if rest.hasPrefix("WARNING: ") { rest = rest.dropFirst(9); severity = "warning" }
-            // "0:12(5): error: message" or "0:12: message"
-            guard let colon = rest.firstIndex(of: ":"), rest[..<colon].allSatisfy(\.isNumber) else {
-                return "\(name): \(line)"
-            }
-            rest = rest[rest.index(after: colon)...]
-            let digits = rest.prefix { $0.isNumber }
-            guard let lineNumber = Int(digits) else { return "\(name): \(line)" }
-            rest = rest.dropFirst(digits.count)
-            var column = ""
-            if rest.hasPrefix("(") {
-                let c = rest.dropFirst().prefix { $0.isNumber }
-                column = ":\(c)"
-                rest = rest.dropFirst(c.count + 2)
-            }
-            rest = rest.drop { $0 == ":" || $0 == " " }
-            let message = rest.hasPrefix("error: ") || rest.hasPrefix("warning: ") ? String(rest) : "\(severity): \(rest)"
-            return "\(name):\(lineNumber)\(column): \(message)"
+            guard let entry = LogEntry(line) else { return "\(name): \(line)" }
+            let where_ = place?(entry.line) ?? "\(name):\(entry.line)"
+            return "\(where_)\(entry.column.map { ":\($0)" } ?? ""): \(entry.severity): \(entry.message)"
         }
         return formatted.isEmpty ? "\(name): compile failed with no message from the driver" : formatted.joined(separator: "\n")
+    }
+
+    /// One message of a driver's compile log that names a line.
+    struct LogEntry {
+        var line: Int
+        var column: Int?
+        var severity: String
+        var message: String
+
+        init?(_ text: String) {
+            var rest = Substring(text)
+            severity = "error"
+            if rest.hasPrefix("ERROR: ") { rest = rest.dropFirst(7) }
+            if rest.hasPrefix("WARNING: ") { rest = rest.dropFirst(9); severity = "warning" }
+            // The source string number, then ":LINE" (Mesa, ANGLE) or "(LINE)" (NVIDIA).
+            let string = rest.prefix { $0.isNumber }
+            guard !string.isEmpty else { return nil }
+            rest = rest.dropFirst(string.count)
+            let nvidia = rest.hasPrefix("(")
+            guard rest.hasPrefix(":") || nvidia else { return nil }
+            rest = rest.dropFirst()
+            let digits = rest.prefix { $0.isNumber }
+            guard let number = Int(digits) else { return nil }
+            line = number
+            rest = rest.dropFirst(digits.count)
+            if nvidia {
+                guard rest.hasPrefix(")") else { return nil }
+                rest = rest.dropFirst()
+            } else if rest.hasPrefix("(") {
+                let c = rest.dropFirst().prefix { $0.isNumber }
+                column = Int(c)
+                rest = rest.dropFirst(c.count + 1)
+                if rest.hasPrefix(")") { rest = rest.dropFirst() }
+            }
+            rest = rest.drop { $0 == ":" || $0 == " " }
+            for word in ["error", "warning"] where rest.hasPrefix(word) {
+                severity = word
+                rest = rest.dropFirst(word.count)
+                // NVIDIA's code ("error C0000:") and the colon after the word.
+                if let colon = rest.firstIndex(of: ":"), rest[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == " " }) {
+                    rest = rest[rest.index(after: colon)...]
+                }
+                rest = rest.drop { $0 == " " }
+                break
+            }
+            message = String(rest)
+        }
     }
 
     private static func log(

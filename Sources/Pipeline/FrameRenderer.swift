@@ -100,7 +100,7 @@ public final class FrameRenderer: PixelSource {
     public func draw(_ frame: Frame, index: Int, onto screen: RenderTarget? = nil) throws -> RenderTarget {
         let size = screen.map { ($0.width, $0.height) } ?? outputSize(for: frame)
         let texture = try cache.texture(for: frame)
-        let filtered = try filters.apply(stages, to: texture, frame: index, time: Float(Double(index) / settings.rate))
+        let filtered = try filters.apply(stages, to: texture, frame: index, time: Float(Double(index) / settings.rate), frameRate: settings.rate)
         let target: RenderTarget = try screen ?? outputFramebuffer(size)
         drawFinalPass(filtered, index: index, into: target)
         lastFinalPass = (filtered, index)
