@@ -50,6 +50,7 @@ let package = Package(
             name: "Pipeline",
             dependencies: ["Lifecycle", "Capture", "GPU", "Filters", "Render", "Output", "CGLES", "CLinux", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
+        .target(name: "ShaderHarness", dependencies: ["Pipeline", "Filters", "GPU", "Capture", "Lifecycle", "CGLES", "Shaders"], swiftSettings: swift5),
         .target(
             name: "CommandLineSupport",
             dependencies: ["Pipeline", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
@@ -57,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "kamera",
             dependencies: [
-                "Pipeline", "CommandLineSupport",
+                "Pipeline", "CommandLineSupport", "ShaderHarness",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

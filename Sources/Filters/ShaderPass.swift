@@ -33,8 +33,12 @@ public final class ShaderPass {
     public init(_ shader: PreparedShader, uniforms values: [ShaderUniformValue] = []) throws {
         self.shader = shader
         let vertex = shader.version == 300 ? ShaderSource.quadVertex300 : ShaderSource.quadVertex
-        program = try ShaderProgram(vertex: vertex, fragment: shader.text, vertexName: shader.version == 300 ? "quad300.vert" : "quad.vert",
-                                    fragmentName: shader.name, fragmentPlace: { [shader] in shader.place(ofLine: $0) })
+        do {
+            program = try ShaderProgram(vertex: vertex, fragment: shader.text, vertexName: shader.version == 300 ? "quad300.vert" : "quad.vert",
+                                        fragmentName: shader.name, fragmentPlace: { [shader] in shader.place(ofLine: $0) })
+        } catch let error as GPUError {
+            throw ShaderCompileError(description: error.description)
+        }
         uniforms = Self.activeUniforms(program.id)
         for u in uniforms { locations[u.name] = u }
         user = try values.map { value in
@@ -162,4 +166,10 @@ public final class ShaderPass {
         }
         return result.sorted { $0.name < $1.name }
     }
+}
+
+/// A user shader that did not compile or link: the driver's messages, one
+/// per line, each `file:line[:column]: error: message` in the user's files.
+public struct ShaderCompileError: Error, CustomStringConvertible {
+    public var description: String
 }

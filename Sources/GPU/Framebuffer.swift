@@ -7,8 +7,16 @@ public final class Framebuffer: RenderTarget {
     public private(set) var height = 0
     public let texture: GLuint
     public let fbo: GLuint
+    public let format: Format
 
-    public init(width: Int, height: Int) throws {
+    /// What a texel holds: 8-bit RGBA, or half floats (GLES 3 with
+    /// `GL_EXT_color_buffer_half_float` or `_float`), for shader buffers.
+    public enum Format: Sendable {
+        case rgba8, rgba16f
+    }
+
+    public init(width: Int, height: Int, format: Format = .rgba8) throws {
+        self.format = format
         texture = GL.makeTexture(filter: GL_LINEAR)
         var fbo: GLuint = 0
         glGenFramebuffers(1, &fbo)
@@ -33,8 +41,14 @@ public final class Framebuffer: RenderTarget {
         self.width = width
         self.height = height
         glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-        glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA, GLsizei(width), GLsizei(height), 0,
-                     GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
+        switch format {
+        case .rgba8:
+            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA, GLsizei(width), GLsizei(height), 0,
+                         GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
+        case .rgba16f:
+            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA16F, GLsizei(width), GLsizei(height), 0,
+                         GLenum(GL_RGBA), GLenum(GL_HALF_FLOAT), nil)
+        }
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), fbo)
         glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
         let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))

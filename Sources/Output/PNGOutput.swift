@@ -14,6 +14,8 @@ public final class PNGOutput {
     public private(set) var written = 0
     /// Hears each path once its image is written.
     public var onWrite: ((String) -> Void)?
+    /// The number in the name of frame 0 (`kamera shader --frames 10..19` starts at 10).
+    public var firstNumber = 0
 
     /// Checks what can be checked for `frames` images before any is rendered.
     public init(_ pattern: OutputPattern, frames: Int = 1, compression: PNGCompression = .default, encoderThreads: Int = 0) throws {
@@ -64,7 +66,7 @@ public final class PNGOutput {
     }
 
     private func storeOrThrow(_ bytes: UnsafeRawBufferPointer, index: Int) throws {
-        let path = pattern.path(for: index)
+        let path = pattern.path(for: firstNumber + index)
         if let stream {
             try stream.write(bytes)
         } else {
@@ -85,7 +87,7 @@ public final class PNGOutput {
     public var writtenSummary: String {
         let count = written == 1 ? "1 frame was" : "\(written) frames were"
         if isStream { return "\(count) written to \(pattern.pattern) before it, \(written == 1 ? "whole" : "each whole")" }
-        let first = pattern.path(for: 0), last = pattern.path(for: max(0, written - 1))
+        let first = pattern.path(for: firstNumber), last = pattern.path(for: firstNumber + max(0, written - 1))
         return written == 1 ? "\(count) written before it (\(first)), complete"
             : "\(count) written before it (\(first) to \(last)), each complete"
     }

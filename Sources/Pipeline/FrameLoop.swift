@@ -22,7 +22,7 @@ public final class FrameLoop {
     public var paced = false
     /// Polled between frames for a key press, which `controls` act on.
     public var keys: (() -> UInt8?)?
-    public var controls: LiveControls?
+    public var controls: KeyControls?
     /// Hears the statistics every `statusInterval` seconds.
     public var onStatus: ((LoopStatistics) -> Void)?
     public var statusInterval = 1.0

@@ -44,6 +44,9 @@ public final class FrameRenderer: PixelSource {
 
     deinit { pixels.deallocate() }
 
+    /// Draws after the filters, e.g. the shader harness's passes.
+    public var effect: FrameEffect?
+
     /// Render passes per frame in the last `render`: filter passes and the
     /// final draw (the YUV conversion pass is not counted).
     public private(set) var lastPassCount = 0
@@ -100,7 +103,8 @@ public final class FrameRenderer: PixelSource {
     public func draw(_ frame: Frame, index: Int, onto screen: RenderTarget? = nil) throws -> RenderTarget {
         let size = screen.map { ($0.width, $0.height) } ?? outputSize(for: frame)
         let texture = try cache.texture(for: frame)
-        let filtered = try filters.apply(stages, to: texture, frame: index, time: Float(Double(index) / settings.rate), frameRate: settings.rate)
+        var filtered = try filters.apply(stages, to: texture, frame: index, time: Float(Double(index) / settings.rate), frameRate: settings.rate)
+        if let effect { filtered = try effect.apply(to: filtered, index: index, width: size.0, height: size.1) }
         let target: RenderTarget = try screen ?? outputFramebuffer(size)
         drawFinalPass(filtered, index: index, into: target)
         lastFinalPass = (filtered, index)
@@ -166,4 +170,11 @@ public final class FrameRenderer: PixelSource {
         }
         return (stages, .identity)
     }
+}
+
+/// A stage drawn after the filter chain and before the final layout pass:
+/// the shader harness's buffers and image pass.
+public protocol FrameEffect: AnyObject {
+    /// Draws frame `index` from `texture` at `width` x `height` and returns the picture to show.
+    func apply(to texture: CameraTexture, index: Int, width: Int, height: Int) throws -> CameraTexture
 }

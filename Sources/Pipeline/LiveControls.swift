@@ -4,7 +4,7 @@ import Output
 /// What the keys of a live run do, whatever reads them (a terminal, the
 /// console under KMS): zoom ramps, next camera, next filter, intensity, cube
 /// or preview, a snapshot, quit. Used on the render thread, between frames.
-public final class LiveControls {
+public final class LiveControls: KeyControls {
     public enum Response: Equatable {
         case keepGoing
         case quit
@@ -105,4 +105,10 @@ public final class LiveControls {
         let path = try snapshots.save(try renderer.readBack(), width: size.width, height: size.height)
         onMessage?("saved \(path)")
     }
+}
+
+/// What the keys of a live run do; the frame loop hands it each key.
+public protocol KeyControls: AnyObject {
+    /// Acts on `key`; `.quit` ends the run.
+    func handle(_ key: UInt8) -> LiveControls.Response
 }

@@ -14,7 +14,7 @@ struct Kamera: ParsableCommand {
         devices are released, and Kamera then ends by that signal (status 130 or 143 in a shell;
         a clean stop for systemd). A second Ctrl-C ends it at once.
         """,
-        subcommands: [RenderCommand.self, PreviewCommand.self, CubeCommand.self, DevicesCommand.self, DisplaysCommand.self, ControlsCommand.self, BenchCommand.self],
+        subcommands: [RenderCommand.self, PreviewCommand.self, CubeCommand.self, ShaderCommand.self, DevicesCommand.self, DisplaysCommand.self, ControlsCommand.self, BenchCommand.self],
         defaultSubcommand: RenderCommand.self)
 
     static func main() { runWithOneLineErrors(helpHint: helpHint) }

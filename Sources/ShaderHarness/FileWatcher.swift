@@ -1,0 +1,82 @@
+import Foundation
+import Glibc
+
+/// Notices saves of a set of files: inotify on their folders (editors often
+/// save by writing a new file and renaming it over the old one, so watching
+/// the file itself would lose it), or, where inotify is not offered, their
+/// modification times polled. It only raises a flag; whoever owns the GL
+/// context recompiles.
+public final class FileWatcher {
+    private var descriptor: Int32 = -1
+    private var files: [String] = []
+    private var stamps: [String: Stamp] = [:]
+
+    /// A file's modification time and size; `missing` while it does not exist (mid-rename).
+    private struct Stamp: Equatable {
+        var seconds = 0, nanoseconds = 0, size = -1
+    }
+    private var buffer = [UInt8](repeating: 0, count: 4096)
+    /// True when inotify is in use, false when polling.
+    public private(set) var usesInotify = false
+
+    public init(files: [String]) {
+        descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        usesInotify = descriptor >= 0
+        watch(files)
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// Watches these files from now on (after a reload, includes may change).
+    public func watch(_ files: [String]) {
+        self.files = files.map { ($0 as NSString).standardizingPath }
+        stamps = [:]
+        for file in self.files { stamps[file] = Self.stamp(file) }
+        guard descriptor >= 0 else { return }
+        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_ATTRIB)
+        for folder in Set(self.files.map { ($0 as NSString).deletingLastPathComponent }) {
+            if inotify_add_watch(descriptor, folder.isEmpty ? "." : folder, mask) < 0 { usesInotify = false }
+        }
+    }
+
+    /// True once for each batch of changes to the watched files since the last call.
+    public func takeChange() -> Bool {
+        var changed = false
+        if descriptor >= 0 {
+            // Drain the events; any change in a watched folder counts if a watched file's time moved.
+            while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+        }
+        for file in files {
+            let stamp = Self.stamp(file)
+            if stamp != stamps[file] {
+                stamps[file] = stamp
+                changed = true
+            }
+        }
+        return changed
+    }
+
+    /// Blocks until a watched file changes, `stop()` says so, or `timeout` seconds pass.
+    public func wait(timeout: Double, stop: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if stop() { return false }
+            if descriptor >= 0 && usesInotify {
+                var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&poller, 1, 100)
+            } else {
+                usleep(100_000)
+            }
+            if takeChange() { return true }
+        }
+        return false
+    }
+
+    private static func stamp(_ path: String) -> Stamp {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return Stamp() }
+        return Stamp(seconds: info.st_mtim.tv_sec, nanoseconds: info.st_mtim.tv_nsec, size: Int(info.st_size))
+    }
+}

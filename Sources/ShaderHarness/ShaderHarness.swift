@@ -1,0 +1,109 @@
+import Filters
+import Foundation
+import GPU
+import Pipeline
+
+/// Shader development over the frame loop: the user's shader (Kamera's,
+/// glslViewer's or Shadertoy's convention, with buffer passes) drawn over
+/// each frame as the renderer's effect, on the clock's time; with a
+/// watcher, recompiled on every save on the render thread, the last good
+/// shader kept running while a save does not compile.
+public final class ShaderHarness: FrameEffect {
+    public let configuration: ShaderHarnessConfiguration
+    public let clock: ShaderClock
+    private var graph: ShaderGraph
+    private let glesMajor: Int
+    private let extensions: Set<String>
+    /// When set, checked before each frame; a change recompiles.
+    public var watcher: FileWatcher?
+    /// Hears warnings, reloads and compile errors, one message each.
+    public var onMessage: ((String) -> Void)?
+    /// The compile error of the last save, nil once it compiles.
+    public private(set) var lastError: String?
+    public private(set) var reloads = 0
+
+    /// Compiles every pass; call on the thread that owns `context`.
+    public init(configuration: ShaderHarnessConfiguration, clock: ShaderClock, context: GPUContext) throws {
+        self.configuration = configuration
+        self.clock = clock
+        glesMajor = context.glesMajorVersion
+        extensions = context.glExtensions
+        graph = try ShaderGraph(configuration, glesMajor: glesMajor, extensions: extensions)
+    }
+
+    /// Messages worth showing once, after construction (e.g. the buffer format).
+    public var warnings: [String] { graph.warnings }
+
+    /// Every file the shaders were read from, includes too.
+    public var files: [String] { graph.files }
+
+    /// The convention the image shader was read in.
+    public var convention: ShaderConvention { graph.image.shader.convention }
+
+    public func apply(to texture: CameraTexture, index: Int, width: Int, height: Int) throws -> CameraTexture {
+        if let watcher, watcher.takeChange() { reload() }
+        let tick = clock.tick(index: index)
+        var inputs = ShaderInputs()
+        inputs.frame = tick.frame
+        inputs.time = tick.time
+        inputs.delta = tick.delta
+        inputs.frameRate = clock.fps
+        inputs.date = Self.date(time: tick.time, live: clock.mode == .live)
+        return try graph.render(frame: texture, inputs: inputs, width: width, height: height)
+    }
+
+    /// Compiles the files again; on failure keeps the running shader and
+    /// reports the error. Returns true when the new shader took over.
+    @discardableResult
+    public func reload() -> Bool {
+        do {
+            graph = try ShaderGraph(configuration, glesMajor: glesMajor, extensions: extensions)
+            reloads += 1
+            lastError = nil
+            watcher?.watch(graph.files)
+            onMessage?("reloaded \(configuration.main)")
+            return true
+        } catch {
+            lastError = "\(error)"
+            onMessage?("\(error)\nstill running the last shader that compiled; fix the file and save again")
+            return false
+        }
+    }
+
+    /// The active uniforms of every pass, their types and where their values come from.
+    public var uniformListing: String {
+        var lines: [String] = []
+        for (name, pass) in graph.buffers.map({ ("buffer \($0.name)", $0.pass) }) + [("image", graph.image)] {
+            lines.append("\(name) (\(pass.shader.name), \(pass.shader.convention.rawValue) convention, GLSL ES \(pass.shader.version == 300 ? "3.00" : "1.00")):")
+            if pass.uniforms.isEmpty { lines.append("  no active uniforms") }
+            for u in pass.uniforms {
+                let type = u.size > 1 ? "\(u.typeName)[\(u.size)]" : u.typeName
+                lines.append("  \(u.name.padding(toLength: max(20, u.name.count), withPad: " ", startingAt: 0)) \(type.padding(toLength: 10, withPad: " ", startingAt: 0)) \(describe(u.name, in: pass))")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func describe(_ name: String, in pass: ShaderPass) -> String {
+        for prefix in ["iChannel", "u_tex"] where name.hasPrefix(prefix) {
+            if let index = Int(name.dropFirst(prefix.count)) {
+                switch configuration.channels[index] {
+                case .frame?: return "channel \(index): the frame"
+                case .buffer(let b)?: return "channel \(index): buffer \(b)"
+                case .image(let path)?: return "channel \(index): \(path)"
+                case nil: return "channel \(index): nothing bound (--channel \(index)=...)"
+                }
+            }
+        }
+        return pass.valueSource(of: name)
+    }
+
+    /// iDate: the real date when live; in exports 2000-01-01 plus the time, so output is reproducible.
+    static func date(time: Double, live: Bool) -> SIMD4<Float> {
+        guard live else { return SIMD4(2000, 0, 1, Float(time.truncatingRemainder(dividingBy: 86_400))) }
+        let now = Date()
+        let c = Calendar(identifier: .gregorian).dateComponents(in: TimeZone.current, from: now)
+        let seconds = Double((c.hour ?? 0) * 3600 + (c.minute ?? 0) * 60 + (c.second ?? 0)) + Double(c.nanosecond ?? 0) / 1e9
+        return SIMD4(Float(c.year ?? 2000), Float((c.month ?? 1) - 1), Float(c.day ?? 1), Float(seconds))
+    }
+}

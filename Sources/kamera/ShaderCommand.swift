@@ -1,0 +1,228 @@
+import CommandLineSupport
+import ArgumentParser
+import Foundation
+import Pipeline
+import ShaderHarness
+
+struct ShaderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shader",
+        abstract: "Shader development: run a .frag (Kamera's, glslViewer's or Shadertoy's convention) over the frame, to PNG or on the console, with hot reload and golden-image checks.",
+        discussion: """
+        The convention is told from the source: mainImage() is Shadertoy (iTime, iResolution, iChannel0..3,
+        iFrame, iMouse, iDate); a shader sampling u_texture is Kamera's own; any other is glslViewer's
+        (u_time, u_resolution, u_tex0, v_texcoord). Channel 0 is the frame (test pattern, --input or --camera).
+        Time is frame-exact in exports: frame N is at N / --fps seconds.
+        Live keys (-o kms): \(ShaderControls.help).
+        Examples:
+          kamera shader wave.frag --time 1.5 -o still.png
+          kamera shader wave.frag --frames 0..59 --fps 30 -o out/wave-%04d.png
+          kamera shader wave.frag --time 1.5 --expect golden.png --tolerance 2
+          kamera shader image.frag --buffer A=feedback.frag --channel 1=A --frames 0..9 -o f-%02d.png
+          kamera shader wave.frag --watch -o wave.png          (re-renders on every save)
+          kamera shader wave.frag -o kms --camera /dev/video0 --watch
+        """)
+
+    @Argument(help: "The fragment shader.")
+    var shader: String
+
+    @Option(name: .shortAndLong, parsing: .unconditional,
+            help: "kms (full screen on the console), a PNG, or a %d sequence (default kamera.png; none with --expect alone).")
+    var output: String?
+
+    @Option(parsing: .unconditional, help: "Frames to render: N (0 to N-1) or A..B (A to B, inclusive); time = frame / --fps.")
+    var frames: String?
+
+    @Option(parsing: .unconditional, help: "Render one still at this time in seconds and exit.", transform: ArgumentValue.real("a time in seconds, 0 or more"))
+    var time: Double?
+
+    @Option(parsing: .unconditional, help: "Golden PNG (or %d sequence) each frame must match; exit 1 with the differing pixels and a diff image otherwise.")
+    var expect: String?
+
+    @Option(parsing: .unconditional, help: "Largest difference allowed per channel with --expect, 0-255.", transform: ArgumentValue.integer("a whole number from 0 to 255"))
+    var tolerance = 0
+
+    @Option(name: .customLong("buffer"), parsing: .unconditionalSingleValue, help: "A buffer pass, NAME=FILE.frag with NAME A-D (repeatable), rendered each frame before the image.")
+    var buffers: [String] = []
+
+    @Option(name: .customLong("channel"), parsing: .unconditionalSingleValue, help: "iChannelN / u_texN: N=camera, N=A..D (a buffer) or N=FILE.png (repeatable; default 0=camera).")
+    var channels: [String] = []
+
+    @Option(name: .customShort("D"), parsing: .unconditionalSingleValue, help: "Define NAME or NAME=VALUE for the shader (repeatable).")
+    var defines: [String] = []
+
+    @Option(name: .customShort("I"), parsing: .unconditionalSingleValue, help: "Folder searched by #include after the including file's own (repeatable).")
+    var includePaths: [String] = []
+
+    @Option(name: .customLong("uniform"), parsing: .unconditionalSingleValue, help: "Set a uniform: NAME=1.5, NAME=1,0,0 (vec3), NAME=3 (int), NAME=true (repeatable).")
+    var uniforms: [String] = []
+
+    @Flag(help: "Print the active uniforms, their types and where their values come from, and exit.")
+    var listUniforms = false
+
+    @Flag(help: "Recompile on every save of the shader or a file it includes; a save that does not compile keeps the last good shader.")
+    var watch = false
+
+    @Option(parsing: .unconditional, help: "With -o kms: stop after this many seconds.", transform: ArgumentValue.real("a number of seconds above 0"))
+    var duration: Double?
+
+    @OptionGroup var pipeline: PipelineOptions
+
+    @OptionGroup var display: DisplayOptions
+
+    @OptionGroup var gpuOptions: GPUOptions
+
+    func run() throws {
+        do {
+            try runHarness()
+        } catch let error as ShaderCompileError {
+            // As a compiler prints them: one file:line: message per line, for editors to jump to.
+            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            throw ExitCode(1)
+        }
+    }
+
+    private func makeConfiguration() throws -> ShaderHarnessConfiguration {
+        var configuration = ShaderHarnessConfiguration(main: shader)
+        configuration.buffers = try buffers.map { try .init(parsing: $0) }
+        if let duplicate = Dictionary(grouping: configuration.buffers, by: \.name).first(where: { $0.value.count > 1 }) {
+            throw UsageError("--buffer \(duplicate.key) given twice; each of A-D once")
+        }
+        for text in channels {
+            let (index, source) = try ShaderHarnessConfiguration.channel(parsing: text)
+            configuration.channels[index] = source
+        }
+        configuration.defines = try defines.map { try ShaderDefine(parsing: $0) }
+        configuration.includePaths = includePaths
+        configuration.uniforms = try uniforms.map { try ShaderUniformValue(parsing: $0) }
+        return configuration
+    }
+
+    /// `N` or `A..B` as the first frame and the count.
+    private func frameRange() throws -> (start: Int, count: Int) {
+        guard let frames else { return (0, 1) }
+        let parts = frames.components(separatedBy: "..")
+        let numbers = parts.map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        if parts.count == 1, let n = numbers[0], n >= 1, n <= 1_000_000 { return (0, n) }
+        if parts.count == 2, let a = numbers[0], let b = numbers[1], a >= 0, b >= a, b - a < 1_000_000 { return (a, b - a + 1) }
+        throw UsageError("--frames \(excerpt(frames)) is not valid; give a count such as 60, or a range A..B such as 0..59 (B at least A)")
+    }
+
+    private func runHarness() throws {
+        let configuration = try makeConfiguration()
+        var (sourceOptions, settings) = try pipeline.makePipeline()
+        let live = output == "kms"
+        if !live, let option = display.givenWithoutDisplay { throw UsageError("\(option) is for the display; add -o kms") }
+        if frames != nil && time != nil { throw UsageError("--frames and --time both given; --time renders one still, --frames a sequence") }
+        if let time, time < 0 { throw UsageError("--time \(time) must be 0 or more seconds") }
+        if live && (expect != nil || frames != nil || time != nil) { throw UsageError("-o kms runs live on the clock; --frames, --time and --expect are for PNG output") }
+        if !live && duration != nil { throw UsageError("--duration is for -o kms") }
+        if live && pipeline.size != nil { throw UsageError("--size is for PNG output; -o kms fills the display's mode, choose it with --mode") }
+        guard (0...255).contains(tolerance) else { throw UsageError("--tolerance \(tolerance) is out of range; use 0 to 255") }
+        if watch && (frames != nil || expect != nil) { throw UsageError("--watch re-renders one picture on each save; leave out --frames and --expect") }
+        let range = try frameRange()
+        let fps = settings.rate
+        let mode: ShaderClock.Mode = live ? .live : time.map { .still($0) } ?? .exact(start: range.start)
+        let count = watch ? nil : (live ? nil : range.count)
+        let pattern = try (output ?? (expect == nil ? "kamera.png" : nil)).flatMap { live ? nil : try OutputPattern($0) }
+        if let pattern, (count ?? 1) > 1 && !pattern.isSequence {
+            throw UsageError("-o \(pattern.pattern) names one file but --frames gives \(count ?? 1); put %d in the name, e.g. out/frame-%04d.png")
+        }
+        let expectation = try expect.map { golden -> ExpectationSink in
+            let goldenPattern = try OutputPattern(golden)
+            if (count ?? 1) > 1 && !goldenPattern.isSequence {
+                throw UsageError("--expect \(golden) names one file but --frames gives \(count ?? 1); put %d in the name, e.g. golden-%04d.png")
+            }
+            let diffs = try OutputPattern(Self.diffName(for: pattern?.pattern ?? golden))
+            let sink = ExpectationSink(golden: goldenPattern, tolerance: tolerance, diffs: diffs)
+            sink.firstNumber = range.start
+            return sink
+        }
+        let png = try pattern.map { try PNGOutput($0, frames: count ?? 1, compression: pipeline.compression(), encoderThreads: (count ?? 1) > 1 ? ProcessInfo.processInfo.activeProcessorCount : 0) }
+        png?.firstNumber = range.start
+        let logger = gpuOptions.makeLogger()
+        let platform = try gpuOptions.platform(), version = try gpuOptions.version()
+        let keys = live ? KeyReader() : nil
+        defer { keys?.restore() }
+        let status = StatusLine(style: gpuOptions.quiet ? .quiet : .status)
+        let thread = RenderThread()
+        defer { thread.shutdown() }
+        let summary = try thread.sync { () -> String? in
+            var sinks: [FrameSink] = []
+            let context: GPUContext
+            var screen: KMSDisplay?
+            if live {
+                let (card, choice) = try display.choose()
+                context = try GPUContext(version: version, logger: logger, card: card.node)
+                settings.outputSize = (choice.mode.width, choice.mode.height)
+                let display = try KMSDisplay(context: context, card: card, choice: choice)
+                logger.info("display: \(display.summary)")
+                sinks.append(display)
+                screen = display
+            } else {
+                context = try GPUContext(platform: platform, version: version, logger: logger)
+            }
+            let harness = try ShaderHarness(configuration: configuration, clock: ShaderClock(mode: mode, fps: fps), context: context)
+            if listUniforms {
+                print(harness.uniformListing)
+                return nil
+            }
+            for warning in harness.warnings { status.show("warning: \(warning)") }
+            logger.info("\(shader): \(harness.convention.rawValue) convention; files: \(harness.files.joined(separator: ", "))")
+            let renderer = try FrameRenderer(context: context, settings: settings)
+            renderer.effect = harness
+            let session = try CameraSession(renderer: renderer, configuration: sourceOptions) { logger.info("\($0)") }
+            if let png {
+                png.onWrite = { logger.info("wrote \($0)") }
+                sinks.append(watch ? PNGSink(png, every: 0) : PNGSink(png))
+            }
+            if let expectation {
+                expectation.onResult = { logger.info("\($0)") }
+                sinks.append(expectation)
+            }
+            let loop = FrameLoop(session: session, sinks: sinks)
+            if watch {
+                let watcher = FileWatcher(files: harness.files)
+                harness.watcher = watcher
+                harness.onMessage = { status.show($0) }
+                if !live {
+                    // One picture per save: after each frame, sleep until a file changes.
+                    loop.onFrame = { _ in
+                        if let png { try? png.writePending() }
+                        status.show("rendered; watching \(harness.files.count) file(s), Ctrl-C stops")
+                        _ = watcher.wait(timeout: .infinity) { StopSignal.isRequested }
+                    }
+                }
+            }
+            if live {
+                loop.paced = true
+                loop.keys = keys?.next
+                let controls = ShaderControls(harness: harness, renderer: renderer)
+                controls.onMessage = status.show
+                loop.controls = controls
+                loop.statusInterval = 2
+                loop.onStatus = { s in
+                    status.show(String(format: "%.1f fps, %.1f ms/frame CPU, time %.2f s%@", s.recentFPS, s.cpuMillisecondsPerFrame,
+                                       harness.clock.tick(index: 0).time, harness.clock.paused ? " (paused)" : ""))
+                }
+            }
+            do {
+                try loop.run(frames: count, duration: duration)
+            } catch {
+                try? png?.writePending()
+                throw error
+            }
+            if let screen { return loop.statistics.summary(verb: "showed") + " on \(screen.summary)" }
+            if let expectation { return "checked \(expectation.checked) frame(s) against \(expectation.golden.pattern): all within \(tolerance)" }
+            return nil
+        }
+        if let summary { status.finish(summary) }
+    }
+
+    /// `out.png` → `out-diff.png`; `out-%04d.png` → `out-%04d-diff.png`.
+    static func diffName(for path: String) -> String {
+        let ext = (path as NSString).pathExtension
+        let stem = ext.isEmpty ? path : String(path.dropLast(ext.count + 1))
+        return stem + "-diff.png"
+    }
+}
