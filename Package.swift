@@ -72,6 +72,6 @@ let package = Package(
             ],
             swiftSettings: swift5),
         .executableTarget(name: "SepiaSnapshot", dependencies: ["Pipeline"], path: "Examples/SepiaSnapshot", swiftSettings: swift5),
-        .testTarget(name: "KameraTests", dependencies: ["Pipeline", "CGLES", "CJPEG", "kamera", "kamera-bench"], exclude: ["Golden"], swiftSettings: swift5),
+        .testTarget(name: "KameraTests", dependencies: ["Pipeline", "ShaderHarness", "CGLES", "CJPEG", "kamera", "kamera-bench"], exclude: ["Golden"], swiftSettings: swift5),
     ]
 )

@@ -41,24 +41,33 @@ public final class FileWatcher {
         }
     }
 
+    /// A change seen and not yet taken.
+    private var pending = false
+
     /// True once for each batch of changes to the watched files since the last call.
     public func takeChange() -> Bool {
-        var changed = false
+        look()
+        defer { pending = false }
+        return pending
+    }
+
+    /// Notes any change since the last look.
+    private func look() {
         if descriptor >= 0 {
-            // Drain the events; any change in a watched folder counts if a watched file's time moved.
+            // Drain the events; they only wake the wait: a change counts when a watched file's stamp moved.
             while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
         }
         for file in files {
             let stamp = Self.stamp(file)
             if stamp != stamps[file] {
                 stamps[file] = stamp
-                changed = true
+                pending = true
             }
         }
-        return changed
     }
 
-    /// Blocks until a watched file changes, `stop()` says so, or `timeout` seconds pass.
+    /// Blocks until a watched file changes (the change stays to be taken),
+    /// `stop()` says so, or `timeout` seconds pass.
     public func wait(timeout: Double, stop: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
@@ -69,7 +78,8 @@ public final class FileWatcher {
             } else {
                 usleep(100_000)
             }
-            if takeChange() { return true }
+            look()
+            if pending { return true }
         }
         return false
     }

@@ -28,6 +28,12 @@ struct RenderCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Number of frames to render.", transform: ArgumentValue.integer("a whole number of frames, 1 or more"))
     var frames = 1
 
+    @Option(parsing: .unconditional, help: "Golden PNG (or %d sequence) each frame must match: exit 1 with the differing pixels and a diff image beside the output otherwise.")
+    var expect: String?
+
+    @Option(parsing: .unconditional, help: "Largest difference allowed per channel with --expect, 0-255.", transform: ArgumentValue.integer("a whole number from 0 to 255"))
+    var tolerance = 0
+
     @Flag(help: "List the filters and exit.")
     var listFilters = false
 
@@ -57,7 +63,8 @@ struct RenderCommand: ParsableCommand {
             }
             let png = PNGSink(job.output)
             job.output.onWrite = { logger.info("wrote \($0)") }
-            let loop = FrameLoop(session: session, sinks: [png])
+            job.expectation?.onResult = { logger.info("\($0)") }
+            let loop = FrameLoop(session: session, sinks: [png] + (job.expectation.map { [$0] } ?? []))
             if let zoom = try pipeline.zoomSlider() {
                 loop.zoom.setSlider(zoom)
                 try loop.zoom.apply(to: renderer)
@@ -99,6 +106,7 @@ struct RenderCommand: ParsableCommand {
         var settings: RenderSettings
         var output: PNGOutput
         var saveInput: String?
+        var expectation: ExpectationSink?
     }
 
     func makeJob() throws -> Job {
@@ -118,7 +126,15 @@ struct RenderCommand: ParsableCommand {
                 throw UsageError("--save-input \(saveInput) is also where -o writes; give it another name")
             }
         }
-        return Job(source: source, settings: settings, output: png, saveInput: saveInput)
+        guard (0...255).contains(tolerance) else { throw UsageError("--tolerance \(tolerance) is out of range; use 0 to 255") }
+        let expectation = try expect.map { golden -> ExpectationSink in
+            let goldenPattern = try OutputPattern(golden)
+            if frames > 1 && !goldenPattern.isSequence {
+                throw UsageError("--expect \(golden) names one file but --frames is \(frames); put %d in the name, e.g. golden-%03d.png")
+            }
+            return ExpectationSink(golden: goldenPattern, tolerance: tolerance, diffs: try OutputPattern(ShaderCommand.diffName(for: output)))
+        }
+        return Job(source: source, settings: settings, output: png, saveInput: saveInput, expectation: expectation)
     }
 }
 

@@ -175,8 +175,31 @@ final class BadInputTests: KameraProcessTestCase {
         Case(arguments: ["bench", "--soak", "-1"], expect: ["--soak -1 must be 0"]),
         Case(arguments: ["bench", "--frames", "-1"], expect: ["--frames -1 is too few"]),
         Case(arguments: ["bench", "--display-frames", "9,3"], expect: ["--display-frames 9,3 is not valid", "SHORT,LONG"]),
+        Case(arguments: ["shader", "nothere.frag"], expect: ["nothere.frag: no such file"]),
+        Case(arguments: ["shader", "ok.frag", "--frames", "5..2"], expect: ["--frames 5..2 is not valid", "A..B"], files: ["ok.frag": BadInputTests.okShader]),
+        Case(arguments: ["shader", "ok.frag", "--channel", "7=A"], expect: ["channel 7=A", "0 to 3"], files: ["ok.frag": BadInputTests.okShader]),
+        Case(arguments: ["shader", "ok.frag", "--channel", "1=B"], expect: ["B: no such buffer", "--buffer B="], files: ["ok.frag": BadInputTests.okShader]),
+        Case(arguments: ["shader", "ok.frag", "--channel", "0=nothing.png"], expect: ["nothing.png"], files: ["ok.frag": BadInputTests.okShader]),
+        Case(arguments: ["shader", "ok.frag", "--buffer", "E=x.frag"], expect: ["buffer E=x.frag", "A, B, C, D"], files: ["ok.frag": BadInputTests.okShader]),
+        Case(arguments: ["shader", "ok.frag", "-D", "1x"], expect: ["-D 1x", "not a macro name"], files: ["ok.frag": BadInputTests.okShader]),
+        Case(arguments: ["shader", "ok.frag", "--uniform", "u_gain=abc"], expect: ["--uniform u_gain=abc", "not a value"], files: ["ok.frag": BadInputTests.okShader]),
+        Case(arguments: ["shader", "ok.frag", "--uniform", "u_nope=1"], expect: ["u_nope", "iTime", "u_gain"], files: ["ok.frag": BadInputTests.okShader]),
+        Case(arguments: ["shader", "ok.frag", "--uniform", "u_gain=1,2"], expect: ["u_gain is a float", "1 value"], files: ["ok.frag": BadInputTests.okShader]),
+        Case(arguments: ["shader", "ok.frag", "--tolerance", "300"], expect: ["--tolerance 300", "0 to 255"], files: ["ok.frag": BadInputTests.okShader]),
+        Case(arguments: ["shader", "ok.frag", "--time", "1", "--frames", "3"], expect: ["--frames and --time both given"], files: ["ok.frag": BadInputTests.okShader]),
+        Case(arguments: ["shader", "ok.frag", "--frames", "3", "-o", "one.png"], expect: ["names one file", "%d"], files: ["ok.frag": BadInputTests.okShader]),
+        Case(arguments: ["shader", "ok.frag", "--expect", "missing.png"], expect: ["missing.png: no such file", "-o missing.png"], files: ["ok.frag": BadInputTests.okShader]),
+        Case(arguments: ["shader", "inc.frag"], expect: ["inc.frag:1: #include \"gone.glsl\": no such file", "-I DIR"],
+             files: ["inc.frag": Array("#include \"gone.glsl\"\nvoid main() {}\n".utf8)]),
+        Case(arguments: ["shader", "v.frag"], expect: ["v.frag:1: #version 310 es is not supported", "300 es"],
+             files: ["v.frag": Array("#version 310 es\nvoid main() {}\n".utf8)]),
+        Case(arguments: ["shader", "ok.frag", "--time", "1", "-o", "kms"], expect: ["-o kms runs live"], files: ["ok.frag": BadInputTests.okShader]),
+        Case(arguments: ["render", "--expect", "g.png", "--tolerance", "-1"], expect: ["--tolerance"]),
         Case(arguments: ["nosuch"], expect: ["nosuch"]),
     ]
+
+    /// A shader with one user uniform, for the shader command's cases.
+    static let okShader = Array("uniform float u_gain;\nvoid mainImage(out vec4 o, in vec2 p) { o = vec4(iTime * u_gain); }\n".utf8)
 
     func testEveryBadInputGetsOneLineAndLeavesNothing() throws {
         XCTAssertGreaterThanOrEqual(Self.cases.count, 40)

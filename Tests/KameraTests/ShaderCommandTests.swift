@@ -1,0 +1,135 @@
+import Capture
+import Foundation
+import XCTest
+
+/// `kamera shader` as a user runs it: frame-exact exports, golden checks and
+/// their diff images, compiler-style errors, uniform listings, and --watch
+/// recompiling on save while keeping the last good shader.
+final class ShaderCommandTests: KameraProcessTestCase {
+    static let wave = """
+        void mainImage(out vec4 fragColor, in vec2 fragCoord) {
+            vec2 uv = fragCoord / iResolution.xy;
+            vec3 cam = texture(iChannel0, uv + vec2(0.05 * sin(uv.y * 20.0 + iTime * 3.0), 0.0)).rgb;
+            fragColor = vec4(cam * (0.6 + 0.4 * sin(iTime + uv.x * 6.0)), 1.0);
+        }
+        """
+
+    func writeShader(_ name: String, _ text: String) throws {
+        try text.write(toFile: run.path(name), atomically: true, encoding: .utf8)
+    }
+
+    func image(_ name: String) throws -> Image {
+        let source = try ImageSource(path: run.path(name))
+        let frame = try XCTUnwrap(try source.nextFrame())
+        return Image(width: frame.width, height: frame.height, pixels: Array(frame.planes[0].bytes.prefix(frame.width * frame.height * 4)))
+    }
+
+    func testExportsAreFrameExactAndGoldenChecksPassOrFail() throws {
+        try writeShader("wave.frag", Self.wave)
+        // A still input, so that only the shader's time differs between frames.
+        var result = try run.run(["render", "--size", "96x64", "-o", "in.png"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let common = ["--input", "in.png", "--size", "96x64"]
+        result = try run.run(["shader", "wave.frag", "--frames", "2..4", "--fps", "30", "-o", "f-%04d.png"] + common)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        // Frame 3 at 30 fps is t = 0.1 s exactly, in another process too.
+        result = try run.run(["shader", "wave.frag", "--time", "0.1", "-o", "still.png"] + common)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(try image("still.png") == image("f-0003.png"), "--time 0.1 is frame 3 at 30 fps")
+        XCTAssertFalse(try image("f-0002.png") == image("f-0003.png"), "time moves between frames")
+        // The whole sequence checks against itself; a later start does not.
+        result = try run.run(["shader", "wave.frag", "--frames", "2..4", "--expect", "f-%04d.png"] + common)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("checked 3 frame(s)"), result.stderr)
+        result = try run.run(["shader", "wave.frag", "--time", "0.5", "--expect", "still.png", "--tolerance", "2"] + common)
+        XCTAssertEqual(result.status, 1, result.stderr)
+        let line = result.stderr.trimmingCharacters(in: .newlines)
+        XCTAssertFalse(line.contains("\n"), "one line: \(line)")
+        XCTAssertTrue(line.contains("pixels differ by more than 2; worst at ("), line)
+        XCTAssertTrue(line.contains("still-diff.png"), line)
+        // The diff image marks exactly the pixels counted, in red.
+        let counted = try XCTUnwrap(Int(line.components(separatedBy: "still.png: ")[1].prefix { $0.isNumber }))
+        let diff = try image("still-diff.png")
+        let red = (0..<(diff.width * diff.height)).filter { i in diff.pixels[i * 4] >= 128 && diff.pixels[i * 4 + 1] == 0 && diff.pixels[i * 4 + 2] == 0 }.count
+        XCTAssertEqual(red, counted)
+        XCTAssertGreaterThan(counted, 0)
+    }
+
+    func testRenderExpectUsesTheSameCheck() throws {
+        XCTAssertEqual(try run.run(["render", "--filter", "sepia", "-o", "golden.png"]).status, 0)
+        var result = try run.run(["render", "--filter", "sepia", "-o", "again.png", "--expect", "golden.png"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        result = try run.run(["render", "--filter", "gray", "-o", "gray.png", "--expect", "golden.png", "--tolerance", "3"])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("golden.png: ") && result.stderr.contains("gray-diff.png"), result.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: run.path("gray-diff.png")))
+    }
+
+    func testCompileErrorsPrintOneFileLineMessagePerLine() throws {
+        try writeShader("broken.frag", "void mainImage(out vec4 o, in vec2 p) {\n    o = vec4(1.0);\n    o.r = undefined_a;\n    o.g = undefined_b;\n}\n")
+        let result = try run.run(["shader", "broken.frag", "-o", "x.png"])
+        XCTAssertEqual(result.status, 1)
+        let lines = result.stderr.split(separator: "\n")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("broken.frag:3:") && $0.contains("undefined_a") }, result.stderr)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("broken.frag:4:") && $0.contains("undefined_b") }, result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: run.path("x.png")), "no picture from a shader that does not compile")
+    }
+
+    func testListUniformsSaysWhereValuesComeFrom() throws {
+        try writeShader("u.frag", "uniform vec3 u_tint;\nuniform float u_unset;\nvoid mainImage(out vec4 o, in vec2 p) { o = vec4(u_tint * u_unset + iTime, 1.0) + texture(iChannel0, p / iResolution.xy); }\n")
+        let result = try run.run(["shader", "u.frag", "--uniform", "u_tint=1,0,0", "--list-uniforms"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.output.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        XCTAssertTrue(lines.contains("u_tint vec3 --uniform"), result.output)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("u_unset float not set") }, result.output)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("iChannel0 sampler2D channel 0: the frame") }, result.output)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("iTime float seconds") }, result.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: run.path("kamera.png")))
+    }
+
+    /// Saves recompile; a broken save prints its error and keeps the last
+    /// good shader running; fixing it resumes. Each save is written by rename,
+    /// as editors do.
+    func testWatchRecompilesOnSaveAndSurvivesABrokenSave() throws {
+        func solid(_ rgb: String) -> String { "void mainImage(out vec4 o, in vec2 p) { o = vec4(\(rgb), 1.0); }\n" }
+        try writeShader("live.frag", solid("1.0, 0.0, 0.0"))
+        let process = Process()
+        process.executableURL = KameraProcess.binary
+        process.arguments = ["shader", "live.frag", "--watch", "--size", "32x32", "-o", "live.png"]
+        process.currentDirectoryURL = run.folder
+        let input = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        let lock = NSLock()
+        var stderr = ""
+        errors.fileHandleForReading.readabilityHandler = { handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            lock.lock(); stderr += text; lock.unlock()
+        }
+        try process.run()
+        defer {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            errors.fileHandleForReading.readabilityHandler = nil
+        }
+        // Generous limits: they only catch a hang on a loaded machine.
+        func waitFor(_ what: String, _ condition: () -> Bool) {
+            let deadline = Date().addingTimeInterval(120)
+            while !condition() && Date() < deadline { usleep(50_000) }
+            XCTAssertTrue(condition(), "timed out waiting for \(what); stderr: \(lock.withLock { stderr })")
+        }
+        func firstPixel() -> SIMD4<Int>? { (try? image("live.png"))?.pixel(0, 0) }
+        waitFor("the first picture") { firstPixel() == SIMD4(255, 0, 0, 255) }
+        try writeShader("live.frag", solid("0.0, 1.0, 0.0"))
+        waitFor("the picture after a save") { firstPixel() == SIMD4(0, 255, 0, 255) }
+        try writeShader("live.frag", "void mainImage(out vec4 o, in vec2 p) {\n    o = vec4(oops);\n}\n")
+        waitFor("the compile error") { lock.withLock { stderr.contains("live.frag:2:") && stderr.contains("oops") } }
+        XCTAssertTrue(process.isRunning, "a broken save must not end the run")
+        XCTAssertEqual(firstPixel(), SIMD4(0, 255, 0, 255), "the last good shader's picture stays")
+        try writeShader("live.frag", solid("0.0, 0.0, 1.0"))
+        waitFor("the picture after the fix") { firstPixel() == SIMD4(0, 0, 255, 255) }
+        process.interrupt()
+        waitFor("the exit after Ctrl-C") { !process.isRunning }
+    }
+}
