@@ -66,6 +66,9 @@ struct ShaderCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "With -o kms: stop after this many seconds.", transform: ArgumentValue.real("a number of seconds above 0"))
     var duration: Double?
 
+    @Option(parsing: .unconditional, help: "With -o kms: seconds between status lines (default 2).", transform: ArgumentValue.real("a number of seconds above 0"))
+    var statusEvery = 2.0
+
     @OptionGroup var pipeline: PipelineOptions
 
     @OptionGroup var display: DisplayOptions
@@ -115,15 +118,19 @@ struct ShaderCommand: ParsableCommand {
         if !live, let option = display.givenWithoutDisplay { throw UsageError("\(option) is for the display; add -o kms") }
         if frames != nil && time != nil { throw UsageError("--frames and --time both given; --time renders one still, --frames a sequence") }
         if let time, time < 0 { throw UsageError("--time \(time) must be 0 or more seconds") }
-        if live && (expect != nil || frames != nil || time != nil) { throw UsageError("-o kms runs live on the clock; --frames, --time and --expect are for PNG output") }
+        if live && (expect != nil || time != nil || frames?.contains("..") == true) {
+            throw UsageError("-o kms runs live on the clock; --time, --expect and --frames A..B are for PNG output (--frames N stops after N frames)")
+        }
         if !live && duration != nil { throw UsageError("--duration is for -o kms") }
+        if let duration, duration <= 0 { throw UsageError("--duration \(duration) must be above 0 seconds") }
+        guard statusEvery > 0 else { throw UsageError("--status-every \(statusEvery) must be above 0 seconds") }
         if live && pipeline.size != nil { throw UsageError("--size is for PNG output; -o kms fills the display's mode, choose it with --mode") }
         guard (0...255).contains(tolerance) else { throw UsageError("--tolerance \(tolerance) is out of range; use 0 to 255") }
         if watch && (frames != nil || expect != nil) { throw UsageError("--watch re-renders one picture on each save; leave out --frames and --expect") }
         let range = try frameRange()
         let fps = settings.rate
         let mode: ShaderClock.Mode = live ? .live : time.map { .still($0) } ?? .exact(start: range.start)
-        let count = watch ? nil : (live ? nil : range.count)
+        let count = watch && !live ? nil : (live && frames == nil ? nil : range.count)
         let pattern = try (output ?? (expect == nil ? "kamera.png" : nil)).flatMap { live ? nil : try OutputPattern($0) }
         if let pattern, (count ?? 1) > 1 && !pattern.isSequence {
             throw UsageError("-o \(pattern.pattern) names one file but --frames gives \(count ?? 1); put %d in the name, e.g. out/frame-%04d.png")
@@ -200,7 +207,7 @@ struct ShaderCommand: ParsableCommand {
                 let controls = ShaderControls(harness: harness, renderer: renderer)
                 controls.onMessage = status.show
                 loop.controls = controls
-                loop.statusInterval = 2
+                loop.statusInterval = statusEvery
                 loop.onStatus = { s in
                     status.show(String(format: "%.1f fps, %.1f ms/frame CPU, time %.2f s%@", s.recentFPS, s.cpuMillisecondsPerFrame,
                                        harness.clock.tick(index: 0).time, harness.clock.paused ? " (paused)" : ""))

@@ -177,6 +177,50 @@ final class DisplayVMTests: XCTestCase {
         }
     }
 
+    /// `kamera shader -o kms`: a Shadertoy shader full screen, upright (its
+    /// y grows upward, as on Shadertoy), on screen (kmsgrab) and in the s
+    /// key's PNG; the keys pause, step and reset time; the console comes back.
+    func testShaderHarnessOnTheConsole() throws {
+        let shader = folder.appendingPathComponent("halves.frag")
+        try """
+            void mainImage(out vec4 o, in vec2 p) {
+                vec3 top = vec3(0.25, 0.5, 0.75), bottom = vec3(1.0, 0.5, 0.0);
+                o = vec4(p.y > 0.5 * iResolution.y ? top : bottom, 1.0) + 0.0 * iTime;
+            }
+            """.write(to: shader, atomically: true, encoding: .utf8)
+        let log = try vm("""
+            state before
+            mkfifo /dev/shm/shader-keys
+            $K shader halves.frag -o kms --input-size 64x48 --status-every 1 < /dev/shm/shader-keys > shader.txt 2>&1 &
+            exec 3> /dev/shm/shader-keys
+            waitlog shader.txt fps
+            ffmpeg -nostdin -v error -y -device /dev/dri/card0 -f kmsgrab -i - -vf hwdownload,format=bgr0 -frames:v 1 -update 1 grab.png
+            printf ' ' >&3; waitlog shader.txt paused
+            printf '\\033[C' >&3; waitlog shader.txt "frame step"
+            printf r >&3; waitlog shader.txt "time 0"
+            printf s >&3; waitlog shader.txt saved
+            printf q >&3
+            wait %1; echo "exit $?" >> shader.txt
+            state after
+            """)
+        let out = text("shader.txt")
+        XCTAssertTrue(out.contains("exit 0"), out + "\nVM log:\n" + log.suffix(2000))
+        XCTAssertTrue(out.contains("saved kamera-snapshot-0001.png"), out)
+        assertConsoleRestored("before", "after", "shader")
+        for name in ["grab.png", "kamera-snapshot-0001.png"] {
+            let picture = try image(folder.appendingPathComponent(name).path)
+            XCTAssertEqual(picture.width, 1024, name)
+            XCTAssertEqual(picture.height, 768, name)
+            guard picture.width == 1024, picture.height == 768 else { continue }
+            for (x, y) in [(0, 0), (1023, 383), (512, 100)] {
+                XCTAssertEqual(picture.pixel(x, y), SIMD4(64, 128, 191, 255), "\(name): top half at (\(x), \(y))")
+            }
+            for (x, y) in [(0, 767), (1023, 384), (512, 700)] {
+                XCTAssertEqual(picture.pixel(x, y), SIMD4(255, 128, 0, 255), "\(name): bottom half at (\(x), \(y))")
+            }
+        }
+    }
+
     /// The display bench measures kmscube (with the modifier shim it builds),
     /// the cube and the sepia preview, each as whole processes. Tiny counts: a
     /// debug build under TCG is slow; the figures are `kamera bench`'s to report.

@@ -234,6 +234,29 @@ final class ShaderHarnessTests: ScratchFolderTestCase {
         }
     }
 
+    /// `--filter my.frag` in the normal pipeline: a Shadertoy shader between
+    /// a crop (a region of the frame's texture) and a color matrix.
+    func testForeignConventionsWorkAsFiltersBetweenCropAndColorMatrix() throws {
+        let url = folder.appendingPathComponent("swap.frag")
+        try "void mainImage(out vec4 o, in vec2 p) { o = texture(iChannel0, p / iResolution.xy).gbra; }\n".write(to: url, atomically: true, encoding: .utf8)
+        let (frame, buffer) = input.frame()
+        let settings = RenderSettings(crop: .square, filters: try FilterChain(parsing: [url.path, "sepia"]))
+        let image = try withExtendedLifetime(buffer) {
+            try GPUHarness.run { context in
+                let renderer = try FrameRenderer(context: context, settings: settings)
+                let pixels = try renderer.render(frame, index: 0)
+                let size = renderer.outputSize(for: frame)
+                return Image(width: size.width, height: size.height, pixels: Array(pixels.prefix(size.width * size.height * 4)))
+            }
+        }
+        let side = input.height, left = (input.width - side) / 2
+        let reference = Image(width: side, height: side) { x, y in
+            let c = self.input.color(left + x, y)
+            return ColorMatrix.sepia.apply(SIMD4(c.y, c.z, c.x, 1))
+        }
+        XCTAssertClose(image, reference, tolerance: 2, "square crop → Shadertoy swap → sepia")
+    }
+
     func testCompileErrorsNameTheUsersFileAndLine() throws {
         XCTAssertThrowsError(try render("""
             // a comment
