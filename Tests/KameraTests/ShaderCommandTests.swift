@@ -55,6 +55,18 @@ final class ShaderCommandTests: KameraProcessTestCase {
         XCTAssertGreaterThan(counted, 0)
     }
 
+    /// The README's CI recipe on the shipped example: a Shadertoy shader with an
+    /// include, checked against its golden image (made on llvmpipe; tolerance 2
+    /// for other drivers' rounding).
+    func testExampleShaderMatchesItsGolden() throws {
+        let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples/Shaders")
+        let result = try run.run(["shader", examples.appendingPathComponent("ripple.frag").path, "--time", "1.5", "--size", "240x240",
+                                  "--expect", examples.appendingPathComponent("ripple-1.5s.png").path, "--tolerance", "2", "-o", "ripple.png"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: run.path("ripple.png")))
+    }
+
     func testRenderExpectUsesTheSameCheck() throws {
         XCTAssertEqual(try run.run(["render", "--filter", "sepia", "-o", "golden.png"]).status, 0)
         var result = try run.run(["render", "--filter", "sepia", "-o", "again.png", "--expect", "golden.png"])
