@@ -44,9 +44,11 @@ public struct ShaderPreprocessor {
     }
 
     private func append(_ source: String, path: String, chain: [String], into body: inout ShaderBody) throws {
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        // By scalars: as Characters, "\r\n" is one and would not split at "\n".
+        let lines = source.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
         for (index, raw) in lines.enumerated() {
-            let line = String(raw.hasSuffix("\r") ? raw.dropLast() : raw)
+            // A lone carriage return ends a line for some compilers: a space keeps the numbering ours.
+            let line = String(String.UnicodeScalarView(raw.last == "\r" ? raw.dropLast() : raw)).replacingOccurrences(of: "\r", with: " ")
             let number = index + 1
             let directive = Self.directive(line)
             if let directive, directive.name == "version" {

@@ -274,6 +274,16 @@ final class ShaderHarnessTests: ScratchFolderTestCase {
         }
     }
 
+    /// Found by the fuzzer: a file with Windows line ends was one line to the
+    /// preprocessor (Swift's "\r\n" is one Character), so errors named line 1.
+    func testWindowsLineEndsKeepLineNumbers() throws {
+        XCTAssertThrowsError(try render("// Windows\r\nvoid mainImage(out vec4 o, in vec2 p) {\r\n    o = vec4(crlf_missing);\r\n}\r\n")) { error in
+            XCTAssertTrue("\(error)".hasPrefix(folder.appendingPathComponent("main.frag").path + ":3:"), "\(error)")
+        }
+        let image = try render("#define GREEN 1.0\r\nvoid mainImage(out vec4 o, in vec2 p) {\r\n    o = vec4(0.0, GREEN, 0.0, 1.0);\r\n}\r\n")[0]
+        XCTAssertClose(image, Image(width: input.width, height: input.height) { _, _ in SIMD4(0, 1, 0, 1) }, tolerance: 0, "CRLF source")
+    }
+
     func testIncludeCyclesAndMissingFilesAreRefused() throws {
         XCTAssertThrowsError(try render("#include \"a.glsl\"\nvoid mainImage(out vec4 o, in vec2 p) { o = vec4(1.0); }\n",
                                         files: ["a.glsl": "#include \"b.glsl\"\n", "b.glsl": "\n#include \"a.glsl\"\n"])) { error in
