@@ -21,19 +21,7 @@ final class ShaderHarnessTests: ScratchFolderTestCase {
         }
         var configuration = ShaderHarnessConfiguration(main: folder.appendingPathComponent("main.frag").path)
         try configure(&configuration)
-        let (frame, buffer) = input.frame()
-        return try withExtendedLifetime(buffer) {
-            try GPUHarness.run(gles: gles) { context in
-                var settings = RenderSettings(crop: .none)
-                settings.rate = fps
-                let renderer = try FrameRenderer(context: context, settings: settings)
-                let harness = try ShaderHarness(configuration: configuration, clock: ShaderClock(mode: .exact(start: start), fps: fps), context: context)
-                renderer.effect = harness
-                return try (0..<count).map { index in
-                    Image(width: frame.width, height: frame.height, pixels: Array(try renderer.render(frame, index: index)))
-                }
-            }
-        }
+        return try GPUHarness.renderShader(configuration, over: input, frames: count, start: start, fps: fps, gles: gles)
     }
 
     private func quantized(_ v: Float) -> Float { (max(0, min(1, v)) * 255).rounded() / 255 }

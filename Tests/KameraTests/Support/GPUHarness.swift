@@ -1,4 +1,5 @@
 import Pipeline
+import ShaderHarness
 import XCTest
 
 /// Runs GL work for tests on one render thread that owns the contexts, as the
@@ -23,6 +24,26 @@ enum GPUHarness {
             let pixels = try renderer.render(frame, index: index)
             let size = renderer.outputSize(for: frame)
             return Image(width: size.width, height: size.height, pixels: Array(pixels.prefix(size.width * size.height * 4)))
+        }
+    }
+}
+
+extension GPUHarness {
+    /// Runs the shader harness over `image` (no crop) for output frames
+    /// `0..<frames`, frame numbers from `start`, frame-exact at `fps`.
+    static func renderShader(_ configuration: ShaderHarnessConfiguration, over image: Image, frames: Int = 1, start: Int = 0,
+                             fps: Double = 30, gles: GLESVersion = .auto) throws -> [Image] {
+        let (frame, buffer) = image.frame()
+        return try withExtendedLifetime(buffer) {
+            try run(gles: gles) { context in
+                var settings = RenderSettings(crop: .none)
+                settings.rate = fps
+                let renderer = try FrameRenderer(context: context, settings: settings)
+                renderer.effect = try ShaderHarness(configuration: configuration, clock: ShaderClock(mode: .exact(start: start), fps: fps), context: context)
+                return try (0..<frames).map { index in
+                    Image(width: frame.width, height: frame.height, pixels: Array(try renderer.render(frame, index: index)))
+                }
+            }
         }
     }
 }
