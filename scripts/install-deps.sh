@@ -3,6 +3,7 @@
 # when they are already there. Runs apt-get as root, or through sudo.
 #   scripts/install-deps.sh           # building and running
 #   scripts/install-deps.sh --tests   # also what the tests use (ffmpeg's kmsgrab reads the VM's screen)
+#   scripts/install-deps.sh --bench   # also the peers `kamera bench` measures (ffmpeg, GStreamer GL under Xvfb, kmscube)
 set -euo pipefail
 
 packages=(
@@ -12,6 +13,7 @@ packages=(
     systemd                                                                      # systemd-analyze (the kiosk unit test)
 )
 [ "${1:-}" = --tests ] && packages+=(ffmpeg)
+[ "${1:-}" = --bench ] && packages+=(ffmpeg gstreamer1.0-tools gstreamer1.0-gl gstreamer1.0-plugins-base gstreamer1.0-plugins-good xvfb kmscube)
 
 missing=()
 for p in "${packages[@]}"; do

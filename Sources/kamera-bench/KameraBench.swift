@@ -43,6 +43,19 @@ struct KameraBench: ParsableCommand {
     @Flag(help: "Only the display measurement (kamera cube and sepia preview on -o kms beside kmscube); it needs a DRM card with a connected display and no display server.")
     var displayOnly = false
 
+    @Flag(help: "Only the end-to-end measurement: raw file → sepia or cube → PNG sequence, Kamera, ffmpeg and GStreamer GL as whole processes.")
+    var endToEndOnly = false
+
+    @Option(parsing: .unconditional, help: "Runs of each program per end-to-end case (alternated; medians).",
+            transform: ArgumentValue.integer("a whole number of runs, 1 or more"))
+    var endToEndRuns = 5
+
+    @Option(parsing: .unconditional, help: "Frames per end-to-end run.", transform: ArgumentValue.integer("a whole number of frames, 1 or more"))
+    var endToEndFrames = 60
+
+    @Flag(help: "With --end-to-end-only: the report as JSON, for scripts.")
+    var json = false
+
     @Option(parsing: .unconditional, help: "Frames of the short and the long display run, SHORT,LONG; the rate is measured between them.")
     var displayFrames = "30,150"
 
@@ -70,6 +83,9 @@ struct KameraBench: ParsableCommand {
             print(display.run())
             return
         }
+        if json && !endToEndOnly { throw UsageError("--json reports the end-to-end measurement; add --end-to-end-only") }
+        guard endToEndRuns >= 1 else { throw UsageError("--end-to-end-runs \(endToEndRuns) must be 1 or more") }
+        guard endToEndFrames >= 1 else { throw UsageError("--end-to-end-frames \(endToEndFrames) must be 1 or more") }
         let platform = try gpuOptions.platform(), version = try gpuOptions.version()
         let sizeList = try sizes.split(separator: ",").map { text -> (width: Int, height: Int) in
             try SizeArgument.parse(String(text), option: "--sizes", example: "640x480,1280x720")
@@ -81,6 +97,18 @@ struct KameraBench: ParsableCommand {
         guard !sizeList.isEmpty else { throw UsageError("--sizes names no size; use WxH,WxH such as 640x480,1280x720") }
         guard !formatList.isEmpty else { throw UsageError("--formats names no format; use some of \(PixelFormat.validNames)") }
         guard frames >= 10 else { throw UsageError("--frames \(frames) is too few; use 10 or more") }
+        let endToEnd = EndToEndBenchmark(kamera: binary, sizes: sizeList, formats: formatList, frames: endToEndFrames, runs: endToEndRuns)
+        if endToEndOnly {
+            let report = try endToEnd.run { if !json { FileHandle.standardError.write(Data("end to end: \($0)\n".utf8)) } }
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            } else {
+                print(EndToEndBenchmark.text(report))
+            }
+            return
+        }
         guard soak >= 0 else { throw UsageError("--soak \(soak) must be 0 (no soak) or more") }
         let logger = gpuOptions.makeLogger()
         let thread = RenderThread()
@@ -151,6 +179,8 @@ struct KameraBench: ParsableCommand {
                          ((samples.last ?? 0) - (samples.first ?? 0)) / 1024, heap))
         }
         if !zeroCopyOnly {
+            print("")
+            print(EndToEndBenchmark.text(try endToEnd.run()))
             print("")
             print(try UnplugBenchmark.run(binary: binary))
             print("")

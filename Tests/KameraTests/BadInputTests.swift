@@ -174,6 +174,8 @@ final class BadInputTests: KameraProcessTestCase {
         Case(arguments: ["bench", "--formats", ","], expect: ["--formats names no format"]),
         Case(arguments: ["bench", "--soak", "-1"], expect: ["--soak -1 must be 0"]),
         Case(arguments: ["bench", "--frames", "-1"], expect: ["--frames -1 is too few"]),
+        Case(arguments: ["bench", "--json"], expect: ["--json", "--end-to-end-only"]),
+        Case(arguments: ["bench", "--end-to-end-runs", "0"], expect: ["--end-to-end-runs 0", "1 or more"]),
         Case(arguments: ["bench", "--display-frames", "9,3"], expect: ["--display-frames 9,3 is not valid", "SHORT,LONG"]),
         Case(arguments: ["shader", "nothere.frag"], expect: ["nothere.frag: no such file"]),
         Case(arguments: ["shader", "ok.frag", "--frames", "5..2"], expect: ["--frames 5..2 is not valid", "A..B"], files: ["ok.frag": BadInputTests.okShader]),

@@ -1,0 +1,220 @@
+import CommandLineSupport
+import Foundation
+import Pipeline
+
+/// The job users run, as whole processes: raw frames from a file in tmpfs →
+/// sepia (or the cube) → a PNG sequence in tmpfs, Kamera beside ffmpeg and
+/// GStreamer's GL elements, each run several times in alternation; medians,
+/// min–max and the ratio per pair. Wall time includes starting up, decoding,
+/// encoding and writing: what an in-memory figure can hide.
+struct EndToEndBenchmark {
+    var kamera: URL
+    var sizes: [(width: Int, height: Int)]
+    var formats: [PixelFormat]
+    var frames = 60
+    var runs = 5
+
+    enum Workload: String, Codable, CaseIterable {
+        case sepia, cube
+    }
+
+    enum Program: String, Codable, CaseIterable {
+        case kamera, ffmpeg, gstreamer = "gstreamer-gl"
+    }
+
+    struct Measurement: Codable {
+        var program: Program
+        var command: String
+        /// Wall seconds of each counted run, in order.
+        var seconds: [Double] = []
+        var median: Double?
+        var min: Double?
+        var max: Double?
+        /// Why there is no figure: not installed, failed.
+        var note: String?
+    }
+
+    struct Case: Codable {
+        var workload: Workload
+        var width: Int
+        var height: Int
+        var format: String
+        var frames: Int
+        var measurements: [Measurement]
+        /// Peer's median wall time over Kamera's: above 1, Kamera is faster.
+        var kameraSpeedup: [String: Double]
+    }
+
+    struct Report: Codable {
+        var job: String
+        var runs: Int
+        var cases: [Case]
+        var machine: String
+    }
+
+    static let sepiaMixer = "colorchannelmixer=.3588:.7044:.1368:0:.2990:.5870:.1140:0:.2392:.4696:.0912"
+
+    /// The command line of `program` for a case; nil when it has no such job.
+    func command(_ program: Program, workload: Workload, width: Int, height: Int, format: PixelFormat,
+                 input: String, output: String) -> [String]? {
+        let size = "\(width)x\(height)"
+        switch program {
+        case .kamera:
+            return [kamera.path, "render", "--input", input, "--format", format.name, "--input-size", size, "--crop", "none",
+                    workload == .sepia ? "--filter" : "--cube"] + (workload == .sepia ? ["sepia"] : [])
+                + ["--frames", "\(frames)", "-o", "\(output)/f-%03d.png", "--quiet"]
+        case .ffmpeg:
+            guard workload == .sepia else { return nil }
+            return ["ffmpeg", "-nostdin", "-v", "error", "-f", "rawvideo", "-pix_fmt", format == .yuyv ? "yuyv422" : "nv12",
+                    "-s", size, "-i", input, "-vf", "format=rgba,\(Self.sepiaMixer)", "\(output)/f-%03d.png"]
+        case .gstreamer:
+            return ["gst-launch-1.0", "-q", "filesrc", "location=\(input)", "!", "rawvideoparse",
+                    "format=\(format == .yuyv ? "yuy2" : "nv12")", "width=\(width)", "height=\(height)", "framerate=30/1",
+                    "!", "glupload", "!", "glcolorconvert", "!"] + (workload == .sepia ? ["gleffects", "effect=sepia"] : ["glfiltercube"])
+                + ["!", "gldownload", "!", "video/x-raw,format=RGBA", "!", "pngenc", "!", "multifilesink", "location=\(output)/f-%03d.png"]
+        }
+    }
+
+    func run(progress: (String) -> Void = { _ in }) throws -> Report {
+        let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+        let folder = (base as NSString).appendingPathComponent("kamera-e2e-\(getpid())")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let output = (folder as NSString).appendingPathComponent("out")
+        var cases: [Case] = []
+        for size in sizes {
+            for format in formats {
+                let input = (folder as NSString).appendingPathComponent("in-\(size.width)x\(size.height).\(format.name)")
+                try writeFrames(to: input, width: size.width, height: size.height, format: format)
+                for workload in Workload.allCases {
+                    progress("\(workload.rawValue) \(size.width)x\(size.height) \(format.name)")
+                    cases.append(try measure(workload, size: size, format: format, input: input, output: output))
+                }
+                try? FileManager.default.removeItem(atPath: input)
+            }
+        }
+        let machine = "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(Self.cpuModel())"
+        return Report(job: "\(frames) frames from a raw file in tmpfs → BT.601 → sepia (or the cube) → PNG sequence in tmpfs",
+                      runs: runs, cases: cases, machine: machine)
+    }
+
+    private func measure(_ workload: Workload, size: (width: Int, height: Int), format: PixelFormat, input: String, output: String) throws -> Case {
+        var jobs: [(Program, [String])] = []
+        for program in Program.allCases {
+            if let line = command(program, workload: workload, width: size.width, height: size.height, format: format, input: input, output: output) {
+                jobs.append((program, line))
+            }
+        }
+        var measurements = jobs.map { Measurement(program: $0.0, command: $0.1.joined(separator: " ")) }
+        // A run each first, not counted: the file cache, the shader caches, and whether it works at all.
+        for (i, job) in jobs.enumerated() {
+            measurements[i].note = try once(job.0, job.1, output: output).note
+        }
+        for round in 0..<runs {
+            // Alternate, and start each round with another program, so no one always follows the same neighbour.
+            for k in 0..<jobs.count {
+                let i = (k + round) % jobs.count
+                guard measurements[i].note == nil else { continue }
+                let result = try once(jobs[i].0, jobs[i].1, output: output)
+                if let note = result.note { measurements[i].note = note; continue }
+                measurements[i].seconds.append(result.seconds)
+            }
+        }
+        for i in measurements.indices where measurements[i].note == nil && !measurements[i].seconds.isEmpty {
+            let sorted = measurements[i].seconds.sorted()
+            measurements[i].median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+            measurements[i].min = sorted.first
+            measurements[i].max = sorted.last
+        }
+        var speedup: [String: Double] = [:]
+        if let own = measurements.first(where: { $0.program == .kamera })?.median {
+            for m in measurements where m.program != .kamera {
+                if let median = m.median { speedup[m.program.rawValue] = median / own }
+            }
+        }
+        return Case(workload: workload, width: size.width, height: size.height, format: format.name, frames: frames,
+                    measurements: measurements, kameraSpeedup: speedup)
+    }
+
+    /// One run into an emptied output folder: its wall time, or why it has none.
+    private func once(_ program: Program, _ line: [String], output: String) throws -> (seconds: Double, note: String?) {
+        try? FileManager.default.removeItem(atPath: output)
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        var environment: [String: String] = [:]
+        if program == .gstreamer {
+            guard let display = XvfbDisplay.shared.name else { return (0, "needs Xvfb (apt-get install xvfb) or a DISPLAY for its GL elements") }
+            environment["DISPLAY"] = display
+            environment["GST_GL_PLATFORM"] = "egl"
+            if ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] == nil { environment["XDG_RUNTIME_DIR"] = NSTemporaryDirectory() }
+        }
+        // Through env, so that a program that is not installed exits with 127.
+        let executable = line[0].hasPrefix("/") ? line[0] : "/usr/bin/env"
+        let arguments = line[0].hasPrefix("/") ? Array(line.dropFirst()) : line
+        let result = try ChildProcess(executable: executable, arguments: arguments, environment: environment).run()
+        if result.status == 127 { return (0, "not installed (scripts/bench.sh installs it)") }
+        guard result.status == 0 else {
+            let text = result.output.split(separator: "\n").last.map(String.init) ?? ""
+            return (0, "failed with status \(result.status): \(TerminalText.oneLine(text).prefix(120))")
+        }
+        let written = (try? FileManager.default.contentsOfDirectory(atPath: output).count) ?? 0
+        guard written == frames else { return (0, "wrote \(written) PNGs, not \(frames)") }
+        return (result.seconds, nil)
+    }
+
+    /// `frames` moving test-pattern frames, back to back.
+    private func writeFrames(to path: String, width: Int, height: Int, format: PixelFormat) throws {
+        let pattern = TestPattern(width: width, height: height, format: format)
+        guard let handle = FileHandle(forWritingAtPath: path) ?? {
+            FileManager.default.createFile(atPath: path, contents: nil)
+            return FileHandle(forWritingAtPath: path)
+        }() else { throw BenchError("cannot write \(path)") }
+        defer { try? handle.close() }
+        for i in 0..<frames {
+            for plane in pattern.frame(at: UInt64(i)).planes { handle.write(Data(plane.bytes)) }
+        }
+    }
+
+    static func cpuModel() -> String {
+        let text = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let line = text.split(separator: "\n").first { $0.hasPrefix("model name") }
+        return line.map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" } ?? "unknown CPU"
+    }
+
+    /// The report as a table, with the exact command lines.
+    static func text(_ report: Report) -> String {
+        var lines = ["End to end, whole processes (\(report.job)); \(report.runs) runs each, alternated; median wall seconds (min–max):",
+                     "job     size        format  " + Program.allCases.map { $0.rawValue.padded(20) }.joined() + "ffmpeg/kamera  gstreamer/kamera"]
+        for c in report.cases {
+            var row = c.workload.rawValue.padded(7) + " " + "\(c.width)x\(c.height)".padded(11) + " " + c.format.padded(8)
+            for program in Program.allCases {
+                guard let m = c.measurements.first(where: { $0.program == program }) else { row += "-".padded(20); continue }
+                if let median = m.median, let lo = m.min, let hi = m.max {
+                    row += String(format: "%.2f (%.2f–%.2f)", median, lo, hi).padded(20)
+                } else {
+                    row += "n/a".padded(20)
+                }
+            }
+            for peer in [Program.ffmpeg, .gstreamer] {
+                row += (c.kameraSpeedup[peer.rawValue].map { String(format: "%.2fx", $0) } ?? "-").padded(peer == .ffmpeg ? 15 : 16)
+            }
+            lines.append(row)
+        }
+        lines.append("(a ratio above 1: Kamera took less wall time; targets: ≥ 1.0x ffmpeg and ≥ 3x GStreamer for sepia, ≥ 2x GStreamer's glfiltercube)")
+        var notes: [String] = []
+        for c in report.cases {
+            for m in c.measurements {
+                if let note = m.note, !notes.contains("\(m.program.rawValue): \(note)") { notes.append("\(m.program.rawValue): \(note)") }
+            }
+        }
+        lines += notes.map { "  not measured: " + $0 }
+        if let first = report.cases.first {
+            lines.append("Commands (\(first.workload.rawValue), \(first.width)x\(first.height) \(first.format); the others differ only in size, format and the cube):")
+            lines += first.measurements.map { "  \($0.program.rawValue): \($0.command)" }
+            if let cube = report.cases.first(where: { $0.workload == .cube }) {
+                lines += cube.measurements.filter { $0.program != .kamera }.map { "  \($0.program.rawValue) (cube): \($0.command)" }
+            }
+        }
+        lines.append("Machine: \(report.machine)")
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import XCTest
+
+/// `kamera bench`'s end-to-end section: whole processes, every program run the
+/// asked number of times, medians and ratios that follow from the runs, and
+/// peers that are missing named as such, never silently dropped.
+final class BenchTests: KameraProcessTestCase {
+    func testEndToEndSectionMeasuresWholeProcessesAndReportsJSON() throws {
+        let result = try run.run(["bench", "--end-to-end-only", "--sizes", "96x64", "--formats", "yuyv,nv12",
+                                  "--end-to-end-runs", "2", "--end-to-end-frames", "3", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], result.output)
+        let cases = try XCTUnwrap(report["cases"] as? [[String: Any]])
+        XCTAssertEqual(cases.count, 4, "sepia and cube for each format")
+        for c in cases {
+            let workload = try XCTUnwrap(c["workload"] as? String)
+            let measurements = try XCTUnwrap(c["measurements"] as? [[String: Any]])
+            let programs = measurements.compactMap { $0["program"] as? String }
+            XCTAssertEqual(programs, workload == "sepia" ? ["kamera", "ffmpeg", "gstreamer-gl"] : ["kamera", "gstreamer-gl"])
+            let speedup = c["kameraSpeedup"] as? [String: Double] ?? [:]
+            var kameraMedian: Double?
+            for m in measurements {
+                let program = m["program"] as? String ?? "?"
+                let seconds = m["seconds"] as? [Double] ?? []
+                if let note = m["note"] as? String {
+                    XCTAssertNotEqual(program, "kamera", "Kamera itself failed: \(note)")
+                    XCTAssertFalse(note.isEmpty)
+                    XCTAssertNil(speedup[program], "no ratio for a peer not measured")
+                    continue
+                }
+                XCTAssertEqual(seconds.count, 2, "\(program): every counted run")
+                let median = try XCTUnwrap(m["median"] as? Double)
+                XCTAssertEqual(median, (seconds[0] + seconds[1]) / 2, accuracy: 1e-9)
+                XCTAssertEqual(m["min"] as? Double, seconds.min())
+                XCTAssertEqual(m["max"] as? Double, seconds.max())
+                if program == "kamera" {
+                    kameraMedian = median
+                    let command = m["command"] as? String ?? ""
+                    XCTAssertTrue(command.contains(" render ") && command.contains(workload == "sepia" ? "--filter sepia" : "--cube"), command)
+                } else if let own = kameraMedian {
+                    XCTAssertEqual(try XCTUnwrap(speedup[program]), median / own, accuracy: 1e-9)
+                }
+            }
+        }
+    }
+}
