@@ -43,7 +43,7 @@ let package = Package(
             name: "GPU",
             dependencies: ["CEGL", "CGLES", "CGBM", "CDRM", "DRM", "Capture", "Lifecycle", "Shaders", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
-        .target(name: "Filters", dependencies: ["GPU", "CGLES", "Shaders"], swiftSettings: swift5),
+        .target(name: "Filters", dependencies: ["Capture", "GPU", "CGLES", "Shaders"], swiftSettings: swift5),
         .target(name: "Render", dependencies: ["GPU", "Filters", "CGLES", "Shaders"], swiftSettings: swift5),
         .target(name: "Output", dependencies: ["Capture", "GPU", "DRM", "Lifecycle", "CLinux", "CPNG", "CGLES"], swiftSettings: swift5),
         .target(

@@ -14,8 +14,9 @@ public final class YUVToRGBA {
     deinit { pixels.deallocate() }
 
     /// Converts the pixels of `frame` in the rectangle into `pixels`,
-    /// reallocating only when the rectangle's size changes.
-    public func convert(_ frame: Frame, x: Int, y: Int, width: Int, height: Int) {
+    /// reallocating only when the rectangle's size changes; then `transform`,
+    /// when given, maps each pixel (a color matrix folded into the conversion).
+    public func convert(_ frame: Frame, x: Int, y: Int, width: Int, height: Int, transform: RGBTransform? = nil) {
         precondition(frame.format == .yuyv || frame.format == .nv12, "not a YUV frame")
         precondition(x >= 0 && y >= 0 && width > 0 && height > 0 && x + width <= frame.width && y + height <= frame.height)
         if width * height * 4 != pixels.count {
@@ -49,6 +50,10 @@ public final class YUVToRGBA {
                             o[sx - x] = Self.pixel(l &+ r, l &+ g, l &+ b)
                             sx += 1
                         }
+                    }
+                    // While the row is in cache.
+                    if let transform {
+                        for i in 0..<width { o[i] = transform.apply(o[i]) }
                     }
                 }
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Capture
 
 /// An affine color transform: `out = M * (r, g, b, a) + offset`, on values in 0...1.
 ///
@@ -33,6 +34,14 @@ public struct ColorMatrix: Equatable, Sendable {
     public static let identity = ColorMatrix(r: SIMD4(1, 0, 0, 0), g: SIMD4(0, 1, 0, 0), b: SIMD4(0, 0, 1, 0))
 
     public var rows: [SIMD4<Float>] { [r, g, b, a] }
+
+    /// The matrix as a map of RGB bytes for an opaque input (the alpha
+    /// column joins the constant), or nil when it changes alpha.
+    public var rgbTransform: RGBTransform? {
+        guard a == SIMD4(0, 0, 0, 1), offset.w == 0 else { return nil }
+        func row(_ m: SIMD4<Float>, _ k: Float) -> SIMD4<Float> { SIMD4(m.x, m.y, m.z, m.w + k) }
+        return RGBTransform(r: row(r, offset.x), g: row(g, offset.y), b: row(b, offset.z))
+    }
 
     /// Applies the matrix to one color (no clamping).
     public func apply(_ c: SIMD4<Float>) -> SIMD4<Float> {

@@ -110,6 +110,13 @@ public final class TextureCache {
     /// Uploads `frame` and returns the texture for the renderer. The texture is
     /// valid until the next call.
     public func texture(for frame: Frame) throws -> CameraTexture {
+        try texture(for: frame, folding: nil).texture
+    }
+
+    /// Uploads `frame`; where it is converted on the CPU, `transform` (a color
+    /// matrix) is applied there too and `folded` is true: the renderer then
+    /// draws without it. Elsewhere the texture holds the frame's own colors.
+    public func texture(for frame: Frame, folding transform: RGBTransform?) throws -> (texture: CameraTexture, folded: Bool) {
         guard frame.width > 0, frame.height > 0 else { throw GPUError("frame size \(frame.width)x\(frame.height) is empty") }
         let rect = crop.rectangle(width: frame.width, height: frame.height, zoom: zoom)
         let region = TextureRegion(x: Float(rect.x) / Float(frame.width), y: Float(rect.y) / Float(frame.height),
@@ -117,18 +124,18 @@ public final class TextureCache {
         if upload != .copy, frame.planes[0].dmabuf != nil {
             if let imported = try importedTexture(for: frame, rect: rect, region: region) {
                 lastPath = "dmabuf"
-                return imported
+                return (imported, false)
             }
         } else if upload == .dmabuf {
             throw GPUError("--upload dmabuf: the \(frame.format.name) frame is not in a dma-buf (only V4L2 cameras share their buffers)")
         }
         lastPath = "copy"
-        return try copiedTexture(for: frame, rect: rect, region: region)
+        if frame.format.isYUV && convertsYUVOnCPU { return (try convertedOnCPU(frame, rect: rect, transform: transform), transform != nil) }
+        return (try copiedTexture(for: frame, rect: rect, region: region), false)
     }
 
     /// The texture for `frame` by upload: `glTexSubImage2D` into reused textures.
     private func copiedTexture(for frame: Frame, rect: (x: Int, y: Int, width: Int, height: Int), region: TextureRegion) throws -> CameraTexture {
-        if frame.format.isYUV && convertsYUVOnCPU { return try convertedOnCPU(frame, rect: rect) }
         try prepare(frame)
         switch frame.format {
         case .rgba, .rgb24, .grey:
@@ -164,8 +171,8 @@ public final class TextureCache {
 
     /// The cropped rectangle converted to RGBA on the CPU and uploaded into a
     /// texture of its size, made once per size.
-    private func convertedOnCPU(_ frame: Frame, rect: (x: Int, y: Int, width: Int, height: Int)) throws -> CameraTexture {
-        cpuConverter.convert(frame, x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+    private func convertedOnCPU(_ frame: Frame, rect: (x: Int, y: Int, width: Int, height: Int), transform: RGBTransform?) throws -> CameraTexture {
+        cpuConverter.convert(frame, x: rect.x, y: rect.y, width: rect.width, height: rect.height, transform: transform)
         if let t = convertedUpload, t.width == rect.width, t.height == rect.height {
             glBindTexture(GLenum(GL_TEXTURE_2D), t.texture)
         } else {

@@ -20,7 +20,7 @@ public final class FrameRenderer: PixelSource {
     private var output: Framebuffer?
     /// The last frame's filtered texture and index, for drawing its final
     /// pass again offscreen when it went to a screen and is then read back.
-    private var lastFinalPass: (texture: CameraTexture, index: Int)?
+    private var lastFinalPass: (texture: CameraTexture, index: Int, matrix: ColorMatrix)?
     /// True while the output framebuffer holds an older frame than the last drawn.
     private var outputStale = false
     private var lastSize: (width: Int, height: Int)?
@@ -43,6 +43,10 @@ public final class FrameRenderer: PixelSource {
     }
 
     deinit { pixels.deallocate() }
+
+    /// True when the last frame's color matrix was applied in the CPU's YUV
+    /// conversion rather than by the final draw.
+    public private(set) var matrixFolded = false
 
     /// Draws after the filters, e.g. the shader harness's passes.
     public var effect: FrameEffect?
@@ -81,7 +85,7 @@ public final class FrameRenderer: PixelSource {
             let target = try outputFramebuffer(size)
             if outputStale {
                 // The frame went straight to a screen: draw its last pass again here.
-                drawFinalPass(last.texture, index: last.index, into: target)
+                drawFinalPass(last.texture, index: last.index, matrix: last.matrix, into: target)
                 outputStale = false
             }
             let size = target.width * target.height * 4
@@ -102,12 +106,17 @@ public final class FrameRenderer: PixelSource {
     @discardableResult
     public func draw(_ frame: Frame, index: Int, onto screen: RenderTarget? = nil) throws -> RenderTarget {
         let size = screen.map { ($0.width, $0.height) } ?? outputSize(for: frame)
-        let texture = try cache.texture(for: frame)
+        // A lone color matrix rides along with a CPU conversion (software
+        // renderers), sparing a floating-point shader pass over every pixel.
+        let fold = stages.isEmpty && effect == nil && finalMatrix != .identity ? finalMatrix.rgbTransform : nil
+        let (texture, folded) = try cache.texture(for: frame, folding: fold)
+        matrixFolded = folded
+        let matrix = folded ? ColorMatrix.identity : finalMatrix
         var filtered = try filters.apply(stages, to: texture, frame: index, time: Float(Double(index) / settings.rate), frameRate: settings.rate)
         if let effect { filtered = try effect.apply(to: filtered, index: index, width: size.0, height: size.1) }
         let target: RenderTarget = try screen ?? outputFramebuffer(size)
-        drawFinalPass(filtered, index: index, into: target)
-        lastFinalPass = (filtered, index)
+        drawFinalPass(filtered, index: index, matrix: matrix, into: target)
+        lastFinalPass = (filtered, index, matrix)
         lastSize = size
         outputStale = screen != nil
         lastPassCount = filters.lastPassCount + 1
@@ -122,11 +131,11 @@ public final class FrameRenderer: PixelSource {
         return target
     }
 
-    private func drawFinalPass(_ texture: CameraTexture, index: Int, into target: RenderTarget) {
+    private func drawFinalPass(_ texture: CameraTexture, index: Int, matrix: ColorMatrix, into target: RenderTarget) {
         if let preview {
-            preview.render(texture, into: target, matrix: finalMatrix)
+            preview.render(texture, into: target, matrix: matrix)
         } else if let cube {
-            cube.render(texture, into: target, frame: index, matrix: finalMatrix)
+            cube.render(texture, into: target, frame: index, matrix: matrix)
         }
     }
 

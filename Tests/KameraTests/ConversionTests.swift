@@ -79,6 +79,36 @@ final class ConversionTests: XCTestCase {
         XCTAssertLessThanOrEqual(viaShader, 1, "CPU and shader conversions differ by \(viaShader)/255")
     }
 
+    /// A lone color matrix rides along with the CPU conversion (no shader pass
+    /// for it); with the shader conversion the final draw applies it. Both
+    /// against the CPU reference: the decoded frame through the matrix, clamped.
+    /// Contrast and brightness push values out of 0...1, so clamping is checked.
+    func testColorMatrixFoldedIntoTheCPUConversion() throws {
+        for format in [PixelFormat.yuyv, .nv12] {
+            for filters in [["sepia"], ["contrast=1.8", "brightness=0.1"], ["invert"]] {
+                let chain = try FilterChain(parsing: filters, intensity: filters == ["sepia"] ? 0.7 : 1)
+                guard case .colorMatrix(let m)? = chain.stages.last else { return XCTFail("\(filters): not one matrix") }
+                for conversion in [TextureCache.YUVConversion.shader, .cpu] {
+                    let (frame, buffer) = randomFrame(format, width: 63, height: 35)
+                    var s = settings(crop: .none, conversion)
+                    s.filters = chain
+                    let (image, folded) = try withExtendedLifetime(buffer) {
+                        try GPUHarness.run { context -> (Image, Bool) in
+                            let renderer = try FrameRenderer(context: context, settings: s)
+                            let pixels = try renderer.render(frame, index: 0)
+                            return (Image(width: 63, height: 35, pixels: Array(pixels)), renderer.matrixFolded)
+                        }
+                    }
+                    XCTAssertEqual(folded, conversion == .cpu, "\(filters) \(conversion)")
+                    let decoded = CPUReference.decode(frame)
+                    let reference = Image(width: 63, height: 35) { x, y in m.apply(decoded.color(x, y)) }
+                    // Contrast 1.8 also multiplies the conversion's own rounding (2 of 255) by 1.8.
+                    XCTAssertClose(image, reference, tolerance: filters[0].hasPrefix("contrast") ? 4 : tolerance, "\(format) \(filters) \(conversion)")
+                }
+            }
+        }
+    }
+
     func testDirectFormatsUploadUnchanged() throws {
         let source = sampleImage(width: 40, height: 30)
         for format in [PixelFormat.rgba, .bgra, .rgb24, .grey] {

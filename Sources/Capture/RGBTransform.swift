@@ -1,0 +1,33 @@
+/// An affine map of RGB bytes, `out = clamp(M * rgb + k)`, in 16.16 fixed
+/// point: a color matrix folded into the CPU's YUV conversion, so that a
+/// software renderer need not run it as a floating-point shader pass.
+public struct RGBTransform: Equatable, Sendable {
+    /// Per output channel: the coefficients of R, G and B, then the constant
+    /// (in bytes) with the rounding half, all times 65536.
+    public let r: SIMD4<Int32>
+    public let g: SIMD4<Int32>
+    public let b: SIMD4<Int32>
+
+    /// Rows of (coefficient of r, of g, of b, constant), colors in 0...1.
+    public init(r: SIMD4<Float>, g: SIMD4<Float>, b: SIMD4<Float>) {
+        func fixed(_ row: SIMD4<Float>) -> SIMD4<Int32> {
+            SIMD4(Int32((row.x * 65536).rounded()), Int32((row.y * 65536).rounded()), Int32((row.z * 65536).rounded()),
+                  Int32((row.w * 255 * 65536).rounded()) + 32768)
+        }
+        self.r = fixed(r)
+        self.g = fixed(g)
+        self.b = fixed(b)
+    }
+
+    /// Applies the map to an RGBA pixel (little-endian bytes R, G, B, A); alpha is kept.
+    @inline(__always)
+    func apply(_ pixel: UInt32) -> UInt32 {
+        let p = UInt32(littleEndian: pixel)
+        let red = Int32(p & 0xFF), green = Int32((p >> 8) & 0xFF), blue = Int32((p >> 16) & 0xFF)
+        func channel(_ row: SIMD4<Int32>) -> UInt32 {
+            let v = (row.x &* red &+ row.y &* green &+ row.z &* blue &+ row.w) >> 16
+            return UInt32(Swift.min(Swift.max(v, 0), 255))
+        }
+        return (channel(r) | channel(g) << 8 | channel(b) << 16 | (p & 0xFF00_0000)).littleEndian
+    }
+}
