@@ -113,6 +113,24 @@ public final class TextureCache {
         try texture(for: frame, folding: nil).texture
     }
 
+    /// The crop rectangle of `frame` in pixels, at the current crop and zoom.
+    public func cropRectangle(for frame: Frame) -> (x: Int, y: Int, width: Int, height: Int) {
+        crop.rectangle(width: frame.width, height: frame.height, zoom: zoom)
+    }
+
+    /// The cropped frame as RGBA bytes (rows top first, `width * 4` a row)
+    /// when this cache converts it on the CPU, with `transform` applied, and
+    /// without uploading it: for a renderer whose draw would only copy it.
+    /// Nil when the frame would reach the GPU another way. Valid until the next call.
+    public func convertedPixels(of frame: Frame, transform: RGBTransform?) -> UnsafeRawBufferPointer? {
+        guard frame.format.isYUV, convertsYUVOnCPU, upload != .dmabuf, upload == .copy || frame.planes[0].dmabuf == nil,
+              frame.width > 0, frame.height > 0 else { return nil }
+        let rect = cropRectangle(for: frame)
+        cpuConverter.convert(frame, x: rect.x, y: rect.y, width: rect.width, height: rect.height, transform: transform)
+        lastPath = "copy"
+        return UnsafeRawBufferPointer(cpuConverter.pixels)
+    }
+
     /// Uploads `frame`; where it is converted on the CPU, `transform` (a color
     /// matrix) is applied there too and `folded` is true: the renderer then
     /// draws without it. Elsewhere the texture holds the frame's own colors.

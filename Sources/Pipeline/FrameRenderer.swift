@@ -44,6 +44,16 @@ public final class FrameRenderer: PixelSource {
 
     deinit { pixels.deallocate() }
 
+    /// The last frame's pixels when no draw was needed (see `allowsPassthrough`).
+    private var passedThrough: UnsafeRawBufferPointer?
+
+    /// With a software renderer, a YUV frame shown 1:1 (no filter pass, no
+    /// rotation or mirror, output the size of the crop) and read back rather
+    /// than shown needs no GPU work: the CPU's conversion (color matrix
+    /// included) is the picture. True by default; tests turn it off to
+    /// compare with the drawn picture.
+    public var allowsPassthrough = true
+
     /// True when the last frame's color matrix was applied in the CPU's YUV
     /// conversion rather than by the final draw.
     public private(set) var matrixFolded = false
@@ -80,6 +90,7 @@ public final class FrameRenderer: PixelSource {
     /// The pixels of the last frame drawn, RGBA, top row first; read from the
     /// GPU once per frame however many callers ask, into a reused buffer.
     public func readBack() throws -> UnsafeRawBufferPointer {
+        if let passedThrough { return passedThrough }
         guard let size = lastSize, let last = lastFinalPass else { throw GPUError("nothing has been rendered yet to read back") }
         if framesRead != framesDrawn {
             let target = try outputFramebuffer(size)
@@ -109,6 +120,22 @@ public final class FrameRenderer: PixelSource {
         // A lone color matrix rides along with a CPU conversion (software
         // renderers), sparing a floating-point shader pass over every pixel.
         let fold = stages.isEmpty && effect == nil && finalMatrix != .identity ? finalMatrix.rgbTransform : nil
+        passedThrough = nil
+        if screen == nil, allowsPassthrough, stages.isEmpty, effect == nil, fold != nil || finalMatrix == .identity,
+           let preview, preview.layout.rotation == .none, !preview.layout.mirror,
+           cache.cropRectangle(for: frame).width == size.0, cache.cropRectangle(for: frame).height == size.1,
+           let pixels = cache.convertedPixels(of: frame, transform: fold) {
+            // The final draw would copy the CPU's conversion pixel for pixel:
+            // keep its bytes and skip upload, draw and read-back.
+            passedThrough = pixels
+            matrixFolded = fold != nil
+            lastFinalPass = nil
+            lastSize = size
+            lastPassCount = 0
+            framesDrawn &+= 1
+            framesRead = framesDrawn
+            return try outputFramebuffer(size)
+        }
         let (texture, folded) = try cache.texture(for: frame, folding: fold)
         matrixFolded = folded
         let matrix = folded ? ColorMatrix.identity : finalMatrix

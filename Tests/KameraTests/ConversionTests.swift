@@ -109,6 +109,29 @@ final class ConversionTests: XCTestCase {
         }
     }
 
+    /// With the CPU conversion and a 1:1 picture, the renderer skips upload,
+    /// draw and read-back; what it returns is exactly what the draw gives.
+    func testPassthroughEqualsTheDrawnPicture() throws {
+        for format in [PixelFormat.yuyv, .nv12] {
+            for (crop, filters) in [(CropMode.none, ["sepia"]), (.square, []), (.square, ["contrast=1.8"])] {
+                let (frame, buffer) = randomFrame(format, width: 63, height: 35)
+                var s = settings(crop: crop, .cpu)
+                s.filters = try FilterChain(parsing: filters)
+                let (skipped, drawn, passes) = try withExtendedLifetime(buffer) {
+                    try GPUHarness.run { context -> ([UInt8], [UInt8], Int) in
+                        let renderer = try FrameRenderer(context: context, settings: s)
+                        let skipped = Array(try renderer.render(frame, index: 0))
+                        let passes = renderer.lastPassCount
+                        renderer.allowsPassthrough = false
+                        return (skipped, Array(try renderer.render(frame, index: 0)), passes)
+                    }
+                }
+                XCTAssertEqual(passes, 0, "\(format) \(crop) \(filters): no GPU pass")
+                XCTAssertEqual(skipped, drawn, "\(format) \(crop) \(filters)")
+            }
+        }
+    }
+
     func testDirectFormatsUploadUnchanged() throws {
         let source = sampleImage(width: 40, height: 30)
         for format in [PixelFormat.rgba, .bgra, .rgb24, .grey] {
