@@ -25,6 +25,11 @@ public struct ShaderPreprocessor {
     /// The most files and nesting one shader may pull in.
     public static let maxFiles = 256
     public static let maxDepth = 32
+    /// The most lines the expanded text may have: a file included twice by
+    /// each of a chain of files doubles at each step.
+    public static let maxLines = 1 << 18
+    /// The most `#include` lines followed in one shader.
+    public static let maxIncludes = 4096
 
     public init(includePaths: [String] = []) {
         self.includePaths = includePaths
@@ -39,13 +44,21 @@ public struct ShaderPreprocessor {
     /// Expands `source`, read from `path` (includes resolve against its folder).
     public func expand(_ source: String, path: String) throws -> ShaderBody {
         var body = ShaderBody(lines: [], origins: [], version: nil, files: [path])
-        try append(source, path: path, chain: [path], into: &body)
+        var texts: [String: String] = [:]
+        var includes = 0
+        try append(source, path: path, chain: [path], into: &body, texts: &texts, includes: &includes)
         return body
     }
 
-    private func append(_ source: String, path: String, chain: [String], into body: inout ShaderBody) throws {
+    /// Appends `source`'s lines, expanding includes; `texts` keeps each file
+    /// read once, `includes` counts the includes followed.
+    private func append(_ source: String, path: String, chain: [String], into body: inout ShaderBody,
+                        texts: inout [String: String], includes: inout Int) throws {
         // By scalars: as Characters, "\r\n" is one and would not split at "\n".
         let lines = source.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+        guard body.lines.count + lines.count <= Self.maxLines else {
+            throw FilterError("\(chain.first ?? path): with its includes the shader is over \(Self.maxLines) lines (\(path) is included again and again); include each file once, behind an #ifndef guard")
+        }
         for (index, raw) in lines.enumerated() {
             // A lone carriage return ends a line for some compilers: a space keeps the numbering ours.
             let line = String(String.UnicodeScalarView(raw.last == "\r" ? raw.dropLast() : raw)).replacingOccurrences(of: "\r", with: " ")
@@ -76,9 +89,14 @@ public struct ShaderPreprocessor {
             }
             guard chain.count < Self.maxDepth else { throw FilterError("\(path):\(number): includes nest deeper than \(Self.maxDepth) files") }
             guard body.files.count < Self.maxFiles else { throw FilterError("\(path):\(number): more than \(Self.maxFiles) included files") }
+            includes += 1
+            guard includes <= Self.maxIncludes else {
+                throw FilterError("\(path):\(number): more than \(Self.maxIncludes) #includes followed; include each file once, behind an #ifndef guard")
+            }
             if !body.files.contains(file) { body.files.append(file) }
-            let text = String(decoding: try FilterChain.readSmallFile(file), as: UTF8.self)
-            try append(text, path: file, chain: chain + [file], into: &body)
+            let text = try texts[file] ?? String(decoding: FilterChain.readSmallFile(file), as: UTF8.self)
+            texts[file] = text
+            try append(text, path: file, chain: chain + [file], into: &body, texts: &texts, includes: &includes)
         }
     }
 

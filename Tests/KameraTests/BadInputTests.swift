@@ -197,8 +197,20 @@ final class BadInputTests: KameraProcessTestCase {
              files: ["v.frag": Array("#version 310 es\nvoid main() {}\n".utf8)]),
         Case(arguments: ["shader", "ok.frag", "--time", "1", "-o", "kms"], expect: ["-o kms runs live"], files: ["ok.frag": BadInputTests.okShader]),
         Case(arguments: ["render", "--expect", "g.png", "--tolerance", "-1"], expect: ["--tolerance"]),
+        // Each file includes the next twice: 2^14 includes if followed.
+        Case(arguments: ["shader", "fan.frag"], expect: ["more than 4096 #includes followed", "#ifndef guard"],
+             files: BadInputTests.includeFan(depth: 14)),
         Case(arguments: ["nosuch"], expect: ["nosuch"]),
     ]
+
+    /// `fan.frag` and `f0.glsl`...: each file includes the next one twice.
+    static func includeFan(depth: Int) -> [String: [UInt8]] {
+        var files = ["fan.frag": Array("#include \"f0.glsl\"\nvoid mainImage(out vec4 o, in vec2 p) { o = vec4(1.0); }\n".utf8)]
+        for i in 0..<depth {
+            files["f\(i).glsl"] = Array((i + 1 < depth ? "#include \"f\(i + 1).glsl\"\n#include \"f\(i + 1).glsl\"\n" : "float x\(i);\n").utf8)
+        }
+        return files
+    }
 
     /// A shader with one user uniform, for the shader command's cases.
     static let okShader = Array("uniform float u_gain;\nvoid mainImage(out vec4 o, in vec2 p) { o = vec4(iTime * u_gain); }\n".utf8)
