@@ -70,5 +70,4 @@ static inline int kamera_png_encode(const unsigned char *rgba, unsigned width, u
 }
 
 static const int kamera_png_filter_none = PNG_FILTER_NONE;
-static const int kamera_png_filter_up = PNG_FILTER_UP;
 static const int kamera_png_all_filters = PNG_ALL_FILTERS;
