@@ -1,6 +1,7 @@
 // A Shadertoy shader over the camera: rings of ripples from the centre,
 // shading by the ripple's slope. Runs unchanged on shadertoy.com.
 //   kamera shader Examples/Shaders/ripple.frag --time 1.5 -o ripple.png
+//   (ripple-1.5s.png is this at --size 240x240: add it to check against it with --expect)
 //   kamera shader Examples/Shaders/ripple.frag -o kms --camera /dev/video0 --watch
 #include "common.glsl"
 

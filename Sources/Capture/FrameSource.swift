@@ -8,10 +8,18 @@ public protocol FrameSource: AnyObject {
     /// What a file holds, when it is known before reading: nil for endless
     /// sources (cameras, the test pattern, an image) and for pipes.
     var inventory: FrameInventory? { get }
+    /// Passes over `count` frames (to start an export at a later frame);
+    /// returns how many there were before the stream ended.
+    func skip(_ count: Int) throws -> Int
 }
 
 extension FrameSource {
     public var inventory: FrameInventory? { nil }
+
+    public func skip(_ count: Int) throws -> Int {
+        for done in 0..<count where try nextFrame() == nil { return done }
+        return count
+    }
 }
 
 /// The whole frames a file holds, and what is wrong after them.

@@ -29,6 +29,9 @@ public final class ImageSource: FrameSource {
 
     public var summary: String { "\(path) \(buffer.width)x\(buffer.height) png" }
 
+    /// Every frame is the same picture: nothing to pass over.
+    public func skip(_ count: Int) throws -> Int { count }
+
     public func nextFrame() throws -> Frame? {
         defer { index += 1 }
         return buffer.frame(sequence: index, timestamp: 0)

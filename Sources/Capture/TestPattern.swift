@@ -44,6 +44,11 @@ public final class TestPattern: FrameSource {
         return frame(at: index)
     }
 
+    public func skip(_ count: Int) throws -> Int {
+        index += UInt64(max(count, 0))
+        return count
+    }
+
     /// Frame `index` of the pattern (the memory is reused by the next call).
     public func frame(at index: UInt64) -> Frame {
         let pixels = rgba.mutablePlane(0)

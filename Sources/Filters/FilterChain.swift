@@ -151,7 +151,7 @@ public struct FilterChain: Equatable {
         guard stat(path, &info) == 0 else { throw FilterError("\(excerpt(path)): no such file; check the name") }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw FilterError("\(excerpt(path)): not a regular file") }
         guard info.st_size <= fileLimit else {
-            throw FilterError("\(excerpt(path)): \(info.st_size) bytes is too large for a filter file (at most 1 MiB)")
+            throw FilterError("\(excerpt(path)): \(info.st_size) bytes is too large for a filter or shader file (at most 1 MiB)")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw FilterError("\(excerpt(path)): cannot read: \(String(cString: strerror(errno)))")

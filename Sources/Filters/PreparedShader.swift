@@ -16,6 +16,9 @@ public struct ShaderDefine: Equatable, Sendable {
               name.allSatisfy(\.isASCII) else {
             throw FilterError("-D \(text): \(name.isEmpty ? "no name" : "\"\(name)\" is not a macro name"); use NAME or NAME=VALUE with letters, digits and _")
         }
+        guard !name.hasPrefix("GL_"), !name.contains("__"), name != "KAMERA" else {
+            throw FilterError("-D \(text): \(name) is reserved (GL_ names, names with __, and KAMERA, which Kamera defines); choose another name")
+        }
         self.init(name: name, value: parts.count > 1 ? String(parts[1]) : nil)
         if let value, value.contains("\n") { throw FilterError("-D \(name): the value holds a line break") }
     }
@@ -58,6 +61,9 @@ public struct PreparedShader: Equatable, Sendable {
         let source = body.lines.joined(separator: "\n")
         let code = GLSLText.strippingComments(source)
         convention = forced ?? ShaderConvention.detect(source)
+        if convention == .shadertoy, code.range(of: "\\bvoid\\s+main\\s*\\(", options: .regularExpression) != nil {
+            throw FilterError("\(body.files.first ?? "shader"): defines both mainImage and main; a Shadertoy shader has only mainImage (Kamera adds the main that calls it)")
+        }
         var version = body.version ?? (convention == .shadertoy && glesMajor >= 3 ? 300 : 100)
         if version == 300 && glesMajor < 3 {
             guard body.version == nil else {
@@ -115,7 +121,7 @@ public struct PreparedShader: Equatable, Sendable {
     public func place(ofLine n: Int) -> String {
         guard n >= 1, n <= origins.count else { return "\(name):\(n) (past the end)" }
         let origin = origins[n - 1]
-        guard let file = origin.file else { return "\(name): (line \(origin.line) of Kamera's generated prolog for \(convention.rawValue) shaders)" }
+        guard let file = origin.file else { return "\(name) (line \(origin.line) of Kamera's prolog for \(convention.rawValue) shaders)" }
         return "\(file):\(origin.line)"
     }
 }

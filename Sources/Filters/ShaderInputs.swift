@@ -45,8 +45,8 @@ public struct ShaderUniformValue: Equatable, Sendable {
         case "false": numbers = [0]
         default:
             let items = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard !items.isEmpty, items.count <= 4, items.allSatisfy({ $0?.isFinite == true }) else {
-                throw FilterError("--uniform \(argument): \"\(text)\" is not a value; give 1 to 4 numbers separated by commas, or true/false")
+            guard !items.isEmpty, items.count <= 4, items.allSatisfy({ $0.map { abs($0) <= Double(Float.greatestFiniteMagnitude) } == true }) else {
+                throw FilterError("--uniform \(argument): \"\(text)\" is not a value; give 1 to 4 numbers (each within a float's range, about ±3.4e38) separated by commas, or true/false")
             }
             numbers = items.map { $0! }
         }

@@ -46,6 +46,9 @@ public final class ShaderPass {
                 let names = uniforms.map(\.name).joined(separator: ", ")
                 throw FilterError("--uniform \(value.name)=\(value.text): \(shader.name) has no active uniform \(value.name) (active: \(names.isEmpty ? "none" : names); the compiler drops uniforms the shader never reads)")
             }
+            guard u.size == 1 else {
+                throw FilterError("--uniform \(value.name): \(value.name) is an array (\(u.typeName)[\(u.size)]); arrays cannot be set from the command line")
+            }
             let count: Int
             switch Int32(u.type) {
             case GL_FLOAT, GL_INT, GL_BOOL: count = 1
@@ -58,8 +61,9 @@ public final class ShaderPass {
                 let example = (0..<count).map { ["1", "0.5", "0", "1"][$0] }.joined(separator: ",")
                 throw FilterError("--uniform \(value.name)=\(value.text): \(value.name) is a \(u.typeName); give \(count) value\(count == 1 ? "" : "s"), e.g. \(value.name)=\(example)")
             }
-            if [GL_INT, GL_INT_VEC2, GL_INT_VEC3, GL_INT_VEC4].contains(Int32(u.type)), value.numbers.contains(where: { $0 != $0.rounded() }) {
-                throw FilterError("--uniform \(value.name)=\(value.text): \(value.name) is a \(u.typeName); give whole numbers")
+            if [GL_INT, GL_INT_VEC2, GL_INT_VEC3, GL_INT_VEC4].contains(Int32(u.type)),
+               value.numbers.contains(where: { $0 != $0.rounded() || abs($0) > 2_147_483_647 }) {
+                throw FilterError("--uniform \(value.name)=\(value.text): \(value.name) is a \(u.typeName); give whole numbers from -2147483647 to 2147483647")
             }
             return (u, value.numbers)
         }

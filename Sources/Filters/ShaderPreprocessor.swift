@@ -55,7 +55,8 @@ public struct ShaderPreprocessor {
     private func append(_ source: String, path: String, chain: [String], into body: inout ShaderBody,
                         texts: inout [String: String], includes: inout Int) throws {
         // By scalars: as Characters, "\r\n" is one and would not split at "\n".
-        let lines = source.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+        let text = source.hasPrefix("\u{FEFF}") ? String(source.dropFirst()) : source  // a byte-order mark
+        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
         guard body.lines.count + lines.count <= Self.maxLines else {
             throw FilterError("\(chain.first ?? path): with its includes the shader is over \(Self.maxLines) lines (\(path) is included again and again); include each file once, behind an #ifndef guard")
         }
@@ -63,6 +64,12 @@ public struct ShaderPreprocessor {
             // A lone carriage return ends a line for some compilers: a space keeps the numbering ours.
             let line = String(String.UnicodeScalarView(raw.last == "\r" ? raw.dropLast() : raw)).replacingOccurrences(of: "\r", with: " ")
             let number = index + 1
+            if let bad = line.unicodeScalars.first(where: { ($0.value < 0x20 && $0 != "\t" && $0 != "\u{0B}" && $0 != "\u{0C}") || $0.value == 0x7F }) {
+                throw FilterError("\(path):\(number): holds the control byte 0x\(String(format: "%02X", bad.value)); a shader is text")
+            }
+            if line.unicodeScalars.contains("\u{FFFD}") {
+                throw FilterError("\(path):\(number): is not UTF-8 text; a shader is text (ASCII, or UTF-8 in comments)")
+            }
             let directive = Self.directive(line)
             if let directive, directive.name == "version" {
                 if chain.count == 1, body.version == nil {

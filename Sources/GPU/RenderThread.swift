@@ -12,7 +12,9 @@ public final class RenderThread: @unchecked Sendable {
 
     public init(name: String = "kamera.render") {
         let queue = self.queue
-        thread = JoinableThread(name: name) {
+        // A large stack, reserved not committed: Mesa's GLSL compiler recurses
+        // per term of an expression, and a long user shader crashed at 8 MiB.
+        thread = JoinableThread(name: name, stackSize: 512 << 20) {
             queue.run()
             // Let go of EGL's per-thread state here, not in its exit-time destructors.
             eglReleaseThread()

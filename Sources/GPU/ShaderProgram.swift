@@ -70,13 +70,16 @@ public final class ShaderProgram {
     /// `ERROR: 0:12: ...` (ANGLE, ARM, Qualcomm) or `0(12) : error C0000: ...`
     /// (NVIDIA) into `name:12:5: error: ...`, one per line. `place` turns a
     /// line of the compiled text into the place to print (for shaders put
-    /// together from several files); by default `name:line`.
+    /// together from several files); by default `name:line`. With `place`,
+    /// columns are left out: Mesa counts them after collapsing runs of
+    /// spaces, so on indented lines they point left of the error.
     public static func formatLog(_ log: String, name: String, place: ((Int) -> String)? = nil) -> String {
         let lines = log.split(separator: "\n").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let formatted = lines.map { line -> String in
             guard let entry = LogEntry(line) else { return "\(name): \(line)" }
             let where_ = place?(entry.line) ?? "\(name):\(entry.line)"
-            return "\(where_)\(entry.column.map { ":\($0)" } ?? ""): \(entry.severity): \(entry.message)"
+            let column = place == nil ? entry.column.map { ":\($0)" } ?? "" : ""
+            return "\(where_)\(column): \(entry.severity): \(entry.message)"
         }
         return formatted.isEmpty ? "\(name): compile failed with no message from the driver" : formatted.joined(separator: "\n")
     }

@@ -37,6 +37,8 @@ public final class ExpectationSink: FrameSink {
         let comparison = ImageComparison(expected: image.planes[0].bytes, actual: pixels, width: frame.width, height: frame.height, tolerance: tolerance)
         checked += 1
         if comparison.matches {
+            // A diff image from an earlier failing run would say otherwise.
+            try? FileManager.default.removeItem(atPath: diffs.path(for: number))
             onResult?("\(path): match, \(comparison.summary)")
             return
         }
@@ -60,6 +62,6 @@ public struct ExpectationFailure: Error, CustomStringConvertible {
     public var lines: [String]
     public var checked: Int
     public var description: String {
-        lines.count == 1 ? lines[0] : "\(lines.count) of \(checked) frames differ from their golden images:\n" + lines.joined(separator: "\n")
+        lines.count == 1 ? lines[0] : "\(lines.count) of \(checked) frames differ from their golden images: " + lines.joined(separator: "; ")
     }
 }

@@ -1,6 +1,8 @@
 import CGLES
 import Capture
+import Foundation
 import GPU
+import Output
 
 /// A PNG loaded once into a texture for a channel, bottom row first, as
 /// Shadertoy and glslViewer present images.
@@ -8,6 +10,9 @@ final class ChannelImage {
     let texture: CameraTexture
 
     init(path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw HarnessError("channel image \(TerminalText.oneLine(path)): no such file; check the name")
+        }
         let source = try ImageSource(path: path)
         guard let frame = try source.nextFrame() else { throw HarnessError("\(path): holds no image") }
         let (width, height) = (frame.width, frame.height)

@@ -19,10 +19,16 @@ public final class FileWatcher {
     /// True when inotify is in use, false when polling.
     public private(set) var usesInotify = false
 
-    public init(files: [String]) {
+    /// When true, any change in a watched folder counts, not only one to a
+    /// watched file: after a save that named a file not there yet.
+    public var anyChangeCounts = false
+    /// The files whose change the last `takeChange` reported.
+    public private(set) var changed: [String] = []
+
+    public init(files: [String], folders: [String] = []) {
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         usesInotify = descriptor >= 0
-        watch(files)
+        watch(files, folders: folders)
     }
 
     deinit {
@@ -30,13 +36,13 @@ public final class FileWatcher {
     }
 
     /// Watches these files from now on (after a reload, includes may change).
-    public func watch(_ files: [String]) {
+    public func watch(_ files: [String], folders extra: [String] = []) {
         self.files = files.map { ($0 as NSString).standardizingPath }
         stamps = [:]
         for file in self.files { stamps[file] = Self.stamp(file) }
         guard descriptor >= 0 else { return }
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_ATTRIB)
-        for folder in Set(self.files.map { ($0 as NSString).deletingLastPathComponent }) {
+        for folder in Set(self.files.map { ($0 as NSString).deletingLastPathComponent } + extra) {
             if inotify_add_watch(descriptor, folder.isEmpty ? "." : folder, mask) < 0 { usesInotify = false }
         }
     }
@@ -47,21 +53,27 @@ public final class FileWatcher {
     /// True once for each batch of changes to the watched files since the last call.
     public func takeChange() -> Bool {
         look()
-        defer { pending = false }
+        defer { pending = false; seen = [] }
+        changed = seen
         return pending
     }
+
+    private var seen: [String] = []
 
     /// Notes any change since the last look.
     private func look() {
         if descriptor >= 0 {
             // Drain the events; they only wake the wait: a change counts when a watched file's stamp moved.
-            while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+            var events = false
+            while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 { events = true }
+            if events && anyChangeCounts { pending = true }
         }
         for file in files {
             let stamp = Self.stamp(file)
             if stamp != stamps[file] {
                 stamps[file] = stamp
                 pending = true
+                if !seen.contains(file) { seen.append(file) }
             }
         }
     }

@@ -30,7 +30,7 @@ public final class ShaderClock {
             let frame = start + index
             return (frame, Double(frame) / fps, 1 / fps)
         case .still(let time):
-            return (Int((time * fps).rounded(.down)), time, 1 / fps)
+            return (Int(min(time * fps, 1e15).rounded(.down)), time, 1 / fps)
         case .live:
             let now = MonotonicClock.seconds
             let delta = paused ? 0 : now - (lastTick ?? now)

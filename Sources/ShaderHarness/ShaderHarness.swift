@@ -16,8 +16,10 @@ public final class ShaderHarness: FrameEffect {
     private let extensions: Set<String>
     /// When set, checked before each frame; a change recompiles.
     public var watcher: FileWatcher?
-    /// Hears warnings, reloads and compile errors, one message each.
+    /// Hears reloads and what a failed one means, one line each.
     public var onMessage: ((String) -> Void)?
+    /// Hears why a save did not compile: the compiler's lines, `file:line: message` each.
+    public var onError: ((String) -> Void)?
     /// The compile error of the last save, nil once it compiles.
     public private(set) var lastError: String?
     public private(set) var reloads = 0
@@ -60,12 +62,17 @@ public final class ShaderHarness: FrameEffect {
             graph = try ShaderGraph(configuration, glesMajor: glesMajor, extensions: extensions)
             reloads += 1
             lastError = nil
-            watcher?.watch(graph.files)
-            onMessage?("reloaded \(configuration.main)")
+            let saved = watcher?.changed ?? []
+            watcher?.watch(graph.files, folders: configuration.includePaths)
+            watcher?.anyChangeCounts = false
+            onMessage?("reloaded after a save of \(saved.isEmpty ? configuration.main : saved.joined(separator: ", "))")
             return true
         } catch {
             lastError = "\(error)"
-            onMessage?("\(error)\nstill running the last shader that compiled; fix the file and save again")
+            // The fix may be a file not there yet (an include): any change retries.
+            watcher?.anyChangeCounts = true
+            onError?("\(error)")
+            onMessage?("still running the last shader that compiled; fix the file and save again")
             return false
         }
     }

@@ -32,6 +32,8 @@ struct EndToEndBenchmark {
         var max: Double?
         /// Why there is no figure: not installed, failed.
         var note: String?
+        /// Bytes of PNG the last run wrote: a faster encoder may write larger files.
+        var bytes: Int?
     }
 
     struct Case: Codable {
@@ -118,6 +120,7 @@ struct EndToEndBenchmark {
                 let result = try once(jobs[i].0, jobs[i].1, output: output)
                 if let note = result.note { measurements[i].note = note; continue }
                 measurements[i].seconds.append(result.seconds)
+                measurements[i].bytes = result.bytes
             }
         }
         for i in measurements.indices where measurements[i].note == nil && !measurements[i].seconds.isEmpty {
@@ -137,12 +140,12 @@ struct EndToEndBenchmark {
     }
 
     /// One run into an emptied output folder: its wall time, or why it has none.
-    private func once(_ program: Program, _ line: [String], output: String) throws -> (seconds: Double, note: String?) {
+    private func once(_ program: Program, _ line: [String], output: String) throws -> (seconds: Double, note: String?, bytes: Int) {
         try? FileManager.default.removeItem(atPath: output)
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         var environment: [String: String] = [:]
         if program == .gstreamer {
-            guard let display = XvfbDisplay.shared.name else { return (0, "needs Xvfb (apt-get install xvfb) or a DISPLAY for its GL elements") }
+            guard let display = XvfbDisplay.shared.name else { return (0, "needs Xvfb (apt-get install xvfb) or a DISPLAY for its GL elements", 0) }
             environment["DISPLAY"] = display
             environment["GST_GL_PLATFORM"] = "egl"
             if ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] == nil { environment["XDG_RUNTIME_DIR"] = NSTemporaryDirectory() }
@@ -151,14 +154,17 @@ struct EndToEndBenchmark {
         let executable = line[0].hasPrefix("/") ? line[0] : "/usr/bin/env"
         let arguments = line[0].hasPrefix("/") ? Array(line.dropFirst()) : line
         let result = try ChildProcess(executable: executable, arguments: arguments, environment: environment).run()
-        if result.status == 127 { return (0, "not installed (scripts/bench.sh installs it)") }
+        if result.status == 127 { return (0, "not installed (scripts/bench.sh installs it)", 0) }
         guard result.status == 0 else {
             let text = result.output.split(separator: "\n").last.map(String.init) ?? ""
-            return (0, "failed with status \(result.status): \(TerminalText.oneLine(text).prefix(120))")
+            return (0, "failed with status \(result.status): \(TerminalText.oneLine(text).prefix(120))", 0)
         }
-        let written = (try? FileManager.default.contentsOfDirectory(atPath: output).count) ?? 0
-        guard written == frames else { return (0, "wrote \(written) PNGs, not \(frames)") }
-        return (result.seconds, nil)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
+        guard names.count == frames else { return (0, "wrote \(names.count) PNGs, not \(frames)", 0) }
+        let bytes = names.reduce(0) { total, name in
+            total + ((try? FileManager.default.attributesOfItem(atPath: (output as NSString).appendingPathComponent(name))[.size] as? Int) ?? 0)
+        }
+        return (result.seconds, nil, bytes)
     }
 
     /// `frames` moving test-pattern frames, back to back, with sensor-like
@@ -196,16 +202,16 @@ struct EndToEndBenchmark {
 
     /// The report as a table, with the exact command lines.
     static func text(_ report: Report) -> String {
-        var lines = ["End to end, whole processes (\(report.job)); \(report.runs) runs each, alternated; median wall seconds (min–max):",
-                     "job     size        format  " + Program.allCases.map { $0.rawValue.padded(20) }.joined() + "ffmpeg/kamera  gstreamer/kamera"]
+        var lines = ["End to end, whole processes (\(report.job)); \(report.runs) runs each, alternated; median wall seconds (min–max), and megabytes of PNG written:",
+                     "job     size        format  " + Program.allCases.map { ($0.rawValue + " s, MB").padded(26) }.joined() + "ffmpeg/kamera  gstreamer/kamera"]
         for c in report.cases {
             var row = c.workload.rawValue.padded(7) + " " + "\(c.width)x\(c.height)".padded(11) + " " + c.format.padded(8)
             for program in Program.allCases {
-                guard let m = c.measurements.first(where: { $0.program == program }) else { row += "-".padded(20); continue }
+                guard let m = c.measurements.first(where: { $0.program == program }) else { row += "-".padded(26); continue }
                 if let median = m.median, let lo = m.min, let hi = m.max {
-                    row += String(format: "%.2f (%.2f–%.2f)", median, lo, hi).padded(20)
+                    row += (String(format: "%.2f (%.2f–%.2f)", median, lo, hi) + (m.bytes.map { String(format: " %.0fM", Double($0) / 1e6) } ?? "")).padded(26)
                 } else {
-                    row += "n/a".padded(20)
+                    row += "n/a".padded(26)
                 }
             }
             for peer in [Program.ffmpeg, .gstreamer] {

@@ -127,11 +127,13 @@ struct RenderCommand: ParsableCommand {
             }
         }
         guard (0...255).contains(tolerance) else { throw UsageError("--tolerance \(tolerance) is out of range; use 0 to 255") }
+        if tolerance != 0 && expect == nil { throw UsageError("--tolerance is for --expect; add --expect golden.png") }
         let expectation = try expect.map { golden -> ExpectationSink in
             let goldenPattern = try OutputPattern(golden)
             if frames > 1 && !goldenPattern.isSequence {
                 throw UsageError("--expect \(golden) names one file but --frames is \(frames); put %d in the name, e.g. golden-%03d.png")
             }
+            try ShaderCommand.refuseOverwriting(golden: goldenPattern, with: pattern, numbers: 0..<frames)
             return ExpectationSink(golden: goldenPattern, tolerance: tolerance, diffs: try OutputPattern(ShaderCommand.diffName(for: output)))
         }
         return Job(source: source, settings: settings, output: png, saveInput: saveInput, expectation: expectation)

@@ -79,15 +79,33 @@ struct ShaderCommand: ParsableCommand {
         do {
             try runHarness()
         } catch let error as ShaderCompileError {
-            // As a compiler prints them: one file:line: message per line, for editors to jump to.
-            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            Self.printCompilerLines(error.description)
             throw ExitCode(1)
         }
+    }
+
+    /// As a compiler prints them: one `file:line: message` per line, for
+    /// editors to jump to; control bytes (in file names too) escaped.
+    static func printCompilerLines(_ text: String) {
+        let lines = text.split(separator: "\n").map { TerminalText.oneLine(String($0)) }
+        FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }
 
     private func makeConfiguration() throws -> ShaderHarnessConfiguration {
         var configuration = ShaderHarnessConfiguration(main: shader)
         configuration.buffers = try buffers.map { try .init(parsing: $0) }
+        for option in [("--channel", channels.map { $0.split(separator: "=").first.map(String.init) ?? $0 }),
+                       ("--uniform", uniforms.map { $0.split(separator: "=").first.map(String.init) ?? $0 })] {
+            if let twice = Dictionary(grouping: option.1, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
+                throw UsageError("\(option.0) \(excerpt(twice)) given twice; give each once")
+            }
+        }
+        for folder in includePaths {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                throw UsageError("-I \(excerpt(folder)): no such folder; give a folder that holds included files")
+            }
+        }
         if let duplicate = Dictionary(grouping: configuration.buffers, by: \.name).first(where: { $0.value.count > 1 }) {
             throw UsageError("--buffer \(duplicate.key) given twice; each of A-D once")
         }
@@ -117,7 +135,7 @@ struct ShaderCommand: ParsableCommand {
         let live = output == "kms"
         if !live, let option = display.givenWithoutDisplay { throw UsageError("\(option) is for the display; add -o kms") }
         if frames != nil && time != nil { throw UsageError("--frames and --time both given; --time renders one still, --frames a sequence") }
-        if let time, time < 0 { throw UsageError("--time \(time) must be 0 or more seconds") }
+        if let time, !(0...1e9).contains(time) { throw UsageError("--time \(time) is out of range; use 0 to 1000000000 seconds") }
         if live && (expect != nil || time != nil || frames?.contains("..") == true) {
             throw UsageError("-o kms runs live on the clock; --time, --expect and --frames A..B are for PNG output (--frames N stops after N frames)")
         }
@@ -126,10 +144,13 @@ struct ShaderCommand: ParsableCommand {
         guard statusEvery > 0 else { throw UsageError("--status-every \(statusEvery) must be above 0 seconds") }
         if live && pipeline.size != nil { throw UsageError("--size is for PNG output; -o kms fills the display's mode, choose it with --mode") }
         guard (0...255).contains(tolerance) else { throw UsageError("--tolerance \(tolerance) is out of range; use 0 to 255") }
+        if tolerance != 0 && expect == nil { throw UsageError("--tolerance is for --expect; add --expect golden.png") }
         if watch && (frames != nil || expect != nil) { throw UsageError("--watch re-renders one picture on each save; leave out --frames and --expect") }
         let range = try frameRange()
         let fps = settings.rate
         let mode: ShaderClock.Mode = live ? .live : time.map { .still($0) } ?? .exact(start: range.start)
+        // The frame number of the first picture: where exports start, and the input with them.
+        let firstNumber = live ? 0 : time.map { Int(min($0 * fps, 1e15).rounded(.down)) } ?? range.start
         let count = watch && !live ? nil : (live && frames == nil ? nil : range.count)
         let pattern = try (output ?? (expect == nil ? "kamera.png" : nil)).flatMap { live ? nil : try OutputPattern($0) }
         if let pattern, (count ?? 1) > 1 && !pattern.isSequence {
@@ -141,12 +162,15 @@ struct ShaderCommand: ParsableCommand {
                 throw UsageError("--expect \(golden) names one file but --frames gives \(count ?? 1); put %d in the name, e.g. golden-%04d.png")
             }
             let diffs = try OutputPattern(Self.diffName(for: pattern?.pattern ?? golden))
+            if let pattern {
+                try Self.refuseOverwriting(golden: goldenPattern, with: pattern, numbers: firstNumber..<(firstNumber + (count ?? 1)))
+            }
             let sink = ExpectationSink(golden: goldenPattern, tolerance: tolerance, diffs: diffs)
-            sink.firstNumber = range.start
+            sink.firstNumber = firstNumber
             return sink
         }
         let png = try pattern.map { try PNGOutput($0, frames: count ?? 1, compression: pipeline.compression(), encoderThreads: (count ?? 1) > 1 ? ProcessInfo.processInfo.activeProcessorCount : 0) }
-        png?.firstNumber = range.start
+        png?.firstNumber = firstNumber
         let logger = gpuOptions.makeLogger()
         let platform = try gpuOptions.platform(), version = try gpuOptions.version()
         let keys = live ? KeyReader() : nil
@@ -179,6 +203,15 @@ struct ShaderCommand: ParsableCommand {
             let renderer = try FrameRenderer(context: context, settings: settings)
             renderer.effect = harness
             let session = try CameraSession(renderer: renderer, configuration: sourceOptions) { logger.info("\($0)") }
+            if firstNumber > 0 && sourceOptions.camera == nil {
+                // Frame N shows input frame N, wherever the range starts.
+                let source = try session.runningSource()
+                if let frames = source.inventory?.frames, firstNumber >= frames {
+                    throw UsageError("\(source.summary) holds \(frames) frames; frame \(firstNumber) is past its end")
+                }
+                let passed = try source.skip(firstNumber)
+                if passed < firstNumber { throw UsageError("\(source.summary) ended after \(passed) frames, before frame \(firstNumber)") }
+            }
             if let png {
                 png.onWrite = { logger.info("wrote \($0)") }
                 sinks.append(watch ? PNGSink(png, every: 0) : PNGSink(png))
@@ -189,9 +222,10 @@ struct ShaderCommand: ParsableCommand {
             }
             let loop = FrameLoop(session: session, sinks: sinks)
             if watch {
-                let watcher = FileWatcher(files: harness.files)
+                let watcher = FileWatcher(files: harness.files, folders: configuration.includePaths)
                 harness.watcher = watcher
                 harness.onMessage = { status.show($0) }
+                harness.onError = { Self.printCompilerLines($0) }
                 if !live {
                     // One picture per save: after each frame, sleep until a file changes.
                     loop.onFrame = { _ in
@@ -220,10 +254,23 @@ struct ShaderCommand: ParsableCommand {
                 throw error
             }
             if let screen { return loop.statistics.summary(verb: "showed") + " on \(screen.summary)" }
+            if let count, loop.statistics.frames < count {
+                FileHandle.standardError.write(Data("kamera: the input ended after \(loop.statistics.frames) of \(count) frames\n".utf8))
+            }
             if let expectation { return "checked \(expectation.checked) frame(s) against \(expectation.golden.pattern): all within \(tolerance)" }
             return nil
         }
         if let summary { status.finish(summary) }
+    }
+
+    /// Refuses an output that would replace the golden images it is checked against.
+    static func refuseOverwriting(golden: OutputPattern, with output: OutputPattern, numbers: Range<Int>) throws {
+        for n in [numbers.lowerBound, numbers.upperBound - 1] where OutputFile.sameFile(golden.path(for: n), output.path(for: n)) {
+            throw UsageError("-o \(excerpt(output.pattern)) would write over the golden image \(excerpt(golden.path(for: n))) that --expect checks against; write the render elsewhere")
+        }
+        if golden.pattern == output.pattern {
+            throw UsageError("-o and --expect are both \(excerpt(golden.pattern)); write the render elsewhere")
+        }
     }
 
     /// `out.png` → `out-diff.png`; `out-%04d.png` → `out-%04d-diff.png`.

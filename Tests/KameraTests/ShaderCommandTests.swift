@@ -77,6 +77,35 @@ final class ShaderCommandTests: KameraProcessTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: run.path("gray-diff.png")))
     }
 
+    /// Frame N shows input frame N (the test pattern moves), whichever range renders it.
+    func testFrameNIsTheSameWhereverTheRangeStarts() throws {
+        try writeShader("pass.frag", "void mainImage(out vec4 o, in vec2 p) { o = texture(iChannel0, p / iResolution.xy); }\n")
+        for arguments in [["--frames", "0..3", "-o", "a-%d.png"], ["--frames", "3..3", "-o", "b-%d.png"], ["--time", "0.1", "-o", "c.png"]] {
+            let result = try run.run(["shader", "pass.frag", "--input-size", "96x64", "--fps", "30"] + arguments)
+            XCTAssertEqual(result.status, 0, result.stderr)
+        }
+        XCTAssertTrue(try image("a-3.png") == image("b-3.png"), "--frames 3..3 starts the input at frame 3")
+        XCTAssertTrue(try image("a-3.png") == image("c.png"), "--time 0.1 at 30 fps is frame 3, input included")
+        XCTAssertFalse(try image("a-2.png") == image("a-3.png"), "the test pattern moves")
+    }
+
+    /// Found by a new user: a 30,000-term expression crashed Mesa's compiler on
+    /// an 8 MiB render-thread stack.
+    func testALongExpressionCompiles() throws {
+        let terms = Array(repeating: "0.00001", count: 40_000).joined(separator: "+")
+        try writeShader("long.frag", "void mainImage(out vec4 o, in vec2 p) { o = vec4(\(terms)); }\n")
+        let result = try run.run(["shader", "long.frag", "--size", "8x8", "-o", "long.png"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try image("long.png").pixel(0, 0), SIMD4(102, 102, 102, 255), "0.4 everywhere")
+    }
+
+    func testByteOrderMarkIsSkipped() throws {
+        try ("\u{FEFF}void mainImage(out vec4 o, in vec2 p) { o = vec4(0.0, 1.0, 0.0, 1.0); }\n").write(toFile: run.path("bom.frag"), atomically: true, encoding: .utf8)
+        let result = try run.run(["shader", "bom.frag", "--size", "4x4", "-o", "bom.png"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try image("bom.png").pixel(0, 0), SIMD4(0, 255, 0, 255))
+    }
+
     func testCompileErrorsPrintOneFileLineMessagePerLine() throws {
         try writeShader("broken.frag", "void mainImage(out vec4 o, in vec2 p) {\n    o = vec4(1.0);\n    o.r = undefined_a;\n    o.g = undefined_b;\n}\n")
         let result = try run.run(["shader", "broken.frag", "-o", "x.png"])
@@ -141,6 +170,11 @@ final class ShaderCommandTests: KameraProcessTestCase {
         XCTAssertEqual(firstPixel(), SIMD4(0, 255, 0, 255), "the last good shader's picture stays")
         try writeShader("live.frag", solid("0.0, 0.0, 1.0"))
         waitFor("the picture after the fix") { firstPixel() == SIMD4(0, 0, 255, 255) }
+        // A save naming an include not written yet; writing it is enough.
+        try writeShader("live.frag", "#include \"later.glsl\"\nvoid mainImage(out vec4 o, in vec2 p) { o = vec4(LATER, 1.0); }\n")
+        waitFor("the missing include's error") { lock.withLock { stderr.contains("later.glsl") } }
+        try writeShader("later.glsl", "#define LATER vec3(1.0, 1.0, 0.0)\n")
+        waitFor("the picture once the include exists") { firstPixel() == SIMD4(255, 255, 0, 255) }
         process.interrupt()
         waitFor("the exit after Ctrl-C") { !process.isRunning }
     }
