@@ -121,7 +121,9 @@ public final class FrameRenderer: PixelSource {
         // renderers), sparing a floating-point shader pass over every pixel.
         let fold = stages.isEmpty && effect == nil && finalMatrix != .identity ? finalMatrix.rgbTransform : nil
         passedThrough = nil
-        if screen == nil, allowsPassthrough, stages.isEmpty, effect == nil, fold != nil || finalMatrix == .identity,
+        // Never the first frame: it is drawn, so that llvmpipe compiles the
+        // preview's shaders now rather than at the first zoom of a live run.
+        if screen == nil, allowsPassthrough, framesDrawn > 0, stages.isEmpty, effect == nil, fold != nil || finalMatrix == .identity,
            let preview, preview.layout.rotation == .none, !preview.layout.mirror,
            cache.cropRectangle(for: frame).width == size.0, cache.cropRectangle(for: frame).height == size.1,
            let pixels = cache.convertedPixels(of: frame, transform: fold) {
