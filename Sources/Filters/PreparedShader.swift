@@ -36,6 +36,8 @@ public struct PreparedShader: Equatable, Sendable {
     public let origins: [ShaderLineOrigin]
     /// The files it was read from, the main one first.
     public let files: [String]
+    /// glslViewer's buffer samplers the code reads (`u_buffer0`, `u_doubleBuffer1`...), comments left out.
+    public let bufferSamplers: [String]
     /// The main file's path, for messages.
     public var name: String { files.first ?? "shader" }
 
@@ -79,6 +81,7 @@ public struct PreparedShader: Equatable, Sendable {
         prolog += defines.map { "#define \($0.name)" + ($0.value.map { " \($0)" } ?? "") }
         prolog += ["#ifdef GL_FRAGMENT_PRECISION_HIGH", "precision highp float;", "#else", "precision mediump float;", "#endif"]
         var epilog: [String] = []
+        bufferSamplers = convention == .glslViewer ? GLSLText.identifiers(in: code, matching: "u_(double)?[bB]uffer[0-9]+") : []
         switch convention {
         case .kamera:
             break
@@ -94,7 +97,7 @@ public struct PreparedShader: Equatable, Sendable {
                       opaque ? "    \(output) = vec4(color.rgb, 1.0);" : "    \(output) = color;", "}"]
         case .glslViewer:
             var uniforms = Self.glslViewerUniforms
-            for name in GLSLText.identifiers(in: code, matching: "u_(double)?[bB]uffer[0-9]+") { uniforms.append((name, "sampler2D")) }
+            for name in bufferSamplers { uniforms.append((name, "sampler2D")) }
             prolog += Self.declarations(uniforms, missingFrom: code)
             if GLSLText.mentions(code, "v_texcoord") && !GLSLText.declares(code, "v_texcoord", qualifiers: ["varying", "in"]) {
                 prolog.append(version == 300 ? "in vec2 v_texcoord;" : "varying vec2 v_texcoord;")

@@ -56,8 +56,7 @@ final class ShaderGraph {
         }
         let mainPrepared = try PreparedShader(mainBody, defines: configuration.defines, glesMajor: glesMajor)
         if mainPrepared.convention == .glslViewer {
-            let code = mainBody.lines.joined(separator: "\n")
-            for name in Self.glslViewerBuffers(in: code) {
+            for name in mainPrepared.bufferSamplers {
                 let number = name.filter(\.isNumber)
                 let define = ShaderDefine(name: name.hasPrefix("u_doubleBuffer") ? "DOUBLE_BUFFER_\(number)" : "BUFFER_\(number)")
                 let pass = BufferPass(name: name, pass: try compileTolerant(mainBody, defines: [define], opaque: false))
@@ -93,18 +92,6 @@ final class ShaderGraph {
             warnings.append("this GPU cannot render to half-float textures; buffers are RGBA8, so values are clamped to 0...1 in steps of 1/255")
         }
         plain = try ShaderProgram(quadFragment: ShaderSource.texture, name: "texture.frag")
-    }
-
-    /// The `u_buffer0`... and `u_doubleBuffer0`... names a glslViewer shader reads.
-    static func glslViewerBuffers(in code: String) -> [String] {
-        let stripped = code.replacingOccurrences(of: "//", with: "// ")
-        var names: [String] = []
-        for prefix in ["u_buffer", "u_doubleBuffer"] {
-            for n in 0..<16 where stripped.range(of: "\\b\(prefix)\(n)\\b", options: .regularExpression) != nil {
-                names.append("\(prefix)\(n)")
-            }
-        }
-        return names
     }
 
     /// Renders every pass for one frame and returns the image pass's output.
