@@ -19,15 +19,12 @@ public struct RGBTransform: Equatable, Sendable {
         self.b = fixed(b)
     }
 
-    /// Applies the map to an RGBA pixel (little-endian bytes R, G, B, A); alpha is kept.
+    /// Applies the map to one pixel's channels (0...255).
     @inline(__always)
-    func apply(_ pixel: UInt32) -> UInt32 {
-        let p = UInt32(littleEndian: pixel)
-        let red = Int32(p & 0xFF), green = Int32((p >> 8) & 0xFF), blue = Int32((p >> 16) & 0xFF)
-        func channel(_ row: SIMD4<Int32>) -> UInt32 {
-            let v = (row.x &* red &+ row.y &* green &+ row.z &* blue &+ row.w) >> 16
-            return UInt32(Swift.min(Swift.max(v, 0), 255))
+    func map(_ red: Int32, _ green: Int32, _ blue: Int32) -> (Int32, Int32, Int32) {
+        @inline(__always) func channel(_ row: SIMD4<Int32>) -> Int32 {
+            clampByte((row.x &* red &+ row.y &* green &+ row.z &* blue &+ row.w) >> 16)
         }
-        return (channel(r) | channel(g) << 8 | channel(b) << 16 | (p & 0xFF00_0000)).littleEndian
+        return (channel(r), channel(g), channel(b))
     }
 }

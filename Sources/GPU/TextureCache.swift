@@ -42,7 +42,9 @@ public final class TextureCache {
     /// True when the renderer is software, where a CPU conversion is cheaper than a pass.
     public let rendersInSoftware: Bool
     private let cpuConverter = YUVToRGBA()
-    private var convertedUpload: (texture: GLuint, width: Int, height: Int)?
+    private var convertedUpload: (texture: GLuint, width: Int, height: Int, format: GLenum)?
+    /// True when the last frame was converted at half size (see `texture(for:folding:magnification:)`).
+    public private(set) var lastConversionHalved = false
     /// The path the last frame took: "dmabuf" or "copy".
     public private(set) var lastPath = "copy"
     /// Why dma-buf frames are copied rather than imported, once that is decided.
@@ -134,8 +136,17 @@ public final class TextureCache {
     /// Uploads `frame`; where it is converted on the CPU, `transform` (a color
     /// matrix) is applied there too and `folded` is true: the renderer then
     /// draws without it. Elsewhere the texture holds the frame's own colors.
-    public func texture(for frame: Frame, folding transform: RGBTransform?) throws -> (texture: CameraTexture, folded: Bool) {
+    ///
+    /// `magnification` is the number of output pixels each pixel of the crop
+    /// will cover (the smaller along the two axes), when the renderer draws
+    /// the texture straight to the output. Where it is below 1/√2, a CPU
+    /// conversion is done at half size, each texel the mean of a 2x2 block:
+    /// the mipmap level a GPU would sample (`GL_LINEAR_MIPMAP_NEAREST`), at a
+    /// quarter of the conversion, upload and texture reads.
+    public func texture(for frame: Frame, folding transform: RGBTransform?,
+                        magnification: Float = 1) throws -> (texture: CameraTexture, folded: Bool) {
         guard frame.width > 0, frame.height > 0 else { throw GPUError("frame size \(frame.width)x\(frame.height) is empty") }
+        lastConversionHalved = false
         let rect = crop.rectangle(width: frame.width, height: frame.height, zoom: zoom)
         let region = TextureRegion(x: Float(rect.x) / Float(frame.width), y: Float(rect.y) / Float(frame.height),
                                    width: Float(rect.width) / Float(frame.width), height: Float(rect.height) / Float(frame.height))
@@ -148,9 +159,16 @@ public final class TextureCache {
             throw GPUError("--upload dmabuf: the \(frame.format.name) frame is not in a dma-buf (only V4L2 cameras share their buffers)")
         }
         lastPath = "copy"
-        if frame.format.isYUV && convertsYUVOnCPU { return (try convertedOnCPU(frame, rect: rect, transform: transform), transform != nil) }
+        if frame.format.isYUV && convertsYUVOnCPU {
+            let halved = magnification < Self.halvingMagnification && rect.width > 1 && rect.height > 1
+            lastConversionHalved = halved
+            return (try convertedOnCPU(frame, rect: rect, transform: transform, halved: halved), transform != nil)
+        }
         return (try copiedTexture(for: frame, rect: rect, region: region), false)
     }
+
+    /// Below this magnification a GPU's mipmapping samples the next level.
+    static let halvingMagnification = Float(0.5).squareRoot()
 
     /// The texture for `frame` by upload: `glTexSubImage2D` into reused textures.
     private func copiedTexture(for frame: Frame, rect: (x: Int, y: Int, width: Int, height: Int), region: TextureRegion) throws -> CameraTexture {
@@ -187,27 +205,33 @@ public final class TextureCache {
         }
     }
 
-    /// The cropped rectangle converted to RGBA on the CPU and uploaded into a
-    /// texture of its size, made once per size.
-    private func convertedOnCPU(_ frame: Frame, rect: (x: Int, y: Int, width: Int, height: Int), transform: RGBTransform?) throws -> CameraTexture {
-        cpuConverter.convert(frame, x: rect.x, y: rect.y, width: rect.width, height: rect.height, transform: transform)
-        if let t = convertedUpload, t.width == rect.width, t.height == rect.height {
+    /// The cropped rectangle converted on the CPU (at half size when
+    /// `halved`) and uploaded into a texture of its size, made once per size.
+    /// BGRA where the GPU takes it: llvmpipe draws a BGRA texture onto its
+    /// BGRA/XRGB screen on a fixed-point path, several times faster than RGBA.
+    private func convertedOnCPU(_ frame: Frame, rect: (x: Int, y: Int, width: Int, height: Int), transform: RGBTransform?,
+                                halved: Bool) throws -> CameraTexture {
+        let size = YUVToRGBA.outputSize(width: rect.width, height: rect.height, halved: halved)
+        let format = uploadsBGRADirectly ? GLenum(GL_BGRA_EXT) : GLenum(GL_RGBA)
+        cpuConverter.convert(frame, x: rect.x, y: rect.y, width: rect.width, height: rect.height, transform: transform,
+                             order: uploadsBGRADirectly ? .bgra : .rgba, halved: halved)
+        if let t = convertedUpload, t.width == size.width, t.height == size.height, t.format == format {
             glBindTexture(GLenum(GL_TEXTURE_2D), t.texture)
         } else {
-            for side in [rect.width, rect.height] where side > maxTextureSize {
-                throw GPUError("a \(rect.width)x\(rect.height) image is above this GPU's texture limit of \(maxTextureSize)x\(maxTextureSize); use a smaller input")
+            for side in [size.width, size.height] where side > maxTextureSize {
+                throw GPUError("a \(size.width)x\(size.height) image is above this GPU's texture limit of \(maxTextureSize)x\(maxTextureSize); use a smaller input")
             }
             if var old = convertedUpload?.texture { glDeleteTextures(1, &old) }
             let texture = GL.makeTexture(filter: GL_LINEAR)
-            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA, GLsizei(rect.width), GLsizei(rect.height), 0,
-                         GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
-            convertedUpload = (texture, rect.width, rect.height)
-            try GL.check("allocating a \(rect.width)x\(rect.height) texture for converted frames")
+            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(format), GLsizei(size.width), GLsizei(size.height), 0,
+                         format, GLenum(GL_UNSIGNED_BYTE), nil)
+            convertedUpload = (texture, size.width, size.height, format)
+            try GL.check("allocating a \(size.width)x\(size.height) texture for converted frames")
         }
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
-        glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(rect.width), GLsizei(rect.height), GLenum(GL_RGBA),
+        glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(size.width), GLsizei(size.height), format,
                         GLenum(GL_UNSIGNED_BYTE), cpuConverter.pixels.baseAddress)
-        return CameraTexture(name: convertedUpload!.texture, width: rect.width, height: rect.height, region: .full)
+        return CameraTexture(name: convertedUpload!.texture, width: size.width, height: size.height, region: .full)
     }
 
     private func yuyv() throws -> YUVProgram {

@@ -138,7 +138,10 @@ public final class FrameRenderer: PixelSource {
             framesRead = framesDrawn
             return try outputFramebuffer(size)
         }
-        let (texture, folded) = try cache.texture(for: frame, folding: fold)
+        // Drawn straight to the output, a picture shown smaller than the crop
+        // may be converted smaller; filter passes work at the crop's size.
+        let magnification = stages.isEmpty && effect == nil ? finalMagnification(of: frame, onto: size) : 1
+        let (texture, folded) = try cache.texture(for: frame, folding: fold, magnification: magnification)
         matrixFolded = folded
         let matrix = folded ? ColorMatrix.identity : finalMatrix
         var filtered = try filters.apply(stages, to: texture, frame: index, time: Float(Double(index) / settings.rate), frameRate: settings.rate)
@@ -158,6 +161,17 @@ public final class FrameRenderer: PixelSource {
         }
         try GL.check("rendering frame \(index)")
         return target
+    }
+
+    /// Output pixels per pixel of the crop in the final draw: the preview's
+    /// fitted scale, or a cube face's edge seen head-on over the crop's longer side.
+    private func finalMagnification(of frame: Frame, onto size: (width: Int, height: Int)) -> Float {
+        let rect = cache.cropRectangle(for: frame)
+        if let preview {
+            return preview.layout.magnification(imageWidth: rect.width, imageHeight: rect.height, outputWidth: size.width, outputHeight: size.height)
+        }
+        if let cube { return cube.faceEdge(outputHeight: size.height) / Float(max(rect.width, rect.height)) }
+        return 1
     }
 
     private func drawFinalPass(_ texture: CameraTexture, index: Int, matrix: ColorMatrix, into target: RenderTarget) {

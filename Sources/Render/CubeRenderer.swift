@@ -1,4 +1,5 @@
 import CGLES
+import Foundation
 import Filters
 import GPU
 import Shaders
@@ -55,6 +56,16 @@ public final class CubeRenderer {
         return SIMD3(45 + 15 * t, 45 - 30 * t, 10 + 9 * t)
     }
 
+    /// The length in pixels of a face's edge seen head-on at the cube's
+    /// distance, on an output `height` pixels high (the field of view is vertical).
+    public func faceEdge(outputHeight height: Int) -> Float {
+        let distance: Float = 6 - 1  // the eye to the near face
+        return 2 / (distance * Self.tanHalfFieldOfView) * Float(height) / 2
+    }
+
+    private static let fieldOfView: Float = 45
+    private static let tanHalfFieldOfView = Float(tan(Double(fieldOfView) / 2 * .pi / 180))
+
     /// The model-view-projection matrix for `frame` on an output of the given
     /// aspect ratio; `clipYScale` -1 puts the image's top at GL's row 0 (see `RenderTarget`).
     public func transform(frame: Int, aspect: Float, clipYScale: Float = -1) -> Mat4 {
@@ -62,7 +73,7 @@ public final class CubeRenderer {
         let model = Mat4.rotation(degrees: a.x, axis: SIMD3(1, 0, 0)) * Mat4.rotation(degrees: a.y, axis: SIMD3(0, 1, 0))
             * Mat4.rotation(degrees: a.z, axis: SIMD3(0, 0, 1))
         let view = Mat4.translation(0, 0, -6)
-        let projection = Mat4.scale(1, clipYScale, 1) * Mat4.perspective(fovyDegrees: 45, aspect: aspect, near: 1, far: 20)
+        let projection = Mat4.scale(1, clipYScale, 1) * Mat4.perspective(fovyDegrees: Self.fieldOfView, aspect: aspect, near: 1, far: 20)
         return projection * view * model
     }
 

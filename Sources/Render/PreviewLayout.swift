@@ -47,6 +47,15 @@ public struct PreviewLayout: Equatable, Sendable {
         return (Float(shown.width) * scale / Float(outputWidth), Float(shown.height) * scale / Float(outputHeight))
     }
 
+    /// Output pixels per image pixel, the smaller of the two axes: below 1 the
+    /// image is shown smaller than it is.
+    public func magnification(imageWidth: Int, imageHeight: Int, outputWidth: Int, outputHeight: Int) -> Float {
+        let e = extent(imageWidth: imageWidth, imageHeight: imageHeight, outputWidth: outputWidth, outputHeight: outputHeight)
+        let shown = (width: e.x * Float(outputWidth), height: e.y * Float(outputHeight))
+        let turned = rotation == .quarter || rotation == .threeQuarters
+        return min((turned ? shown.height : shown.width) / Float(imageWidth), (turned ? shown.width : shown.height) / Float(imageHeight))
+    }
+
     /// The image coordinate (0...1, y down) shown at output point (x, y) of the
     /// quad (0...1, y down).
     public func sourcePoint(x: Float, y: Float) -> (u: Float, v: Float) {

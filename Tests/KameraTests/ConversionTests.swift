@@ -109,6 +109,67 @@ final class ConversionTests: XCTestCase {
         }
     }
 
+    /// The CPU conversion at half size (a picture shown at half its size or
+    /// less) against the reference: block means of Y', Cb and Cr, converted.
+    /// Odd sizes and a crop starting mid-pair, with and without a folded color
+    /// matrix, in both byte orders. Tolerance 2 (the means are rounded to 8 bits).
+    func testHalvedCPUConversionAgainstCPUReference() throws {
+        let sepia = try XCTUnwrap(ColorMatrix.sepia.rgbTransform)
+        for format in [PixelFormat.yuyv, .nv12] {
+            for (width, height, rect) in [(64, 36, (0, 0, 64, 36)), (63, 35, (0, 0, 63, 35)), (50, 32, (9, 0, 32, 32)), (41, 30, (3, 5, 33, 21))] {
+                let (frame, buffer) = randomFrame(format, width: width, height: height)
+                let reference = CPUReference.decodeHalved(frame, x: rect.0, y: rect.1, width: rect.2, height: rect.3)
+                for transform in [nil, sepia] {
+                    let expected = transform == nil ? reference : CPUReference.apply(.sepia, to: reference)
+                    var rgba = Image(width: 0, height: 0, pixels: [])
+                    for order in [YUVToRGBA.ChannelOrder.rgba, .bgra] {
+                        let converter = YUVToRGBA()
+                        withExtendedLifetime(buffer) {
+                            converter.convert(frame, x: rect.0, y: rect.1, width: rect.2, height: rect.3, transform: transform, order: order, halved: true)
+                        }
+                        var image = Image(width: converter.outputWidth, height: converter.outputHeight, pixels: Array(converter.pixels))
+                        if order == .bgra {
+                            for i in stride(from: 0, to: image.pixels.count, by: 4) { image.pixels.swapAt(i, i + 2) }
+                            XCTAssertEqual(image, rgba, "BGRA is RGBA with red and blue swapped")
+                        } else {
+                            rgba = image
+                        }
+                        XCTAssertClose(image, expected, tolerance: tolerance, "\(format) \(width)x\(height) rect \(rect) halved, \(transform == nil ? "plain" : "sepia") \(order)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The renderer converts at half size only when the picture is shown at
+    /// less than 1/√2 of the crop and nothing but the final draw reads the
+    /// texture; shown at exactly half size, the output is the halved reference.
+    func testRendererHalvesTheConversionOnlyForPicturesShownSmall() throws {
+        let (frame, buffer) = randomFrame(.yuyv, width: 64, height: 36)
+        var half = settings(crop: .none, .cpu)
+        half.outputSize = (32, 18)
+        var threeQuarters = half
+        threeQuarters.outputSize = (48, 27)
+        var filtered = half
+        filtered.filters = try FilterChain(parsing: ["pixellate=4"])
+        var cube = settings(crop: .square, .cpu)
+        cube.mode = .cube
+        cube.outputSize = (40, 40)  // a face's edge of 19 pixels for a crop of 36
+        let results = try withExtendedLifetime(buffer) {
+            try GPUHarness.run { context -> [(Image, Bool)] in
+                try [half, threeQuarters, filtered, cube].map { s in
+                    let renderer = try FrameRenderer(context: context, settings: s)
+                    let pixels = try renderer.render(frame, index: 0)
+                    let size = renderer.lastOutputSize!
+                    return (Image(width: size.width, height: size.height, pixels: Array(pixels)), renderer.cache.lastConversionHalved)
+                }
+            }
+        }
+        XCTAssertEqual(results.map(\.1), [true, false, false, true], "halved: half size, 3/4 size, a filter pass, a small cube")
+        XCTAssertClose(results[0].0, CPUReference.decodeHalved(frame, x: 0, y: 0, width: 64, height: 36), tolerance: tolerance,
+                       "shown at half size")
+    }
+
     /// With the CPU conversion and a 1:1 picture, the renderer skips upload,
     /// draw and read-back; what it returns is exactly what the draw gives.
     func testPassthroughEqualsTheDrawnPicture() throws {

@@ -5,17 +5,22 @@ import Pipeline
 enum CPUReference {
     /// Y'CbCr (8-bit) to R'G'B' (0...1, clamped), from ITU-R BT.601 / BT.709.
     static func rgb(y: UInt8, u: UInt8, v: UInt8, matrix: YUVColorSpace.Matrix, range: YUVColorSpace.Range) -> SIMD3<Float> {
+        rgb(y: Double(y), u: Double(u), v: Double(v), matrix: matrix, range: range)
+    }
+
+    /// The same for Y'CbCr values between the 8-bit steps (means of several samples).
+    static func rgb(y: Double, u: Double, v: Double, matrix: YUVColorSpace.Matrix, range: YUVColorSpace.Range) -> SIMD3<Float> {
         let (kr, kb): (Double, Double) = matrix == .bt601 ? (0.299, 0.114) : (0.2126, 0.0722)
         let kg = 1 - kr - kb
         let luma: Double, cb: Double, cr: Double
         if range == .limited {
-            luma = (Double(y) - 16) / 219
-            cb = (Double(u) - 128) / 224
-            cr = (Double(v) - 128) / 224
+            luma = (y - 16) / 219
+            cb = (u - 128) / 224
+            cr = (v - 128) / 224
         } else {
-            luma = Double(y) / 255
-            cb = (Double(u) - 128) / 255
-            cr = (Double(v) - 128) / 255
+            luma = y / 255
+            cb = (u - 128) / 255
+            cr = (v - 128) / 255
         }
         let r = luma + 2 * (1 - kr) * cr
         let b = luma + 2 * (1 - kb) * cb
@@ -23,24 +28,46 @@ enum CPUReference {
         return SIMD3(Float(r), Float(g), Float(b)).clamped(lowerBound: .zero, upperBound: .one)
     }
 
+    /// The Y'CbCr samples of pixel (x, y) of a YUYV or NV12 frame: its own
+    /// luma and the chroma of its pair (YUYV) or 2x2 block (NV12).
+    static func samples(_ frame: Frame, _ x: Int, _ y: Int) -> (y: UInt8, u: UInt8, v: UInt8) {
+        switch frame.format {
+        case .yuyv:
+            let row = frame.planes[0].bytes, o = y * frame.planes[0].bytesPerRow + (x / 2) * 4
+            return (row[o + (x % 2 == 0 ? 0 : 2)], row[o + 1], row[o + 3])
+        case .nv12:
+            let luma = frame.planes[0], chroma = frame.planes[1]
+            let c = (y / 2) * chroma.bytesPerRow + (x / 2) * 2
+            return (luma.bytes[y * luma.bytesPerRow + x], chroma.bytes[c], chroma.bytes[c + 1])
+        default:
+            fatalError("not a YUV frame")
+        }
+    }
+
     /// Decodes a YUYV or NV12 frame (nearest chroma sample) to RGBA.
     static func decode(_ frame: Frame) -> Image {
         let cs = frame.colorSpace
         return Image(width: frame.width, height: frame.height) { x, y in
-            let p: (UInt8, UInt8, UInt8)
-            switch frame.format {
-            case .yuyv:
-                let row = frame.planes[0].bytes, o = y * frame.planes[0].bytesPerRow + (x / 2) * 4
-                p = (row[o + (x % 2 == 0 ? 0 : 2)], row[o + 1], row[o + 3])
-            case .nv12:
-                let luma = frame.planes[0], chroma = frame.planes[1]
-                let c = (y / 2) * chroma.bytesPerRow + (x / 2) * 2
-                p = (luma.bytes[y * luma.bytesPerRow + x], chroma.bytes[c], chroma.bytes[c + 1])
-            default:
-                fatalError("not a YUV frame")
+            let p = samples(frame, x, y)
+            return SIMD4(rgb(y: p.y, u: p.u, v: p.v, matrix: cs.matrix, range: cs.range), 1)
+        }
+    }
+
+    /// The rectangle of a YUYV or NV12 frame at half size: each pixel from the
+    /// means of Y', Cb and Cr over a 2x2 block (a last odd row or column
+    /// counted twice), then converted.
+    static func decodeHalved(_ frame: Frame, x: Int, y: Int, width: Int, height: Int) -> Image {
+        let cs = frame.colorSpace
+        return Image(width: max(1, width / 2), height: max(1, height / 2)) { bx, by in
+            var sum = SIMD3<Double>(0, 0, 0)
+            for dy in 0..<2 {
+                for dx in 0..<2 {
+                    let p = samples(frame, min(x + 2 * bx + dx, x + width - 1), min(y + 2 * by + dy, y + height - 1))
+                    sum += SIMD3(Double(p.y), Double(p.u), Double(p.v))
+                }
             }
-            let rgb = rgb(y: p.0, u: p.1, v: p.2, matrix: cs.matrix, range: cs.range)
-            return SIMD4(rgb, 1)
+            let m = sum / 4
+            return SIMD4(rgb(y: m.x, u: m.y, v: m.z, matrix: cs.matrix, range: cs.range), 1)
         }
     }
 
