@@ -228,7 +228,20 @@ private struct Converter<M: ChannelMapping, P: ChannelPacking> {
     @inline(__always)
     func halvedRow<L: YUVLayout>(_: L.Type, _ a: UnsafePointer<UInt8>, _ ac: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>,
                                  _ bc: UnsafePointer<UInt8>, from x: Int, last: Int, count: Int, into o: UnsafeMutablePointer<UInt32>) {
-        for i in 0..<count {
+        var start = 0
+        if x & 1 == 0 {
+            // Blocks on whole pairs: both pixels of a row share one chroma sample.
+            let whole = Swift.min(count, (last &- x &+ 1) / 2)
+            for i in 0..<whole {
+                let c = x &+ 2 &* i
+                let luma = L.luma(a, c) &+ L.luma(a, c &+ 1) &+ L.luma(b, c) &+ L.luma(b, c &+ 1)
+                let (ua, va) = L.chroma(ac, c), (ub, vb) = L.chroma(bc, c)
+                let u = (ua &+ ub &+ 1) >> 1, v = (va &+ vb &+ 1) >> 1
+                o[i] = pixel(ys[(luma &+ 2) >> 2], cs[768 &+ v], cs[256 &+ u] &+ cs[512 &+ v], cs[u])
+            }
+            start = whole
+        }
+        for i in start..<count {
             let c0 = x &+ 2 &* i, c1 = Swift.min(c0 &+ 1, last)
             let luma = L.luma(a, c0) &+ L.luma(a, c1) &+ L.luma(b, c0) &+ L.luma(b, c1)
             // Each pixel's own chroma: that of its pair.

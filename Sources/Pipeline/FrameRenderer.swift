@@ -170,7 +170,7 @@ public final class FrameRenderer: PixelSource {
         if let preview {
             return preview.layout.magnification(imageWidth: rect.width, imageHeight: rect.height, outputWidth: size.width, outputHeight: size.height)
         }
-        if let cube { return cube.faceEdge(outputHeight: size.height) / Float(max(rect.width, rect.height)) }
+        if cube != nil { return CubeRenderer.faceEdge(outputHeight: size.height) / Float(max(rect.width, rect.height)) }
         return 1
     }
 

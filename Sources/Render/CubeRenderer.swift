@@ -58,7 +58,7 @@ public final class CubeRenderer {
 
     /// The length in pixels of a face's edge seen head-on at the cube's
     /// distance, on an output `height` pixels high (the field of view is vertical).
-    public func faceEdge(outputHeight height: Int) -> Float {
+    public static func faceEdge(outputHeight height: Int) -> Float {
         let distance: Float = 6 - 1  // the eye to the near face
         return 2 / (distance * Self.tanHalfFieldOfView) * Float(height) / 2
     }

@@ -30,13 +30,13 @@ struct DisplayBenchmark {
 
     /// The report, or a line saying why it was skipped.
     func run() -> String {
-        let display: (card: String, driver: String, summary: String)
+        let display: (card: String, driver: String, summary: String, mode: DisplayMode)
         do {
             // Opened only to read it, and closed before any program starts: the
             // first process holding a card becomes its DRM master.
             let card = try DisplayCard.firstConnected()
             let choice = try card.choose(connector: nil, mode: nil)
-            display = (card.path, card.node.driverName, "\(card.node.driverName) \(card.path), \(choice.connector.name) \(choice.mode)")
+            display = (card.path, card.node.driverName, "\(card.node.driverName) \(card.path), \(choice.connector.name) \(choice.mode)", choice.mode)
         } catch {
             return "display: skipped: \(error) (run the bench on a text console, or inside shared/vm/run-in-vm)"
         }
@@ -74,8 +74,18 @@ struct DisplayBenchmark {
             lines.append(String(format: "kamera cube beside kmscube's textured cube (rgba): %.2fx its frame rate, %.2fx its CPU per frame",
                                 kameraCube.fps / textured.fps, kameraCube.cpuMilliseconds / textured.cpuMilliseconds))
         }
-        lines.append("(the test pattern is a 1280x720 YUYV frame, turned into RGB each frame, on the CPU with a software renderer (--yuv-conversion auto); --format rgba needs no conversion)")
+        let (own, theirs) = Self.faceEdges(width: display.mode.width, height: display.mode.height)
+        lines.append(String(format: "(a cube face seen head-on is %.0f px across in Kamera, %.0f px in kmscube: Kamera's cube covers %.2fx the pixels)",
+                            own, theirs, (own * own) / (theirs * theirs)))
+        lines.append("(the test pattern is a 1280x720 YUYV frame, turned into RGB each frame on the CPU with a software renderer (--yuv-conversion auto), at half size where the faces show it at under 1/sqrt(2) of its size; --format rgba is uploaded as it is)")
         return lines.joined(separator: "\n")
+    }
+
+    /// The edge of a face seen head-on, in pixels: Kamera's (`CubeRenderer.faceEdge`)
+    /// and kmscube's (a frustum of ±2.8 by ±2.8·h/w at 6, the cube ±1 at 8, so
+    /// its front face at 7: 2 · 6/7 / 5.6 of the width).
+    static func faceEdges(width: Int, height: Int) -> (kamera: Double, kmscube: Double) {
+        (Double(CubeRenderer.faceEdge(outputHeight: height)), 2 * 6.0 / 7 / 5.6 * Double(width))
     }
 
     private func format(_ row: Row, against reference: Row?) -> String {
