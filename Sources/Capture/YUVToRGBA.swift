@@ -3,7 +3,7 @@
 /// the GPU's `yuyv.frag` and `nv12.frag` (each pixel's own luma, its pair's or
 /// 2x2 block's chroma). On a software renderer this is several times cheaper
 /// than a conversion pass: llvmpipe spends about 10 ns a pixel on a
-/// floating-point fragment shader, this about 1.5 (3 with a color matrix).
+/// floating-point fragment shader, this about 3 (6 with a color matrix).
 ///
 /// The output is RGBA or BGRA bytes (`ChannelOrder`): llvmpipe draws a BGRA
 /// texture onto a BGRA/XRGB screen on its fixed-point path, several times
