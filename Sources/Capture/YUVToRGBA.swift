@@ -1,3 +1,6 @@
+import Glibc
+import Lifecycle
+
 /// Converts a rectangle of a YUYV or NV12 frame to 8-bit RGB on the CPU, in
 /// integer arithmetic from per-color-space tables, with the same sampling as
 /// the GPU's `yuyv.frag` and `nv12.frag` (each pixel's own luma, its pair's or
@@ -22,7 +25,10 @@ public final class YUVToRGBA {
     public private(set) var outputHeight = 0
     private var tables: Tables?
 
-    public init() {}
+    /// `threads`: how many threads convert a large picture (default: one per core, at most 4).
+    public init(threads: Int = min(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))), 4)) {
+        parallel = ParallelRows(threads: threads, name: "kamera.yuv")
+    }
 
     deinit { pixels.deallocate() }
 
@@ -45,22 +51,58 @@ public final class YUVToRGBA {
         }
         (outputWidth, outputHeight) = size
         if tables?.colorSpace != frame.colorSpace { tables = Tables(frame.colorSpace) }
-        let rect = Rectangle(x: x, y: y, width: width, height: height)
-        // One specialized loop per combination, chosen once per frame.
-        switch (transform, order) {
-        case (nil, .rgba): run(frame, rect, halved, Identity(), RGBAPacking.self)
-        case (nil, .bgra): run(frame, rect, halved, Identity(), BGRAPacking.self)
-        case (let t?, .rgba): run(frame, rect, halved, t, RGBAPacking.self)
-        case (let t?, .bgra): run(frame, rect, halved, t, BGRAPacking.self)
+        job.task = Task(frame: frame, rect: Rectangle(x: x, y: y, width: width, height: height), halved: halved,
+                        transform: transform, order: order)
+        // Rows are independent: large pictures are split between threads.
+        if size.width * size.height >= Self.splitPixels {
+            parallel.run(count: size.height, job)
+        } else {
+            job.work(rows: 0..<size.height)
         }
+        job.task = nil
     }
+
+    /// Pictures of this many pixels or more are converted on several threads.
+    public static let splitPixels = 1 << 17
+    private let parallel: ParallelRows
+    private lazy var job = Job(self)
 
     private struct Rectangle {
         let x: Int, y: Int, width: Int, height: Int
     }
 
-    private func run<M: ChannelMapping, P: ChannelPacking>(_ frame: Frame, _ rect: Rectangle, _ halved: Bool, _ mapping: M, _: P.Type) {
+    /// One conversion's parameters.
+    private struct Task {
+        let frame: Frame
+        let rect: Rectangle
+        let halved: Bool
+        let transform: RGBTransform?
+        let order: ChannelOrder
+    }
+
+    /// The rows of the current conversion, for `ParallelRows`.
+    private final class Job: RowWork {
+        unowned let converter: YUVToRGBA
+        var task: Task?
+
+        init(_ converter: YUVToRGBA) { self.converter = converter }
+
+        func work(rows: Range<Int>) {
+            guard let t = task else { return }
+            // One specialized loop per combination.
+            switch (t.transform, t.order) {
+            case (nil, .rgba): converter.convert(rows, t, Identity(), RGBAPacking.self)
+            case (nil, .bgra): converter.convert(rows, t, Identity(), BGRAPacking.self)
+            case (let m?, .rgba): converter.convert(rows, t, m, RGBAPacking.self)
+            case (let m?, .bgra): converter.convert(rows, t, m, BGRAPacking.self)
+            }
+        }
+    }
+
+    /// Output rows `rows` of the task.
+    private func convert<M: ChannelMapping, P: ChannelPacking>(_ rows: Range<Int>, _ task: Task, _ mapping: M, _: P.Type) {
         let out = pixels.baseAddress!.assumingMemoryBound(to: UInt32.self)
+        let (frame, rect) = (task.frame, task.rect)
         let t = tables!
         t.y.withUnsafeBufferPointer { ys in
             t.chroma.withUnsafeBufferPointer { cs in
@@ -75,26 +117,24 @@ public final class YUVToRGBA {
                     let line = lumaBase + r * luma.bytesPerRow
                     return (line, yuyv ? line : chromaBase + (r >> 1) * chromaPlane.bytesPerRow)
                 }
-                if halved {
-                    let width = outputWidth, lastColumn = rect.x + rect.width - 1, lastRow = rect.y + rect.height - 1
-                    for row in 0..<outputHeight {
+                let width = outputWidth
+                let lastColumn = rect.x + rect.width - 1, lastRow = rect.y + rect.height - 1
+                for row in rows {
+                    let o = out + row * width
+                    if task.halved {
                         let r0 = rect.y + 2 * row
                         let (a, ac) = lines(r0), (b, bc) = lines(min(r0 + 1, lastRow))
-                        let o = out + row * width
                         if yuyv {
                             convert.halvedRow(YUYVLayout.self, a, ac, b, bc, from: rect.x, last: lastColumn, count: width, into: o)
                         } else {
                             convert.halvedRow(NV12Layout.self, a, ac, b, bc, from: rect.x, last: lastColumn, count: width, into: o)
                         }
-                    }
-                } else {
-                    for row in 0..<rect.height {
+                    } else {
                         let (line, chroma) = lines(rect.y + row)
-                        let o = out + row * rect.width
                         if yuyv {
-                            convert.row(YUYVLayout.self, line, chroma, from: rect.x, count: rect.width, into: o)
+                            convert.row(YUYVLayout.self, line, chroma, from: rect.x, count: width, into: o)
                         } else {
-                            convert.row(NV12Layout.self, line, chroma, from: rect.x, count: rect.width, into: o)
+                            convert.row(NV12Layout.self, line, chroma, from: rect.x, count: width, into: o)
                         }
                     }
                 }

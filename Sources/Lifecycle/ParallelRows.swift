@@ -1,0 +1,105 @@
+import Glibc
+
+/// Work on some rows of a picture, given to `ParallelRows`.
+public protocol RowWork: AnyObject {
+    /// Does the work for `rows`; called on several threads at once, for disjoint ranges.
+    func work(rows: Range<Int>)
+}
+
+/// Splits work on the rows of a picture between the calling thread and
+/// helper threads, made once, so that a frame's split allocates nothing.
+/// `run` returns when every part is done. The helpers are joined in `deinit`.
+public final class ParallelRows: @unchecked Sendable {
+    /// Threads working on a split, the calling thread included.
+    public let threads: Int
+    private let name: String
+    private var helpers: [JoinableThread] = []
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    /// Signalled when a split starts (or the helpers are to stop), and when a helper is done.
+    private let started = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let finished = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    // Guarded by `mutex`.
+    private var job: RowWork?
+    private var count = 0
+    private var generation = 0
+    private var helpersDone = 0
+    private var stopping = false
+
+    /// `threads` in all (at least 1); the helpers start on the first split.
+    public init(threads: Int, name: String) {
+        self.threads = max(1, threads)
+        self.name = name
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(started, nil)
+        pthread_cond_init(finished, nil)
+    }
+
+    deinit {
+        locked {
+            stopping = true
+            pthread_cond_broadcast(started)
+        }
+        for helper in helpers { helper.join() }
+        pthread_cond_destroy(started)
+        pthread_cond_destroy(finished)
+        pthread_mutex_destroy(mutex)
+        started.deallocate()
+        finished.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Calls `job` with consecutive row ranges covering `0..<count`, one per
+    /// thread, at once on the helpers and the calling thread.
+    public func run(count: Int, _ job: RowWork) {
+        guard min(threads, count) > 1 else {
+            job.work(rows: 0..<count)
+            return
+        }
+        if helpers.isEmpty {
+            helpers = (1..<threads).map { n in
+                JoinableThread(name: "\(name)\(n)") { [unowned self] in help(part: n) }
+            }
+        }
+        locked {
+            self.job = job
+            self.count = count
+            helpersDone = 0
+            generation &+= 1
+            pthread_cond_broadcast(started)
+        }
+        job.work(rows: Self.rows(part: 0, of: threads, count: count))
+        locked {
+            while helpersDone < threads - 1 { pthread_cond_wait(finished, mutex) }
+            self.job = nil
+        }
+    }
+
+    /// Part `part` of `parts` nearly equal ranges of `0..<count` (some empty when count < parts).
+    static func rows(part: Int, of parts: Int, count: Int) -> Range<Int> {
+        (count * part / parts)..<(count * (part + 1) / parts)
+    }
+
+    private func help(part: Int) {
+        var seen = 0
+        while true {
+            let next: (job: RowWork, count: Int)? = locked {
+                while generation == seen && !stopping { pthread_cond_wait(started, mutex) }
+                seen = generation
+                return stopping ? nil : (job!, count)
+            }
+            guard let next else { return }
+            let rows = Self.rows(part: part, of: threads, count: next.count)
+            if !rows.isEmpty { next.job.work(rows: rows) }
+            locked {
+                helpersDone += 1
+                pthread_cond_signal(finished)
+            }
+        }
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
+}
