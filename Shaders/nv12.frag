@@ -12,10 +12,11 @@ uniform sampler2D u_texture;   // Y
 uniform sampler2D u_chroma;    // UV
 uniform mat3 u_yuv_to_rgb;
 uniform vec3 u_yuv_offset;
+uniform vec3 u_rgb_offset;
 
 void main() {
     float luma = texture2D(u_texture, v_texcoord).r;
     vec4 uv = texture2D(u_chroma, v_chroma);
-    vec3 rgb = u_yuv_to_rgb * (vec3(luma, uv.r, uv.a) - u_yuv_offset);
+    vec3 rgb = u_yuv_to_rgb * (vec3(luma, uv.r, uv.a) - u_yuv_offset) + u_rgb_offset;
     gl_FragColor = vec4(clamp(rgb, 0.0, 1.0), 1.0);
 }

@@ -12,10 +12,11 @@ varying vec2 v_chroma_texel;
 uniform sampler2D u_texture;
 uniform mat3 u_yuv_to_rgb;
 uniform vec3 u_yuv_offset;  // subtracted before the matrix (range and chroma bias)
+uniform vec3 u_rgb_offset;  // added after it (a color matrix's constant, when one is folded in)
 
 void main() {
     vec4 pair = texture2D(u_texture, vec2(v_chroma.x, v_texcoord.y));
     float luma = fract(v_chroma_texel.x) < 0.5 ? pair.r : pair.b;
-    vec3 rgb = u_yuv_to_rgb * (vec3(luma, pair.g, pair.a) - u_yuv_offset);
+    vec3 rgb = u_yuv_to_rgb * (vec3(luma, pair.g, pair.a) - u_yuv_offset) + u_rgb_offset;
     gl_FragColor = vec4(clamp(rgb, 0.0, 1.0), 1.0);
 }

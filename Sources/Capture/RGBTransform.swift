@@ -2,11 +2,17 @@
 /// point: a color matrix folded into the CPU's YUV conversion, so that a
 /// software renderer need not run it as a floating-point shader pass.
 public struct RGBTransform: Equatable, Sendable {
+    public static func == (a: RGBTransform, b: RGBTransform) -> Bool {
+        a.r == b.r && a.g == b.g && a.b == b.b
+    }
+
     /// Per output channel: the coefficients of R, G and B, then the constant
     /// (in bytes) with the rounding half, all times 65536.
     public let r: SIMD4<Int32>
     public let g: SIMD4<Int32>
     public let b: SIMD4<Int32>
+    /// The rows as given (colors in 0...1), for composing with other maps.
+    public let rows: (r: SIMD4<Float>, g: SIMD4<Float>, b: SIMD4<Float>)
 
     /// Rows of (coefficient of r, of g, of b, constant), colors in 0...1.
     public init(r: SIMD4<Float>, g: SIMD4<Float>, b: SIMD4<Float>) {
@@ -14,17 +20,9 @@ public struct RGBTransform: Equatable, Sendable {
             SIMD4(Int32((row.x * 65536).rounded()), Int32((row.y * 65536).rounded()), Int32((row.z * 65536).rounded()),
                   Int32((row.w * 255 * 65536).rounded()) + 32768)
         }
+        rows = (r, g, b)
         self.r = fixed(r)
         self.g = fixed(g)
         self.b = fixed(b)
-    }
-
-    /// Applies the map to one pixel's channels (0...255).
-    @inline(__always)
-    func map(_ red: Int32, _ green: Int32, _ blue: Int32) -> (Int32, Int32, Int32) {
-        @inline(__always) func channel(_ row: SIMD4<Int32>) -> Int32 {
-            clampByte((row.x &* red &+ row.y &* green &+ row.z &* blue &+ row.w) >> 16)
-        }
-        return (channel(r), channel(g), channel(b))
     }
 }

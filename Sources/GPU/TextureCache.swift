@@ -133,9 +133,11 @@ public final class TextureCache {
         return UnsafeRawBufferPointer(cpuConverter.pixels)
     }
 
-    /// Uploads `frame`; where it is converted on the CPU, `transform` (a color
-    /// matrix) is applied there too and `folded` is true: the renderer then
-    /// draws without it. Elsewhere the texture holds the frame's own colors.
+    /// Uploads `frame`; where it is a YUV frame, `transform` (a color matrix)
+    /// is applied in its conversion (on the CPU or in the conversion shader,
+    /// to the color the YUV values encode, before it is clamped to 0...1) and
+    /// `folded` is true: the renderer then draws without it. Other frames'
+    /// textures hold their own colors.
     ///
     /// `magnification` is the number of output pixels each pixel of the crop
     /// will cover (the smaller along the two axes), when the renderer draws
@@ -150,10 +152,11 @@ public final class TextureCache {
         let rect = crop.rectangle(width: frame.width, height: frame.height, zoom: zoom)
         let region = TextureRegion(x: Float(rect.x) / Float(frame.width), y: Float(rect.y) / Float(frame.height),
                                    width: Float(rect.width) / Float(frame.width), height: Float(rect.height) / Float(frame.height))
+        let folds = transform != nil && frame.format.isYUV
         if upload != .copy, frame.planes[0].dmabuf != nil {
-            if let imported = try importedTexture(for: frame, rect: rect, region: region) {
+            if let imported = try importedTexture(for: frame, rect: rect, region: region, transform: transform) {
                 lastPath = "dmabuf"
-                return (imported, false)
+                return (imported, folds)
             }
         } else if upload == .dmabuf {
             throw GPUError("--upload dmabuf: the \(frame.format.name) frame is not in a dma-buf (only V4L2 cameras share their buffers)")
@@ -162,16 +165,18 @@ public final class TextureCache {
         if frame.format.isYUV && convertsYUVOnCPU {
             let halved = magnification < Self.halvingMagnification && rect.width > 1 && rect.height > 1
             lastConversionHalved = halved
-            return (try convertedOnCPU(frame, rect: rect, transform: transform, halved: halved), transform != nil)
+            return (try convertedOnCPU(frame, rect: rect, transform: transform, halved: halved), folds)
         }
-        return (try copiedTexture(for: frame, rect: rect, region: region), false)
+        return (try copiedTexture(for: frame, rect: rect, region: region, transform: transform), folds)
     }
 
     /// Below this magnification a GPU's mipmapping samples the next level.
     static let halvingMagnification = Float(0.5).squareRoot()
 
-    /// The texture for `frame` by upload: `glTexSubImage2D` into reused textures.
-    private func copiedTexture(for frame: Frame, rect: (x: Int, y: Int, width: Int, height: Int), region: TextureRegion) throws -> CameraTexture {
+    /// The texture for `frame` by upload: `glTexSubImage2D` into reused
+    /// textures; YUV through a conversion pass applying `transform`.
+    private func copiedTexture(for frame: Frame, rect: (x: Int, y: Int, width: Int, height: Int), region: TextureRegion,
+                               transform: RGBTransform?) throws -> CameraTexture {
         try prepare(frame)
         switch frame.format {
         case .rgba, .rgb24, .grey:
@@ -194,14 +199,14 @@ public final class TextureCache {
             return converted.asTexture
         case .yuyv:
             upload(frame, plane: 0, format: GLenum(GL_RGBA), bytesPerPixel: 4, width: (frame.width + 1) / 2, height: frame.height)
-            return try convert(frame, program: yuyv(), planes: planes[0], 0, rect: rect, region: region)
+            return try convert(frame, program: yuyv(), planes: planes[0], 0, rect: rect, region: region, transform: transform)
         case .nv12:
             upload(frame, plane: 0, format: GLenum(GL_LUMINANCE), bytesPerPixel: 1, width: frame.width, height: frame.height)
             upload(frame, plane: 1, format: GLenum(GL_LUMINANCE_ALPHA), bytesPerPixel: 2,
                    width: (frame.width + 1) / 2, height: (frame.height + 1) / 2)
             let program = try nv12Program ?? YUVProgram(fragment: ShaderSource.nv12, name: "nv12.frag")
             nv12Program = program
-            return try convert(frame, program: program, planes: planes[0], planes[1], rect: rect, region: region)
+            return try convert(frame, program: program, planes: planes[0], planes[1], rect: rect, region: region, transform: transform)
         }
     }
 
@@ -241,11 +246,12 @@ public final class TextureCache {
     }
 
     private func convert(_ frame: Frame, program: YUVProgram, planes luma: GLuint, _ chroma: GLuint,
-                         rect: (x: Int, y: Int, width: Int, height: Int), region: TextureRegion) throws -> CameraTexture {
+                         rect: (x: Int, y: Int, width: Int, height: Int), region: TextureRegion,
+                         transform: RGBTransform?) throws -> CameraTexture {
         try converted.resize(width: rect.width, height: rect.height)
         converted.bind()
         program.program.use()
-        program.set(frame: frame)
+        program.set(frame: frame, transform: transform)
         GL.bindTexture(luma, unit: 0)
         if chroma != 0 { GL.bindTexture(chroma, unit: 1) }
         quad.draw(Quad.vertices(filling: region))
@@ -271,7 +277,7 @@ public final class TextureCache {
 
     /// The texture for `frame` by dma-buf import, or nil when it is to be copied.
     private func importedTexture(for frame: Frame, rect: (x: Int, y: Int, width: Int, height: Int),
-                                 region: TextureRegion) throws -> CameraTexture? {
+                                 region: TextureRegion, transform: RGBTransform?) throws -> CameraTexture? {
         func fallBack(_ reason: String) throws -> CameraTexture? {
             if upload == .dmabuf { throw GPUError("--upload dmabuf: \(reason)") }
             if copyReason == nil { copyReason = reason }
@@ -287,7 +293,7 @@ public final class TextureCache {
         do {
             let texture = try importer.texture(for: dmabuf, layout: layout)
             if frame.format == .yuyv {
-                result = try convert(frame, program: yuyv(), planes: texture, 0, rect: rect, region: region)
+                result = try convert(frame, program: yuyv(), planes: texture, 0, rect: rect, region: region, transform: transform)
             } else {
                 result = CameraTexture(name: texture, width: frame.width, height: frame.height, region: region)
             }
@@ -298,7 +304,7 @@ public final class TextureCache {
             // Check the import against the copy path once: a driver that imports
             // but reads the wrong bytes must not go unnoticed.
             let imported = try pixels(of: result)
-            let copied = try pixels(of: copiedTexture(for: frame, rect: rect, region: region))
+            let copied = try pixels(of: copiedTexture(for: frame, rect: rect, region: region, transform: transform))
             let differing = stride(from: 0, to: min(imported.count, copied.count), by: 4).filter { i in
                 (i..<i + 4).contains { abs(Int(imported[$0]) - Int(copied[$0])) > 1 }
             }.count
@@ -308,7 +314,8 @@ public final class TextureCache {
             importVerified = true
             copyReason = nil
             if frame.format == .yuyv {
-                return try convert(frame, program: yuyv(), planes: importer.texture(for: dmabuf, layout: layout), 0, rect: rect, region: region)
+                return try convert(frame, program: yuyv(), planes: importer.texture(for: dmabuf, layout: layout), 0, rect: rect, region: region,
+                                   transform: transform)
             }
         }
         return result
@@ -400,7 +407,9 @@ final class YUVProgram {
     private let size: GLint
     private let matrix: GLint
     private let offset: GLint
+    private let rgbOffset: GLint
     private var colorSpace: YUVColorSpace?
+    private var transform: RGBTransform?
     private var frameSize = (0, 0)
 
     init(fragment: String, name: String) throws {
@@ -409,21 +418,38 @@ final class YUVProgram {
         size = program.location("u_size")
         matrix = program.location("u_yuv_to_rgb")
         offset = program.location("u_yuv_offset")
+        rgbOffset = program.location("u_rgb_offset")
         glUniform1i(program.location("u_chroma"), 1)
     }
 
-    /// Sets the uniforms for `frame`; only those that changed are sent.
-    func set(frame: Frame) {
+    /// Sets the uniforms for `frame`, with `transform` composed into the
+    /// conversion matrix; only those that changed are sent.
+    func set(frame: Frame, transform: RGBTransform?) {
         if frameSize != (frame.width, frame.height) {
             glUniform2f(size, Float(frame.width), Float(frame.height))
             frameSize = (frame.width, frame.height)
         }
-        if colorSpace != frame.colorSpace {
-            let m = frame.colorSpace.toRGB
+        if colorSpace != frame.colorSpace || self.transform != transform {
+            let (m, k) = Self.compose(frame.colorSpace.toRGB, transform)
             m.withUnsafeBufferPointer { glUniformMatrix3fv(matrix, 1, GLboolean(GL_FALSE), $0.baseAddress) }
             let o = frame.colorSpace.offset
             glUniform3f(offset, o.x, o.y, o.z)
-            colorSpace = frame.colorSpace
+            glUniform3f(rgbOffset, k.x, k.y, k.z)
+            (colorSpace, self.transform) = (frame.colorSpace, transform)
         }
+    }
+
+    /// The matrix `transform · toRGB` (column-major, as `toRGB`) and the
+    /// transform's constant: one affine map from offset-removed YUV to RGB.
+    static func compose(_ toRGB: [Float], _ transform: RGBTransform?) -> (matrix: [Float], offset: SIMD3<Float>) {
+        guard let transform else { return (toRGB, .zero) }
+        let rows = [transform.rows.r, transform.rows.g, transform.rows.b]
+        var m = [Float](repeating: 0, count: 9)
+        for column in 0..<3 {
+            for row in 0..<3 {
+                m[column * 3 + row] = (0..<3).reduce(0) { $0 + rows[row][$1] * toRGB[column * 3 + $1] }
+            }
+        }
+        return (m, SIMD3(rows[0].w, rows[1].w, rows[2].w))
     }
 }

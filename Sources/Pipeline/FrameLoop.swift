@@ -76,6 +76,7 @@ public final class FrameLoop {
                     usleep(useconds_t(min(due - now, 0.05) * 1_000_000))
                     continue
                 }
+                if now - due > 1 / renderer.settings.rate { statistics.lateFrames += 1 }
             }
             try zoom.apply(to: renderer)
             guard let frame = try session.nextFrame() else {
@@ -126,6 +127,8 @@ public final class FrameLoop {
                      "filter \(renderer.settings.filters.summary)", "upload \(s.upload)"]
         if session.source is CaptureQueue {
             parts.append("late \(s.lateDrops), driver \(s.driverDrops)")
+        } else if paced {
+            parts.append("late \(s.lateFrames)")
         }
         parts.append(String(format: "CPU %.0f%%", s.cpuPercent))
         return parts.joined(separator: " | ")

@@ -15,6 +15,10 @@ public struct LoopStatistics: Sendable {
     public var cpuMillisecondsPerFrame = 0.0
     /// Camera frames dropped because the loop had not taken them when newer came.
     public var lateDrops = 0
+    /// Frames of a paced input (a file, the test pattern) taken more than one
+    /// frame interval after they were due: a camera at that rate would have
+    /// dropped them.
+    public var lateFrames = 0
     /// Frames the camera driver reported lost.
     public var driverDrops = 0
     /// How the last frame reached the GPU: "copy" or "dmabuf".

@@ -3,10 +3,19 @@ import Foundation
 import Pipeline
 
 enum BenchWorkload: String, CaseIterable {
+    /// The frame to RGBA, no filter, the whole frame, read back: the filter's baseline.
+    case plain = "upload+plain+readback"
     /// Upload, sepia on the whole frame, read back.
     case sepia = "upload+sepia+readback"
+    /// The same two through GL whatever the renderer (upload, a draw, glReadPixels):
+    /// the pass-through shader, and sepia, on the GL path.
+    case glPlain = "GL: upload+copy+readback"
+    case glSepia = "GL: upload+sepia+readback"
     /// Upload, square crop, cube at the crop size, read back.
     case cube = "upload+cube+readback"
+
+    /// Where a software renderer skips GL (see `FrameRenderer.allowsPassthrough`), the GL rows do not.
+    var forcesGL: Bool { self == .glPlain || self == .glSepia }
 }
 
 struct BenchResult {
@@ -19,11 +28,11 @@ struct BenchResult {
     var p95: Double
     var allocationsPerFrame: Double?
 
-    static let header = "workload                size        format     fps   ms/frame p50   p95   allocs/frame"
+    static let header = "workload                   size        format     fps   ms/frame p50   p95   allocs/frame"
 
     var row: String {
         let allocs = allocationsPerFrame.map { String(format: "%.2f", $0) } ?? "n/a"
-        return workload.rawValue.padded(23) + " " + "\(width)x\(height)".padded(11) + " " + format.name.padded(6)
+        return workload.rawValue.padded(26) + " " + "\(width)x\(height)".padded(11) + " " + format.name.padded(6)
             + String(format: " %8.1f %9.2f %7.2f   ", fps, p50, p95) + allocs
     }
 }
@@ -80,7 +89,8 @@ struct Benchmark {
 
     var settings: RenderSettings {
         switch workload {
-        case .sepia: RenderSettings(crop: .none, filters: FilterChain([.colorMatrix("sepia", .sepia)]))
+        case .plain, .glPlain: RenderSettings(crop: .none)
+        case .sepia, .glSepia: RenderSettings(crop: .none, filters: FilterChain([.colorMatrix("sepia", .sepia)]))
         case .cube: RenderSettings(crop: .square, mode: .cube)
         }
     }
@@ -96,6 +106,7 @@ struct Benchmark {
         return try thread.sync {
             try context.makeCurrent()
             let renderer = try FrameRenderer(context: context, settings: settings)
+            renderer.allowsPassthrough = !workload.forcesGL
             let render = { (i: Int) throws in _ = try renderer.render(frameList[i % frameList.count], index: i) }
             for i in 0..<warmUp { try render(i) }
             return try withExtendedLifetime(buffers) { try body(render) }
@@ -142,6 +153,25 @@ struct Benchmark {
             }
             return Soak(resident: samples, heapGrowth: AllocationCounter.stop()?.netBytes)
         }
+    }
+}
+
+/// The physical limit beside the chain: copying a frame's RGBA bytes in memory.
+enum MemoryCopy {
+    /// Frames per second of a `memcpy` of `width * height * 4` bytes.
+    static func fps(width: Int, height: Int, frames: Int) -> Double {
+        let size = width * height * 4
+        let a = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 64)
+        let b = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 64)
+        defer { a.deallocate(); b.deallocate() }
+        a.initializeMemory(as: UInt8.self, repeating: 1)
+        b.initializeMemory(as: UInt8.self, repeating: 0)
+        for _ in 0..<10 { b.copyMemory(from: UnsafeRawBufferPointer(a)) }
+        let start = MonotonicClock.seconds
+        for i in 0..<frames {
+            (i % 2 == 0 ? b : a).copyMemory(from: UnsafeRawBufferPointer(i % 2 == 0 ? a : b))
+        }
+        return Double(frames) / (MonotonicClock.seconds - start)
     }
 }
 

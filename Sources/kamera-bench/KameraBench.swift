@@ -43,6 +43,9 @@ struct KameraBench: ParsableCommand {
     @Flag(help: "Only the display measurement (kamera cube and sepia preview on -o kms beside kmscube); it needs a DRM card with a connected display and no display server.")
     var displayOnly = false
 
+    @Flag(help: "Only the live preview measurement: kamera preview of the test pattern paced at 1080p30 and 720p60, frames late.")
+    var liveOnly = false
+
     @Flag(help: "Only the end-to-end measurement: raw file → sepia or cube → PNG sequence, Kamera, ffmpeg and GStreamer GL as whole processes.")
     var endToEndOnly = false
 
@@ -81,6 +84,10 @@ struct KameraBench: ParsableCommand {
         }
         if displayOnly {
             print(display.run())
+            return
+        }
+        if liveOnly {
+            print(try LiveBenchmark(kamera: binary).run())
             return
         }
         if json && !endToEndOnly { throw UsageError("--json reports the end-to-end measurement; add --end-to-end-only") }
@@ -128,6 +135,23 @@ struct KameraBench: ParsableCommand {
                                                frames: frames, context: context).run(on: thread)
                     print(result.row)
                     results.append(result)
+                }
+            }
+        }
+        if !zeroCopyOnly {
+            print("")
+            print("Limits and the filter's cost (same frames, this run): a memcpy of the frame's RGBA bytes is the physical limit;")
+            print("the filter's cost is sepia's time per frame over the pass-through's on the same path (target: under 10 %):")
+            for size in sizeList {
+                for format in formatList {
+                    func fps(_ w: BenchWorkload) -> Double? {
+                        results.first { $0.workload == w && $0.width == size.width && $0.height == size.height && $0.format == format }?.fps
+                    }
+                    guard let plain = fps(.plain), let sepia = fps(.sepia), let glPlain = fps(.glPlain), let glSepia = fps(.glSepia) else { continue }
+                    let copy = MemoryCopy.fps(width: size.width, height: size.height, frames: frames)
+                    print(String(format: "  %@ %@: memcpy %.0f fps; plain %.2fx of it, sepia %.2fx, the filter %+.0f %%; GL path: copy shader %.2fx, sepia %.2fx, the filter %+.0f %%",
+                                 "\(size.width)x\(size.height)".padded(10), format.name.padded(5), copy, plain / copy, sepia / copy,
+                                 (plain / sepia - 1) * 100, glPlain / copy, glSepia / copy, (glPlain / glSepia - 1) * 100))
                 }
             }
         }
@@ -181,6 +205,8 @@ struct KameraBench: ParsableCommand {
         if !zeroCopyOnly {
             print("")
             print(EndToEndBenchmark.text(try endToEnd.run()))
+            print("")
+            print(try LiveBenchmark(kamera: binary).run())
             print("")
             print(try UnplugBenchmark.run(binary: binary))
             print("")

@@ -105,6 +105,8 @@ struct PreviewCommand: ParsableCommand {
             if let screen { summary += " on \(screen.summary); \(screen.flips) page flips completed" }
             if let queue = session.source as? CaptureQueue {
                 summary += "; \(queue.lateDrops) camera frames dropped late, \(queue.camera.driverDrops) by the driver"
+            } else {
+                summary += String(format: "; %d frames late (over 1/%g s behind the input's pace)", loop.statistics.lateFrames, renderer.settings.rate)
             }
             return summary
         }

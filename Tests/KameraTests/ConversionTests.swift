@@ -79,11 +79,12 @@ final class ConversionTests: XCTestCase {
         XCTAssertLessThanOrEqual(viaShader, 1, "CPU and shader conversions differ by \(viaShader)/255")
     }
 
-    /// A lone color matrix rides along with the CPU conversion (no shader pass
-    /// for it); with the shader conversion the final draw applies it. Both
-    /// against the CPU reference: the decoded frame through the matrix, clamped.
-    /// Contrast and brightness push values out of 0...1, so clamping is checked.
-    func testColorMatrixFoldedIntoTheCPUConversion() throws {
+    /// A lone color matrix is folded into the YUV conversion, on the CPU and
+    /// in the conversion shader alike (no pass of its own): it applies to the
+    /// color the YUV values encode, clamped once at the end. Against the CPU
+    /// reference built that way, on random YUV (much of it outside the RGB
+    /// cube). Contrast and brightness push values out of 0...1 too.
+    func testColorMatrixFoldedIntoTheConversion() throws {
         for format in [PixelFormat.yuyv, .nv12] {
             for filters in [["sepia"], ["contrast=1.8", "brightness=0.1"], ["invert"]] {
                 let chain = try FilterChain(parsing: filters, intensity: filters == ["sepia"] ? 0.7 : 1)
@@ -99,14 +100,33 @@ final class ConversionTests: XCTestCase {
                             return (Image(width: 63, height: 35, pixels: Array(pixels)), renderer.matrixFolded)
                         }
                     }
-                    XCTAssertEqual(folded, conversion == .cpu, "\(filters) \(conversion)")
-                    let decoded = CPUReference.decode(frame)
-                    let reference = Image(width: 63, height: 35) { x, y in m.apply(decoded.color(x, y)) }
+                    XCTAssertTrue(folded, "\(filters) \(conversion)")
                     // Contrast 1.8 also multiplies the conversion's own rounding (2 of 255) by 1.8.
-                    XCTAssertClose(image, reference, tolerance: filters[0].hasPrefix("contrast") ? 4 : tolerance, "\(format) \(filters) \(conversion)")
+                    XCTAssertClose(image, CPUReference.decode(frame, folding: m), tolerance: filters[0].hasPrefix("contrast") ? 4 : tolerance,
+                                   "\(format) \(filters) \(conversion)")
                 }
             }
         }
+    }
+
+    /// Folded into the conversion, gray is the frame's own luma, even for
+    /// saturated colors outside RGB, which clamping first would darken or
+    /// lighten: checked on random YUV against (Y' - 16) * 255 / 219, and the
+    /// frame has such colors (clamping first differs by more than 8 of 255).
+    func testGrayOfAYUVFrameIsItsLuma() throws {
+        let (frame, buffer) = randomFrame(.yuyv, width: 48, height: 32)
+        for conversion in [TextureCache.YUVConversion.shader, .cpu] {
+            var s = settings(crop: .none, conversion)
+            s.filters = try FilterChain(parsing: ["gray"])
+            let image = try withExtendedLifetime(buffer) { try GPUHarness.render(frame, settings: s) }
+            let luma = Image(width: 48, height: 32) { x, y in
+                let l = Float(CPUReference.samples(frame, x, y).y) - 16
+                return SIMD4(repeating: l / 219).clamped(lowerBound: .zero, upperBound: .one) + SIMD4(0, 0, 0, 1)
+            }
+            XCTAssertClose(image, luma, tolerance: 1, "gray is luma, \(conversion)")
+        }
+        let clampedFirst = CPUReference.apply(.gray, to: CPUReference.decode(frame))
+        XCTAssertGreaterThan(clampedFirst.maxDifference(CPUReference.decode(frame, folding: .gray)).value, 8)
     }
 
     /// The CPU conversion at half size (a picture shown at half its size or
@@ -120,7 +140,8 @@ final class ConversionTests: XCTestCase {
                 let (frame, buffer) = randomFrame(format, width: width, height: height)
                 let reference = CPUReference.decodeHalved(frame, x: rect.0, y: rect.1, width: rect.2, height: rect.3)
                 for transform in [nil, sepia] {
-                    let expected = transform == nil ? reference : CPUReference.apply(.sepia, to: reference)
+                    let expected = transform == nil ? reference
+                        : CPUReference.decodeHalved(frame, x: rect.0, y: rect.1, width: rect.2, height: rect.3, folding: .sepia)
                     var rgba = Image(width: 0, height: 0, pixels: [])
                     for order in [YUVToRGBA.ChannelOrder.rgba, .bgra] {
                         let converter = YUVToRGBA()

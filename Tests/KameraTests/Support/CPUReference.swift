@@ -8,8 +8,10 @@ enum CPUReference {
         rgb(y: Double(y), u: Double(u), v: Double(v), matrix: matrix, range: range)
     }
 
-    /// The same for Y'CbCr values between the 8-bit steps (means of several samples).
-    static func rgb(y: Double, u: Double, v: Double, matrix: YUVColorSpace.Matrix, range: YUVColorSpace.Range) -> SIMD3<Float> {
+    /// The same for Y'CbCr values between the 8-bit steps (means of several
+    /// samples); unclamped, the color they encode, even outside the RGB cube.
+    static func rgb(y: Double, u: Double, v: Double, matrix: YUVColorSpace.Matrix, range: YUVColorSpace.Range,
+                    clamped: Bool = true) -> SIMD3<Float> {
         let (kr, kb): (Double, Double) = matrix == .bt601 ? (0.299, 0.114) : (0.2126, 0.0722)
         let kg = 1 - kr - kb
         let luma: Double, cb: Double, cr: Double
@@ -25,7 +27,15 @@ enum CPUReference {
         let r = luma + 2 * (1 - kr) * cr
         let b = luma + 2 * (1 - kb) * cb
         let g = (luma - kr * r - kb * b) / kg
-        return SIMD3(Float(r), Float(g), Float(b)).clamped(lowerBound: .zero, upperBound: .one)
+        let color = SIMD3(Float(r), Float(g), Float(b))
+        return clamped ? color.clamped(lowerBound: .zero, upperBound: .one) : color
+    }
+
+    /// `m` applied to an unclamped color, then clamped: a color matrix folded
+    /// into a YUV conversion.
+    static func folded(_ m: ColorMatrix?, _ rgb: SIMD3<Float>) -> SIMD4<Float> {
+        let color = m.map { $0.apply(SIMD4(rgb, 1)) } ?? SIMD4(rgb, 1)
+        return SIMD4(color.x, color.y, color.z, 1).clamped(lowerBound: .zero, upperBound: .one)
     }
 
     /// The Y'CbCr samples of pixel (x, y) of a YUYV or NV12 frame: its own
@@ -44,19 +54,20 @@ enum CPUReference {
         }
     }
 
-    /// Decodes a YUYV or NV12 frame (nearest chroma sample) to RGBA.
-    static func decode(_ frame: Frame) -> Image {
+    /// Decodes a YUYV or NV12 frame (nearest chroma sample) to RGBA, with a
+    /// color matrix folded in (applied before clamping) when one is given.
+    static func decode(_ frame: Frame, folding m: ColorMatrix? = nil) -> Image {
         let cs = frame.colorSpace
         return Image(width: frame.width, height: frame.height) { x, y in
             let p = samples(frame, x, y)
-            return SIMD4(rgb(y: p.y, u: p.u, v: p.v, matrix: cs.matrix, range: cs.range), 1)
+            return folded(m, rgb(y: Double(p.y), u: Double(p.u), v: Double(p.v), matrix: cs.matrix, range: cs.range, clamped: false))
         }
     }
 
     /// The rectangle of a YUYV or NV12 frame at half size: each pixel from the
     /// means of Y', Cb and Cr over a 2x2 block (a last odd row or column
     /// counted twice), then converted.
-    static func decodeHalved(_ frame: Frame, x: Int, y: Int, width: Int, height: Int) -> Image {
+    static func decodeHalved(_ frame: Frame, x: Int, y: Int, width: Int, height: Int, folding matrix: ColorMatrix? = nil) -> Image {
         let cs = frame.colorSpace
         return Image(width: max(1, width / 2), height: max(1, height / 2)) { bx, by in
             var sum = SIMD3<Double>(0, 0, 0)
@@ -67,7 +78,7 @@ enum CPUReference {
                 }
             }
             let m = sum / 4
-            return SIMD4(rgb(y: m.x, u: m.y, v: m.z, matrix: cs.matrix, range: cs.range), 1)
+            return folded(matrix, rgb(y: m.x, u: m.y, v: m.z, matrix: cs.matrix, range: cs.range, clamped: false))
         }
     }
 

@@ -1,0 +1,41 @@
+import CommandLineSupport
+import Foundation
+import Pipeline
+
+/// The live preview keeping up with a camera's pace: `kamera preview` of the
+/// test pattern paced at a camera's size and rate, sepia, the picture kept
+/// current in a PNG, as a whole process for some seconds. A frame taken more
+/// than one frame interval after it was due is one a camera would have
+/// dropped (`LoopStatistics.lateFrames`). Target: none late at 1080p30 and 720p60.
+struct LiveBenchmark {
+    var kamera: URL
+    var seconds = 10.0
+    static let cases: [(width: Int, height: Int, fps: Int)] = [(1920, 1080, 30), (1280, 720, 60)]
+
+    func run() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-bench-live-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var lines = [String(format: "Live preview (kamera preview, the test pattern paced as a camera, sepia, -o live.png every second), %.0f s each; target: no frame late:", seconds)]
+        for c in Self.cases {
+            let arguments = ["preview", "--input-size", "\(c.width)x\(c.height)", "--fps", "\(c.fps)", "--filter", "sepia",
+                             "--duration", "\(seconds)", "-o", folder.appendingPathComponent("live.png").path, "--quiet"]
+            let result = try ChildProcess(executable: kamera.path, arguments: arguments).run()
+            let label = "  \(c.width)x\(c.height) at \(c.fps) fps:".padded(24)
+            guard result.status == 0, let line = result.output.split(separator: "\n").last(where: { $0.contains("previewed") }),
+                  let late = Self.lateFrames(in: String(line)) else {
+                lines.append(label + " failed (exit \(result.status)): \(TerminalText.oneLine(result.output.split(separator: "\n").last.map(String.init) ?? ""))")
+                continue
+            }
+            lines.append(label + String(format: " %@; %d late; CPU %.0f %% of one core", String(line.drop { $0 != " " }.dropFirst().prefix { $0 != ";" }),
+                                         late, result.cpuSeconds / result.seconds * 100))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// N from "...; N frames late (...)".
+    static func lateFrames(in summary: String) -> Int? {
+        guard let range = summary.range(of: " frames late") else { return nil }
+        return Int(summary[..<range.lowerBound].split(separator: " ").last ?? "")
+    }
+}
