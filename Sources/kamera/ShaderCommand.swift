@@ -188,6 +188,7 @@ struct ShaderCommand: ParsableCommand {
                 settings.outputSize = (choice.mode.width, choice.mode.height)
                 let display = try KMSDisplay(context: context, card: card, choice: choice)
                 logger.info("display: \(display.summary)")
+                display.onNote = { logger.info("\($0)") }
                 sinks.append(display)
                 screen = display
             } else {

@@ -191,20 +191,24 @@ final class DisplayVMTests: XCTestCase {
         let log = try vm("""
             state before
             mkfifo /dev/shm/shader-keys
-            $K shader halves.frag -o kms --input-size 64x48 --status-every 1 < /dev/shm/shader-keys > shader.txt 2>&1 &
+            KAMERA_TEST_HOLD_SECONDS=60 $K shader halves.frag -o kms --input-size 64x48 --status-every 1 -v < /dev/shm/shader-keys > shader.txt 2>&1 &
             exec 3> /dev/shm/shader-keys
             waitlog shader.txt fps
-            ffmpeg -nostdin -v error -y -device /dev/dri/card0 -f kmsgrab -i - -vf hwdownload,format=bgr0 -frames:v 1 -update 1 grab.png
             printf ' ' >&3; waitlog shader.txt paused
             printf '\\033[C' >&3; waitlog shader.txt "frame step"
             printf r >&3; waitlog shader.txt "time 0"
             printf s >&3; waitlog shader.txt saved
             printf q >&3
-            wait %1; echo "exit $?" >> shader.txt
+            # Grabbed while the last frame is held: a buffer the program may draw into
+            # again can be caught half drawn (kmsgrab reads the buffer, not the scanout).
+            waitlog shader.txt "holding the last frame"
+            ffmpeg -nostdin -v error -y -device /dev/dri/card0 -f kmsgrab -i - -vf hwdownload,format=bgr0 -frames:v 1 -update 1 grab.png
+            kill -TERM %1; wait %1; echo "exit $?" >> shader.txt
             state after
             """)
         let out = text("shader.txt")
-        XCTAssertTrue(out.contains("exit 0"), out + "\nVM log:\n" + log.suffix(2000))
+        // Stopped by SIGTERM while holding its last frame: it ends by that signal.
+        XCTAssertTrue(out.contains("exit 143"), out + "\nVM log:\n" + log.suffix(2000))
         XCTAssertTrue(out.contains("saved kamera-snapshot-0001.png"), out)
         assertConsoleRestored("before", "after", "shader")
         for name in ["grab.png", "kamera-snapshot-0001.png"] {
