@@ -9,6 +9,7 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
     .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
     .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+    .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
     .systemLibrary(name: "CLinux"),
 ]
 
@@ -45,7 +46,7 @@ let package = Package(
             swiftSettings: swift5),
         .target(name: "Filters", dependencies: ["Capture", "GPU", "CGLES", "Shaders"], swiftSettings: swift5),
         .target(name: "Render", dependencies: ["GPU", "Filters", "CGLES", "Shaders"], swiftSettings: swift5),
-        .target(name: "Output", dependencies: ["Capture", "GPU", "DRM", "Lifecycle", "CLinux", "CPNG", "CGLES"], swiftSettings: swift5),
+        .target(name: "Output", dependencies: ["Capture", "GPU", "DRM", "Lifecycle", "CLinux", "CPNG", "CDeflate", "CGLES"], swiftSettings: swift5),
         .target(
             name: "Pipeline",
             dependencies: ["Lifecycle", "Capture", "GPU", "Filters", "Render", "Output", "CGLES", "CLinux", .product(name: "Logging", package: "swift-log")],

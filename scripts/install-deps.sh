@@ -8,7 +8,7 @@ set -euo pipefail
 
 packages=(
     pkg-config
-    libegl-dev libgles2-mesa-dev libgbm-dev libdrm-dev libv4l-dev libpng-dev libturbojpeg0-dev   # headers (module maps)
+    libegl-dev libgles2-mesa-dev libgbm-dev libdrm-dev libv4l-dev libpng-dev libturbojpeg0-dev libdeflate-dev   # headers (module maps)
     libegl-mesa0 libgl1-mesa-dri                                                 # Mesa EGL + llvmpipe
     systemd                                                                      # systemd-analyze (the kiosk unit test)
 )

@@ -1,0 +1,90 @@
+import CDeflate
+
+/// Unfiltered RGBA PNGs with libdeflate for the deflate step: the same
+/// stream a zlib of the same level makes, within a percent, in half to two
+/// thirds of the time. The PNG around it is four chunks (signature, IHDR,
+/// one IDAT, IEND). Buffers and the compressor are made once and reused.
+final class DeflatePNGEncoder {
+    private let compressor: OpaquePointer
+    /// Each row with its filter byte (0, none) in front.
+    private var rows = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    private var png = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+
+    /// `level`: libdeflate's, 1 (fastest) to 12.
+    init(level: Int32) {
+        compressor = libdeflate_alloc_compressor(level)!
+    }
+
+    deinit {
+        libdeflate_free_compressor(compressor)
+        rows.deallocate()
+        png.deallocate()
+    }
+
+    /// The PNG of `width` x `height` RGBA pixels (rows top first, tightly
+    /// packed); valid until the next call.
+    func encode(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int) throws -> UnsafeRawBufferPointer {
+        let rowBytes = width * 4, filtered = height * (rowBytes + 1)
+        guard width > 0, height > 0, width < 1 << 31, height < 1 << 31, pixels.count >= rowBytes * height else {
+            throw OutputError("cannot encode a \(width)x\(height) PNG")
+        }
+        if rows.count < filtered {
+            rows.deallocate()
+            rows = .allocate(byteCount: filtered, alignment: 64)
+        }
+        for y in 0..<height {
+            let row = rows.baseAddress! + y * (rowBytes + 1)
+            row.storeBytes(of: 0, as: UInt8.self)
+            (row + 1).copyMemory(from: pixels.baseAddress! + y * rowBytes, byteCount: rowBytes)
+        }
+        let bound = libdeflate_zlib_compress_bound(compressor, filtered)
+        let needed = Self.before + bound + Self.after
+        guard bound < Int(Int32.max) else { throw OutputError("cannot encode a \(width)x\(height) PNG: too large for one chunk") }
+        if png.count < needed {
+            png.deallocate()
+            png = .allocate(byteCount: needed, alignment: 64)
+        }
+        let base = png.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let compressed = libdeflate_zlib_compress(compressor, rows.baseAddress, filtered, base + Self.before, bound)
+        guard compressed > 0 else { throw OutputError("cannot encode a \(width)x\(height) PNG: deflate found no room") }
+        var at = 0
+        func put(_ bytes: StaticString) {
+            for i in 0..<bytes.utf8CodeUnitCount { base[at + i] = bytes.utf8Start[i] }
+            at += bytes.utf8CodeUnitCount
+        }
+        func put8(_ v: UInt8) {
+            base[at] = v
+            at += 1
+        }
+        func put32(_ v: UInt32) {
+            put8(UInt8(truncatingIfNeeded: v >> 24))
+            put8(UInt8(truncatingIfNeeded: v >> 16))
+            put8(UInt8(truncatingIfNeeded: v >> 8))
+            put8(UInt8(truncatingIfNeeded: v))
+        }
+        /// Ends the chunk whose type starts at `start`: its CRC over type and data.
+        func crc(from start: Int) { put32(UInt32(libdeflate_crc32(0, base + start, at - start))) }
+        put8(0x89)
+        put("PNG\r\n\u{1A}\n")
+        put32(13)
+        put("IHDR")
+        put32(UInt32(width))
+        put32(UInt32(height))
+        put("\u{8}\u{6}\0\0\0")  // 8 bits, RGBA, deflate, the adaptive filter method, no interlace (ASCII bytes)
+        crc(from: 12)
+        put32(UInt32(compressed))
+        put("IDAT")
+        precondition(at == Self.before)
+        at += compressed
+        crc(from: Self.before - 4)
+        put32(0)
+        put("IEND")
+        crc(from: at - 4)
+        return UnsafeRawBufferPointer(start: base, count: at)
+    }
+
+    /// Bytes before the compressed data (signature, IHDR, IDAT's length and
+    /// type) and after it (IDAT's CRC, IEND).
+    private static let before = 8 + 25 + 8
+    private static let after = 4 + 12
+}
