@@ -59,7 +59,7 @@ struct PipelineOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "How camera frames reach the GPU: auto (dma-buf import when the GPU and camera allow, else copy), copy, or dmabuf.")
     var upload = "auto"
 
-    @Option(parsing: .unconditional, help: "PNG encoding: fast (no row filter, zlib level 1), default (the up filter, level 6) or small (every filter, level 9); see the README for the sizes.")
+    @Option(parsing: .unconditional, help: "PNG encoding: fast (no row filter, deflate level 1), default (no row filter, level 4) or small (the smaller of every row filter at level 9 and none at level 12); see the README for sizes and times.")
     var pngCompression = "default"
 
     /// The `--png-compression` choice.
