@@ -14,8 +14,17 @@ public struct RGBTransform: Equatable, Sendable {
     /// The rows as given (colors in 0...1), for composing with other maps.
     public let rows: (r: SIMD4<Float>, g: SIMD4<Float>, b: SIMD4<Float>)
 
-    /// Rows of (coefficient of r, of g, of b, constant), colors in 0...1.
-    public init(r: SIMD4<Float>, g: SIMD4<Float>, b: SIMD4<Float>) {
+    /// Coefficients up to this size (and constants up to half of it) fit the
+    /// 16.16 fields; a stronger matrix is not folded (nil) and is drawn instead.
+    public static let largestCoefficient: Float = 128
+
+    /// Rows of (coefficient of r, of g, of b, constant), colors in 0...1; nil
+    /// when a coefficient is beyond `largestCoefficient` or not finite.
+    public init?(r: SIMD4<Float>, g: SIMD4<Float>, b: SIMD4<Float>) {
+        func fits(_ row: SIMD4<Float>) -> Bool {
+            max(abs(row.x), abs(row.y), abs(row.z)) < Self.largestCoefficient && abs(row.w) < Self.largestCoefficient / 2
+        }
+        guard fits(r), fits(g), fits(b) else { return nil }
         func fixed(_ row: SIMD4<Float>) -> SIMD4<Int32> {
             SIMD4(Int32((row.x * 65536).rounded()), Int32((row.y * 65536).rounded()), Int32((row.z * 65536).rounded()),
                   Int32((row.w * 255 * 65536).rounded()) + 32768)

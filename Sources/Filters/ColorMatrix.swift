@@ -36,7 +36,8 @@ public struct ColorMatrix: Equatable, Sendable {
     public var rows: [SIMD4<Float>] { [r, g, b, a] }
 
     /// The matrix as a map of RGB bytes for an opaque input (the alpha
-    /// column joins the constant), or nil when it changes alpha.
+    /// column joins the constant), or nil when it changes alpha or is too
+    /// strong for fixed point (see `RGBTransform.largestCoefficient`).
     public var rgbTransform: RGBTransform? {
         guard a == SIMD4(0, 0, 0, 1), offset.w == 0 else { return nil }
         func row(_ m: SIMD4<Float>, _ k: Float) -> SIMD4<Float> { SIMD4(m.x, m.y, m.z, m.w + k) }

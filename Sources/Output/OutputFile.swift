@@ -92,6 +92,12 @@ public final class OutputFile {
             let unread = Int(kamera_pipe_unread(fd))
             guard unread >= 0 else { return false }
             if unread == 0 { return true }
+            // A pipe whose reader is gone reports an error condition, and its
+            // unread bytes stay there forever.
+            var poller = pollfd(fd: fd, events: 0, revents: 0)
+            if poll(&poller, 1, 0) > 0, poller.revents & Int16(POLLERR) != 0 {
+                throw OutputError("\(path): cannot write: the program reading it closed the pipe")
+            }
             if StopSignal.isRequested {
                 throw OutputError("\(path): stopped while the program reading it was not taking more; nothing of the next image was sent")
             }

@@ -11,9 +11,10 @@ public enum PNGCompression: String, CaseIterable, Sendable {
     /// of zlib's time. The "up" filter, better on clean synthetic images,
     /// makes sensor noise larger and slower to compress.
     case `default`
-    /// The smaller of two: every filter tried on every row (libpng's adaptive
-    /// choice) at zlib level 9, and no filter at libdeflate's level 12. The
-    /// filters win on clean synthetic pictures, and lose on sensor noise.
+    /// The smallest of: every filter tried on every row (libpng's adaptive
+    /// choice) at zlib level 9, and no filter at libdeflate's level 12 (or 4,
+    /// on tiny pictures). The filters win on clean synthetic pictures, and
+    /// lose on sensor noise.
     case small
 
     var filters: Int32 {
@@ -41,6 +42,8 @@ public final class PNGEncoder {
     private var buffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     private var message = [CChar](repeating: 0, count: 256)
     private let deflate: DeflatePNGEncoder
+    /// For `small`: `default`'s encoder too, whose output is sometimes smaller.
+    private let quick: DeflatePNGEncoder?
 
     public init(compression: PNGCompression = .default) {
         self.compression = compression
@@ -49,6 +52,7 @@ public final class PNGEncoder {
         case .default: deflate = DeflatePNGEncoder(level: 4)
         case .small: deflate = DeflatePNGEncoder(level: 12)
         }
+        quick = compression == .small ? DeflatePNGEncoder(level: 4) : nil
     }
 
     deinit { buffer.deallocate() }
@@ -58,9 +62,11 @@ public final class PNGEncoder {
     public func encode(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int) throws -> UnsafeRawBufferPointer {
         precondition(pixels.count >= width * height * 4)
         let unfiltered = try deflate.encode(pixels, width: width, height: height)
-        guard compression == .small else { return unfiltered }
-        let filtered = try encodeWithFilters(pixels, width: width, height: height)
-        return filtered.count < unfiltered.count ? filtered : unfiltered
+        guard compression == .small, let quick else { return unfiltered }
+        // Level 12 can come out a few bytes above level 4 on tiny pictures.
+        let candidates = [unfiltered, try quick.encode(pixels, width: width, height: height),
+                          try encodeWithFilters(pixels, width: width, height: height)]
+        return candidates.min { $0.count < $1.count }!
     }
 
     /// Through libpng, with its filters (`compression.filters`) and zlib level.

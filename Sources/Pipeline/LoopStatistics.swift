@@ -37,6 +37,6 @@ public struct LoopStatistics: Sendable {
 
     /// "rendered 100 frames in 3.2 s (31.0 fps)"
     public func summary(verb: String) -> String {
-        String(format: "%@ %d frames in %.1f s (%.1f fps)", verb, frames, elapsed, averageFPS)
+        String(format: "%@ %d %@ in %.1f s (%.1f fps)", verb, frames, frames == 1 ? "frame" : "frames", elapsed, averageFPS)
     }
 }

@@ -111,6 +111,39 @@ final class ConversionTests: XCTestCase {
         }
     }
 
+    /// A matrix too strong for fixed point (coefficients of 40,000, or five
+    /// contrast=4 chained: 1024) is not folded: the final draw applies it,
+    /// with no crash (a coefficient of 32,768 overflowed the 16.16 fields).
+    func testMatrixTooStrongToFoldIsDrawn() throws {
+        let (frame, buffer) = randomFrame(.yuyv, width: 40, height: 30)
+        for filters in [["matrix=40000,0,0,0,1,0,0,0,1"], Array(repeating: "contrast=4", count: 5)] {
+            let chain = try FilterChain(parsing: filters)
+            guard case .colorMatrix(let m)? = chain.stages.last else { return XCTFail("\(filters): not one matrix") }
+            XCTAssertNil(m.rgbTransform, "\(filters)")
+            for conversion in [TextureCache.YUVConversion.shader, .cpu] {
+                var s = settings(crop: .none, conversion)
+                s.filters = chain
+                let (image, folded) = try withExtendedLifetime(buffer) {
+                    try GPUHarness.run { context -> (Image, Bool) in
+                        let renderer = try FrameRenderer(context: context, settings: s)
+                        let pixels = try renderer.render(frame, index: 0)
+                        return (Image(width: 40, height: 30, pixels: Array(pixels)), renderer.matrixFolded)
+                    }
+                }
+                XCTAssertFalse(folded, "\(filters) \(conversion)")
+                // Drawn after a conversion to 8 bits: the reference takes the same steps.
+                // Such gains turn the conversion's rounding (1 of 255) at their threshold
+                // into 0 or 255, so a few pixels there may differ; at most 3 %.
+                let reference = CPUReference.apply(m, to: CPUReference.decode(frame))
+                var off = 0
+                for y in 0..<30 {
+                    for x in 0..<40 where image.maxDifference(reference, x, y) > 2 { off += 1 }
+                }
+                XCTAssertLessThanOrEqual(off, 40 * 30 * 3 / 100, "\(filters) \(conversion): \(off) pixels differ")
+            }
+        }
+    }
+
     /// Folded into the conversion, gray is the frame's own luma, even for
     /// saturated colors outside RGB, which clamping first would darken or
     /// lighten: checked on random YUV against (Y' - 16) * 255 / 219, and the

@@ -103,6 +103,30 @@ final class OutputTests: KameraProcessTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: run.folder.path), ["one.png"], "nothing else written")
     }
 
+    /// A reader that takes part of an image and exits leaves bytes in the pipe
+    /// that no one will read: the next image's wait for an empty pipe must end
+    /// with the "closed the pipe" error, not wait forever (it did).
+    func testReaderLeavingWithUnreadBytesEndsTheRun() throws {
+        let process = Process()
+        process.executableURL = KameraProcess.binary
+        process.arguments = ["render", "--frames", "30", "-o", "-"]
+        process.currentDirectoryURL = run.folder
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        _ = try out.fileHandleForReading.read(upToCount: 1000)
+        try out.fileHandleForReading.close()
+        let deadline = Date().addingTimeInterval(60)  // only catches a hang, on a loaded machine too
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(process.terminationReason, .exit, stderr)
+        XCTAssertEqual(process.terminationStatus, 1, stderr)
+        XCTAssertTrue(stderr.contains("the program reading it closed the pipe"), stderr)
+    }
+
     func testSymbolicLinkIsFollowedAndKept() throws {
         try run.write("target.png", [1, 2, 3])
         XCTAssertEqual(symlink("target.png", run.path("link.png")), 0)

@@ -83,6 +83,12 @@ struct Image: Equatable {
     }
 
     /// The largest per-channel difference (RGB and alpha) and where it is.
+    /// The largest channel difference at pixel (x, y).
+    func maxDifference(_ other: Image, _ x: Int, _ y: Int) -> Int {
+        let d = pixel(x, y) &- other.pixel(x, y)
+        return max(abs(d.x), abs(d.y), abs(d.z), abs(d.w))
+    }
+
     func maxDifference(_ other: Image) -> (value: Int, x: Int, y: Int) {
         precondition(width == other.width && height == other.height, "sizes differ: \(width)x\(height) vs \(other.width)x\(other.height)")
         var worst = (0, 0, 0)
