@@ -59,10 +59,12 @@ public final class CubeRenderer {
     /// The length in pixels of a face's edge seen head-on at the cube's
     /// distance, on an output `height` pixels high (the field of view is vertical).
     public static func faceEdge(outputHeight height: Int) -> Float {
-        let distance: Float = 6 - 1  // the eye to the near face
+        let distance = Self.eyeDistance - 1  // the eye to the near face
         return 2 / (distance * Self.tanHalfFieldOfView) * Float(height) / 2
     }
 
+    /// From the eye to the cube's center, in half edges.
+    private static let eyeDistance: Float = 6
     private static let fieldOfView: Float = 45
     private static let tanHalfFieldOfView = Float(tan(Double(fieldOfView) / 2 * .pi / 180))
 
@@ -72,7 +74,7 @@ public final class CubeRenderer {
         let a = angles(frame: frame)
         let model = Mat4.rotation(degrees: a.x, axis: SIMD3(1, 0, 0)) * Mat4.rotation(degrees: a.y, axis: SIMD3(0, 1, 0))
             * Mat4.rotation(degrees: a.z, axis: SIMD3(0, 0, 1))
-        let view = Mat4.translation(0, 0, -6)
+        let view = Mat4.translation(0, 0, -Self.eyeDistance)
         let projection = Mat4.scale(1, clipYScale, 1) * Mat4.perspective(fovyDegrees: Self.fieldOfView, aspect: aspect, near: 1, far: 20)
         return projection * view * model
     }

@@ -28,9 +28,12 @@ public struct PreviewLayout: Equatable, Sendable {
         self.mirror = mirror
     }
 
+    /// True when the image's width runs up or down the output.
+    private var turnsSideways: Bool { rotation == .quarter || rotation == .threeQuarters }
+
     /// The displayed size of a `width` x `height` image before scaling.
     public func rotatedSize(width: Int, height: Int) -> (width: Int, height: Int) {
-        rotation == .quarter || rotation == .threeQuarters ? (height, width) : (width, height)
+        turnsSideways ? (height, width) : (width, height)
     }
 
     /// The quad's extent in normalized device coordinates: half-width and half-height
@@ -52,8 +55,8 @@ public struct PreviewLayout: Equatable, Sendable {
     public func magnification(imageWidth: Int, imageHeight: Int, outputWidth: Int, outputHeight: Int) -> Float {
         let e = extent(imageWidth: imageWidth, imageHeight: imageHeight, outputWidth: outputWidth, outputHeight: outputHeight)
         let shown = (width: e.x * Float(outputWidth), height: e.y * Float(outputHeight))
-        let turned = rotation == .quarter || rotation == .threeQuarters
-        return min((turned ? shown.height : shown.width) / Float(imageWidth), (turned ? shown.width : shown.height) / Float(imageHeight))
+        return min((turnsSideways ? shown.height : shown.width) / Float(imageWidth),
+                   (turnsSideways ? shown.width : shown.height) / Float(imageHeight))
     }
 
     /// The image coordinate (0...1, y down) shown at output point (x, y) of the

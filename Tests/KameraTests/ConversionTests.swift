@@ -79,6 +79,18 @@ final class ConversionTests: XCTestCase {
         XCTAssertLessThanOrEqual(viaShader, 1, "CPU and shader conversions differ by \(viaShader)/255")
     }
 
+    /// The whole frame through `chain`, and whether its color matrix was
+    /// folded into the conversion.
+    func render(_ frame: Frame, _ chain: FilterChain, _ conversion: TextureCache.YUVConversion) throws -> (Image, Bool) {
+        var s = settings(crop: .none, conversion)
+        s.filters = chain
+        return try GPUHarness.run { context -> (Image, Bool) in
+            let renderer = try FrameRenderer(context: context, settings: s)
+            let pixels = try renderer.render(frame, index: 0)
+            return (Image(width: frame.width, height: frame.height, pixels: Array(pixels)), renderer.matrixFolded)
+        }
+    }
+
     /// A lone color matrix is folded into the YUV conversion, on the CPU and
     /// in the conversion shader alike (no pass of its own): it applies to the
     /// color the YUV values encode, clamped once at the end. Against the CPU
@@ -92,15 +104,7 @@ final class ConversionTests: XCTestCase {
                 guard case .colorMatrix(let m)? = chain.stages.last else { return XCTFail("\(filters): not one matrix") }
                 for conversion in [TextureCache.YUVConversion.shader, .cpu] {
                     let (frame, buffer) = randomFrame(format, width: 63, height: 35)
-                    var s = settings(crop: .none, conversion)
-                    s.filters = chain
-                    let (image, folded) = try withExtendedLifetime(buffer) {
-                        try GPUHarness.run { context -> (Image, Bool) in
-                            let renderer = try FrameRenderer(context: context, settings: s)
-                            let pixels = try renderer.render(frame, index: 0)
-                            return (Image(width: 63, height: 35, pixels: Array(pixels)), renderer.matrixFolded)
-                        }
-                    }
+                    let (image, folded) = try withExtendedLifetime(buffer) { try render(frame, chain, conversion) }
                     XCTAssertTrue(folded, "\(filters) \(conversion)")
                     // Contrast also multiplies the conversion's own rounding (up to 2 of 255).
                     let scale = filters[0].hasPrefix("contrast=") ? Double(filters[0].dropFirst(9))! : 1
@@ -121,15 +125,7 @@ final class ConversionTests: XCTestCase {
             guard case .colorMatrix(let m)? = chain.stages.last else { return XCTFail("\(filters): not one matrix") }
             XCTAssertNil(m.rgbTransform, "\(filters)")
             for conversion in [TextureCache.YUVConversion.shader, .cpu] {
-                var s = settings(crop: .none, conversion)
-                s.filters = chain
-                let (image, folded) = try withExtendedLifetime(buffer) {
-                    try GPUHarness.run { context -> (Image, Bool) in
-                        let renderer = try FrameRenderer(context: context, settings: s)
-                        let pixels = try renderer.render(frame, index: 0)
-                        return (Image(width: 40, height: 30, pixels: Array(pixels)), renderer.matrixFolded)
-                    }
-                }
+                let (image, folded) = try withExtendedLifetime(buffer) { try render(frame, chain, conversion) }
                 XCTAssertFalse(folded, "\(filters) \(conversion)")
                 // Drawn after a conversion to 8 bits: the reference takes the same steps.
                 // Such gains turn the conversion's rounding (1 of 255) at their threshold
