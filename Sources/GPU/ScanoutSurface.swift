@@ -19,6 +19,14 @@ public final class ScanoutSurface: RenderTarget {
     private let quad = Quad()
     /// True when the display offers sync file fences (EGL_ANDROID_native_fence_sync).
     public let hasNativeFences: Bool
+    /// A software renderer (llvmpipe on kms_swrast) maps a scanout buffer
+    /// for each frame it draws and unmaps it after, and the last unmap drops
+    /// the mapping: every frame then faults the whole buffer back in, page by
+    /// page (768 faults a frame at 1024x768). Holding one mapping of each
+    /// buffer for the surface's life keeps theirs alive. A GPU draws into
+    /// its own memory, so there the buffers are left unmapped.
+    private var holdsMappings: Bool
+    private var mappings: [OpaquePointer: UnsafeMutableRawPointer?] = [:]
 
     public init(context: GPUContext, width: Int, height: Int) throws {
         guard let device = context.gbmDevice, let card = context.card else {
@@ -45,11 +53,14 @@ public final class ScanoutSurface: RenderTarget {
         self.width = width
         self.height = height
         hasNativeFences = context.eglExtensions.contains("EGL_ANDROID_native_fence_sync")
+        holdsMappings = context.renderer.contains("llvmpipe") || context.renderer.contains("softpipe")
+        mappings.reserveCapacity(4)
         program = try ShaderProgram(quadFragment: ShaderSource.texture, name: "texture.frag")
     }
 
     deinit {
         glFinish()
+        for (bo, data) in mappings { gbm_bo_unmap(bo, data) }
         eglMakeCurrent(context.display, nil, nil, context.context)
         eglDestroySurface(context.display, eglSurface)
         gbm_surface_destroy(surface)
@@ -88,6 +99,7 @@ public final class ScanoutSurface: RenderTarget {
             if fence >= 0 { close(fence) }
             throw GPUError("GBM gave no front buffer after the swap")
         }
+        if holdsMappings && mappings[bo] == nil { holdMapping(bo) }
         return (ScanoutBuffer(bo), fence >= 0 ? fence : nil)
     }
 
@@ -100,6 +112,19 @@ public final class ScanoutSurface: RenderTarget {
     /// Gives a buffer back to the surface once the display no longer shows it.
     public func release(_ buffer: ScanoutBuffer) {
         gbm_surface_release_buffer(surface, buffer.bo)
+    }
+
+    /// A read mapping of `bo` kept until the surface goes; if the driver
+    /// gives none, drawing goes on as before, without trying again.
+    private func holdMapping(_ bo: OpaquePointer) {
+        var stride: UInt32 = 0
+        var data: UnsafeMutableRawPointer?
+        guard gbm_bo_map(bo, 0, 0, gbm_bo_get_width(bo), gbm_bo_get_height(bo), UInt32(GBM_BO_TRANSFER_READ.rawValue),
+                         &stride, &data) != nil else {
+            holdsMappings = false
+            return
+        }
+        mappings[bo] = data
     }
 
     private static func windowConfig(_ display: EGLDisplay, format: UInt32) throws -> EGLConfig {
