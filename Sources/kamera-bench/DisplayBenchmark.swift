@@ -7,11 +7,14 @@ import Pipeline
 /// the connector's preferred mode. Each runs a short and a long count of
 /// frames; the difference between the two gives the steady-state frame rate
 /// and CPU time per frame, without start-up (EGL, shader compiles, mode set),
-/// the same way for every program whatever it reports of itself.
+/// the same way for every program whatever it reports of itself. The programs
+/// take turns, round after round, so that a machine slowing down over minutes
+/// weighs on all of them alike; each ratio to kmscube is taken within a round.
 struct DisplayBenchmark {
     var kamera: URL
     var shortRun = 30
     var longRun = 150
+    var rounds = 3
 
     /// kmscube adds its framebuffers with DRM_FORMAT_MOD_INVALID when GBM gives
     /// no modifier, which vkms refuses at the mode set; with this preloaded,
@@ -23,9 +26,23 @@ struct DisplayBenchmark {
         """
 
     struct Row {
-        var name: String
         var fps: Double
         var cpuMilliseconds: Double
+    }
+
+    /// A program measured: how to run it for a count of frames, and its rows so far.
+    private struct Program {
+        let name: String
+        let make: (Int) -> ChildProcess
+        var rows: [Row] = []
+        /// The long run's count, settled in the first round.
+        var frames: Int?
+        var failure: Error?
+
+        init(_ name: String, _ make: @escaping (Int) -> ChildProcess) {
+            self.name = name
+            self.make = make
+        }
     }
 
     /// The report, or a line saying why it was skipped.
@@ -40,45 +57,90 @@ struct DisplayBenchmark {
         } catch {
             return "display: skipped: \(error) (run the bench on a text console, or inside shared/vm/run-in-vm)"
         }
-        var lines = ["Display (\(display.summary)), whole processes; the rate is the difference between a \(shortRun)-frame run and one of \(longRun) frames or more (after a warm-up run):",
-                     "program                                    fps   CPU ms/frame   fps vs kmscube   CPU/frame vs kmscube"]
-        var reference: Row?, textured: Row?
+        var lines = ["Display (\(display.summary)), whole processes; the rate is the difference between a \(shortRun)-frame run and one of \(longRun) frames or more (after a warm-up run); "
+                     + (rounds > 1 ? "\(rounds) rounds, the programs in turn: medians, each ratio the median of the rounds' ratios [lowest, highest]:" : "one round:"),
+                     "program".padded(38) + "      fps CPU ms/frame   " + "fps vs kmscube".padded(20) + " CPU/frame vs kmscube"]
+        var programs: [Program] = []
+        var kmscubeNote: String?
+        var shim: URL?
+        defer { if let shim { try? FileManager.default.removeItem(at: shim.deletingLastPathComponent()) } }
         do {
+            guard let executable = Self.find("kmscube") else { throw BenchError("kmscube is not installed (apt-get install kmscube)") }
+            var environment: [String: String] = [:]
+            if display.driver == "vkms" {
+                shim = try buildShim()
+                environment["LD_PRELOAD"] = shim?.path
+                kmscubeNote = "kmscube as shipped cannot set the mode on vkms (it adds framebuffers with DRM_FORMAT_MOD_INVALID); it ran with an LD_PRELOAD shim, built by this bench, whose gbm_bo_get_modifier returns 0 (linear)"
+            }
             // smooth: kmscube's default, colors per vertex (the target's reference);
             // rgba: a cube textured from a still RGBA image, closer to Kamera's work.
-            let (rows, note) = try kmscube(card: display.card, driver: display.driver, modes: ["smooth", "rgba"])
-            (reference, textured) = (rows[0], rows[1])
-            for (i, row) in rows.enumerated() { lines.append(format(row, against: i == 0 ? nil : reference)) }
-            if let note { lines.append("  " + note) }
+            for mode in ["smooth", "rgba"] {
+                programs.append(Program("kmscube (legacy, \(mode))") { frames in
+                    ChildProcess(executable: executable, arguments: ["-D", display.card, "-M", mode, "-c", "\(frames)"], environment: environment)
+                })
+            }
         } catch {
             lines.append("kmscube: not measured: \(error)")
         }
         // The test pattern unpaced (--fps 1000), so that the display's vsync sets
         // the pace, as it does for kmscube.
         let common = ["-o", "kms", "--card", display.card, "--fps", "1000", "--quiet"]
-        var kameraCube: Row?
         for (name, arguments) in [("kamera cube -o kms", ["cube"] + common),
                                   ("kamera cube -o kms --format rgba", ["cube", "--format", "rgba"] + common),
                                   ("kamera preview -o kms --filter sepia", ["preview", "--filter", "sepia"] + common)] {
-            do {
-                let row = try measure(name: name) { frames in
-                    ChildProcess(executable: kamera.path, arguments: arguments + ["--frames", "\(frames)"])
+            programs.append(Program(name) { frames in
+                ChildProcess(executable: kamera.path, arguments: arguments + ["--frames", "\(frames)"])
+            })
+        }
+        for _ in 0..<rounds {
+            for i in programs.indices where programs[i].failure == nil {
+                do {
+                    programs[i].rows.append(try measure(&programs[i]))
+                } catch {
+                    programs[i].failure = error
                 }
-                if arguments == ["cube"] + common { kameraCube = row }
-                lines.append(format(row, against: reference))
-            } catch {
-                lines.append("\(name): not measured: \(error)")
             }
         }
-        if let kameraCube, let textured {
-            lines.append(String(format: "kamera cube beside kmscube's textured cube (rgba): %.2fx its frame rate, %.2fx its CPU per frame",
-                                kameraCube.fps / textured.fps, kameraCube.cpuMilliseconds / textured.cpuMilliseconds))
+        let reference = programs.first { $0.name == "kmscube (legacy, smooth)" && $0.failure == nil }
+        for program in programs {
+            if let failure = program.failure {
+                lines.append("\(program.name): not measured: \(failure)")
+            } else {
+                lines.append(format(program, against: program.name == reference?.name ? nil : reference))
+            }
+            if program.name == "kmscube (legacy, rgba)", let kmscubeNote { lines.append("  " + kmscubeNote) }
+        }
+        if let cube = programs.first(where: { $0.name == "kamera cube -o kms" && $0.failure == nil }),
+           let textured = programs.first(where: { $0.name == "kmscube (legacy, rgba)" && $0.failure == nil }) {
+            let fps = Self.pairedRatio(cube.rows.map(\.fps), textured.rows.map(\.fps))
+            let cpu = Self.pairedRatio(cube.rows.map(\.cpuMilliseconds), textured.rows.map(\.cpuMilliseconds))
+            lines.append("kamera cube beside kmscube's textured cube (rgba): " + Self.ratioText(fps) + " its frame rate, " + Self.ratioText(cpu) + " its CPU per frame")
         }
         let (own, theirs) = Self.faceEdges(width: display.mode.width, height: display.mode.height)
         lines.append(String(format: "(a cube face seen head-on is %.0f px across in Kamera, %.0f px in kmscube: Kamera's cube covers %.2fx the pixels)",
                             own, theirs, (own * own) / (theirs * theirs)))
         lines.append("(the test pattern is a 1280x720 YUYV frame, turned into RGB each frame on the CPU with a software renderer (--yuv-conversion auto), at half size where the faces show it at under 1/sqrt(2) of its size; --format rgba is uploaded as it is)")
         return lines.joined(separator: "\n")
+    }
+
+    /// The median of `values` (not empty).
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    /// The ratios of `values` to `references` round by round: their median,
+    /// lowest and highest. Rounds one of the two lacks are left out.
+    static func pairedRatio(_ values: [Double], _ references: [Double]) -> (median: Double, low: Double, high: Double) {
+        let ratios = zip(values, references).map { $0 / $1 }
+        guard !ratios.isEmpty else { return (.nan, .nan, .nan) }
+        return (median(ratios), ratios.min()!, ratios.max()!)
+    }
+
+    /// "0.53x", with " [0.48, 0.60]" when there was more than one round.
+    static func ratioText(_ ratio: (median: Double, low: Double, high: Double)) -> String {
+        String(format: "%.2fx", ratio.median) + (ratio.low == ratio.high ? "" : String(format: " [%.2f, %.2f]", ratio.low, ratio.high))
     }
 
     /// The edge of a face seen head-on, in pixels: Kamera's (`CubeRenderer.faceEdge`)
@@ -88,58 +150,45 @@ struct DisplayBenchmark {
         (Double(CubeRenderer.faceEdge(outputHeight: height)), 2 * 6.0 / 7 / 5.6 * Double(width))
     }
 
-    private func format(_ row: Row, against reference: Row?) -> String {
-        var text = row.name.padded(38) + String(format: " %8.1f %12.1f", row.fps, row.cpuMilliseconds)
+    private func format(_ program: Program, against reference: Program?) -> String {
+        var text = program.name.padded(38) + String(format: " %8.1f %12.1f", Self.median(program.rows.map(\.fps)),
+                                                     Self.median(program.rows.map(\.cpuMilliseconds)))
         if let reference {
-            text += String(format: "   %12.2fx   %18.2fx", row.fps / reference.fps, row.cpuMilliseconds / reference.cpuMilliseconds)
+            let fps = Self.pairedRatio(program.rows.map(\.fps), reference.rows.map(\.fps))
+            let cpu = Self.pairedRatio(program.rows.map(\.cpuMilliseconds), reference.rows.map(\.cpuMilliseconds))
+            text += "   " + Self.ratioText(fps).padded(20) + " " + Self.ratioText(cpu)
         }
         return text
     }
 
-    private func kmscube(card: String, driver: String, modes: [String]) throws -> ([Row], String?) {
-        guard let executable = Self.find("kmscube") else { throw BenchError("kmscube is not installed (apt-get install kmscube)") }
-        var environment: [String: String] = [:]
-        var note: String?, shim: URL?
-        defer { if let shim { try? FileManager.default.removeItem(at: shim.deletingLastPathComponent()) } }
-        if driver == "vkms" {
-            shim = try buildShim()
-            environment["LD_PRELOAD"] = shim?.path
-            note = "kmscube as shipped cannot set the mode on vkms (it adds framebuffers with DRM_FORMAT_MOD_INVALID); it ran with an LD_PRELOAD shim, built by this bench, whose gbm_bo_get_modifier returns 0 (linear)"
-        }
-        let rows = try modes.map { mode in
-            try measure(name: "kmscube (legacy, \(mode))") { frames in
-                ChildProcess(executable: executable, arguments: ["-D", card, "-M", mode, "-c", "\(frames)"], environment: environment)
-            }
-        }
-        return (rows, note)
-    }
-
-    /// Runs the program for the short and the long count, after a short run
-    /// that warms the file cache (its start-up cost is not the program's own);
-    /// the steady-state rate between the two. A fast program runs longer (the
-    /// long count times 4, again and again) until the two runs differ by at
-    /// least two seconds, so that start-up noise does not swamp the figure.
-    private func measure(name: String, _ make: (Int) -> ChildProcess) throws -> Row {
+    /// One round of `program`: a short and a long run, the steady-state rate
+    /// between the two. The first round starts with a short run that warms the
+    /// file cache (its start-up cost is not the program's own) and settles the
+    /// long count: a fast program runs longer (the long count times 4, again
+    /// and again) until the two runs differ by at least two seconds, so that
+    /// start-up noise does not swamp the figure.
+    private func measure(_ program: inout Program) throws -> Row {
         func run(_ frames: Int) throws -> ChildProcess.Result {
-            let result = try make(frames).run()
+            let result = try program.make(frames).run()
             guard result.status == 0 else {
                 let last = result.output.split(separator: "\n").last.map(String.init) ?? ""
                 throw BenchError("exit status \(result.status) after \(frames) frames: \(TerminalText.oneLine(last))")
             }
             return result
         }
-        _ = try run(shortRun)
+        if program.frames == nil { _ = try run(shortRun) }
         let short = try run(shortRun)
-        var frames = longRun
+        var frames = program.frames ?? longRun
         var long = try run(frames)
-        while long.seconds - short.seconds < 2, frames < 100_000 {
+        while program.frames == nil, long.seconds - short.seconds < 2, frames < 100_000 {
             frames *= 4
             long = try run(frames)
         }
+        program.frames = frames
         let seconds = long.seconds - short.seconds
         guard seconds > 0 else { throw BenchError("the long run was not slower than the short one; the machine is too noisy to measure") }
         let counted = Double(frames - shortRun)
-        return Row(name: name, fps: counted / seconds, cpuMilliseconds: max(long.cpuSeconds - short.cpuSeconds, 0) * 1000 / counted)
+        return Row(fps: counted / seconds, cpuMilliseconds: max(long.cpuSeconds - short.cpuSeconds, 0) * 1000 / counted)
     }
 
     /// The shim built into a temporary folder with the system's C compiler.

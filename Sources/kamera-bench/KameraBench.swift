@@ -62,6 +62,9 @@ struct KameraBench: ParsableCommand {
     @Option(parsing: .unconditional, help: "Frames of the short and the long display run, SHORT,LONG; the rate is measured between them.")
     var displayFrames = "30,150"
 
+    @Option(parsing: .unconditional, help: "Rounds of the display measurement, the programs in turn each round (medians).", transform: ArgumentValue.integer("a whole number of rounds, 1 to 100"))
+    var displayRounds = 3
+
     @OptionGroup var gpuOptions: GPUOptions
 
     static func main() { runWithOneLineErrors { "kamera bench --help" } }
@@ -77,7 +80,8 @@ struct KameraBench: ParsableCommand {
         guard counts.count == 2, counts[0] >= 1, counts[1] > counts[0], counts[1] <= 100_000 else {
             throw UsageError("--display-frames \(excerpt(displayFrames)) is not valid; use SHORT,LONG with 1 <= SHORT < LONG <= 100000, such as 30,150")
         }
-        let display = DisplayBenchmark(kamera: binary, shortRun: counts[0], longRun: counts[1])
+        guard (1...100).contains(displayRounds) else { throw UsageError("--display-rounds \(displayRounds) is not valid; use 1 to 100 rounds, such as 3") }
+        let display = DisplayBenchmark(kamera: binary, shortRun: counts[0], longRun: counts[1], rounds: displayRounds)
         if unplugOnly {
             print(try UnplugBenchmark.run(binary: binary))
             return

@@ -230,7 +230,7 @@ final class DisplayVMTests: XCTestCase {
     /// debug build under TCG is slow; the figures are `kamera bench`'s to report.
     func testDisplayBenchMeasuresKamerasCubeBesideKmscube() throws {
         _ = try vm("""
-            $K bench --display-only --display-frames 2,6 > bench.txt 2>&1; echo "exit $?" >> bench.txt
+            $K bench --display-only --display-frames 2,6 --display-rounds 1 > bench.txt 2>&1; echo "exit $?" >> bench.txt
             """)
         let out = text("bench.txt")
         print(out)
