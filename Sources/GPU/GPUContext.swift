@@ -154,6 +154,10 @@ public final class GPUContext {
 
     public var summary: String { "\(platform), \(renderer), \(version)" }
 
+    /// True for Mesa's software renderers (llvmpipe, softpipe), which draw
+    /// with the CPU into ordinary memory.
+    public var rendersInSoftware: Bool { ["llvmpipe", "softpipe"].contains { renderer.contains($0) } }
+
     private static func chooseConfig(_ display: EGLDisplay, extensions: Set<String>) throws -> EGLConfig? {
         if extensions.contains("EGL_KHR_no_config_context") { return nil }
         guard let config = rgbConfigs(display, surfaceType: 0, limit: 1).first else {

@@ -53,7 +53,7 @@ public final class ScanoutSurface: RenderTarget {
         self.width = width
         self.height = height
         hasNativeFences = context.eglExtensions.contains("EGL_ANDROID_native_fence_sync")
-        holdsMappings = context.renderer.contains("llvmpipe") || context.renderer.contains("softpipe")
+        holdsMappings = context.rendersInSoftware
         mappings.reserveCapacity(4)
         program = try ShaderProgram(quadFragment: ShaderSource.texture, name: "texture.frag")
     }

@@ -81,7 +81,7 @@ public final class TextureCache {
         glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &maxSize)
         maxTextureSize = Int(maxSize)
         converted = try Framebuffer(width: 1, height: 1)
-        rendersInSoftware = ["llvmpipe", "softpipe"].contains { context.renderer.contains($0) }
+        rendersInSoftware = context.rendersInSoftware
         importer = DMABufImporter(context: context)
         if importer == nil {
             copyReason = "the EGL display (\(context.platform)) does not offer EGL_EXT_image_dma_buf_import with GL_OES_EGL_image"

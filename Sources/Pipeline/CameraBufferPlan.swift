@@ -40,7 +40,7 @@ final class CameraBufferPlan {
             return try copy("\(mode.fourcc) frames are not imported (YUYV, RGBA and BGRA are)")
         }
         if let node = allocatingNode() { return .drm(node) }
-        if Self.softwareRenderer(context.renderer) {
+        if context.rendersInSoftware {
             // Measured: Mesa's llvmpipe imports the camera's own exported buffers but
             // crashes or reads black when sampling them; DRM-allocated ones work.
             return try copy("\(context.renderer) cannot read buffers the camera exports (EXPBUF), and no /dev/dri/cardN can allocate buffers for the camera")
@@ -53,9 +53,5 @@ final class CameraBufferPlan {
     private func allocatingNode() -> String? {
         if context.platform.hasPrefix("gbm:/dev/dri/card") { return String(context.platform.dropFirst(4)) }
         return DRMNode.firstWithDumbBuffers()
-    }
-
-    static func softwareRenderer(_ renderer: String) -> Bool {
-        renderer.contains("llvmpipe") || renderer.contains("softpipe")
     }
 }

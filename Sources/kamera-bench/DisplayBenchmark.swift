@@ -30,6 +30,12 @@ struct DisplayBenchmark {
         var cpuMilliseconds: Double
     }
 
+    /// The programs the report compares by name: kmscube's two cubes, the
+    /// reference and the textured one, and Kamera's cube.
+    private static let smoothKmscube = "kmscube (legacy, smooth)"
+    private static let texturedKmscube = "kmscube (legacy, rgba)"
+    private static let kameraCube = "kamera cube -o kms"
+
     /// A program measured: how to run it for a count of frames, and its rows so far.
     private struct Program {
         let name: String
@@ -74,8 +80,8 @@ struct DisplayBenchmark {
             }
             // smooth: kmscube's default, colors per vertex (the target's reference);
             // rgba: a cube textured from a still RGBA image, closer to Kamera's work.
-            for mode in ["smooth", "rgba"] {
-                programs.append(Program("kmscube (legacy, \(mode))") { frames in
+            for (name, mode) in [(Self.smoothKmscube, "smooth"), (Self.texturedKmscube, "rgba")] {
+                programs.append(Program(name) { frames in
                     ChildProcess(executable: executable, arguments: ["-D", display.card, "-M", mode, "-c", "\(frames)"], environment: environment)
                 })
             }
@@ -85,7 +91,7 @@ struct DisplayBenchmark {
         // The test pattern unpaced (--fps 1000), so that the display's vsync sets
         // the pace, as it does for kmscube.
         let common = ["-o", "kms", "--card", display.card, "--fps", "1000", "--quiet"]
-        for (name, arguments) in [("kamera cube -o kms", ["cube"] + common),
+        for (name, arguments) in [(Self.kameraCube, ["cube"] + common),
                                   ("kamera cube -o kms --format rgba", ["cube", "--format", "rgba"] + common),
                                   ("kamera preview -o kms --filter sepia", ["preview", "--filter", "sepia"] + common)] {
             programs.append(Program(name) { frames in
@@ -101,20 +107,19 @@ struct DisplayBenchmark {
                 }
             }
         }
-        let reference = programs.first { $0.name == "kmscube (legacy, smooth)" && $0.failure == nil }
+        func measured(_ name: String) -> Program? { programs.first { $0.name == name && $0.failure == nil } }
+        let reference = measured(Self.smoothKmscube)
         for program in programs {
             if let failure = program.failure {
                 lines.append("\(program.name): not measured: \(failure)")
             } else {
                 lines.append(format(program, against: program.name == reference?.name ? nil : reference))
             }
-            if program.name == "kmscube (legacy, rgba)", let kmscubeNote { lines.append("  " + kmscubeNote) }
+            if program.name == Self.texturedKmscube, let kmscubeNote { lines.append("  " + kmscubeNote) }
         }
-        if let cube = programs.first(where: { $0.name == "kamera cube -o kms" && $0.failure == nil }),
-           let textured = programs.first(where: { $0.name == "kmscube (legacy, rgba)" && $0.failure == nil }) {
-            let fps = Self.pairedRatio(cube.rows.map(\.fps), textured.rows.map(\.fps))
-            let cpu = Self.pairedRatio(cube.rows.map(\.cpuMilliseconds), textured.rows.map(\.cpuMilliseconds))
-            lines.append("kamera cube beside kmscube's textured cube (rgba): " + Self.ratioText(fps) + " its frame rate, " + Self.ratioText(cpu) + " its CPU per frame")
+        if let cube = measured(Self.kameraCube), let textured = measured(Self.texturedKmscube) {
+            let (fps, cpu) = Self.ratios(of: cube, to: textured)
+            lines.append("kamera cube beside kmscube's textured cube (rgba): \(fps) its frame rate, \(cpu) its CPU per frame")
         }
         let (own, theirs) = Self.faceEdges(width: display.mode.width, height: display.mode.height)
         lines.append(String(format: "(a cube face seen head-on is %.0f px across in Kamera, %.0f px in kmscube: Kamera's cube covers %.2fx the pixels)",
@@ -154,11 +159,16 @@ struct DisplayBenchmark {
         var text = program.name.padded(38) + String(format: " %8.1f %12.1f", Self.median(program.rows.map(\.fps)),
                                                      Self.median(program.rows.map(\.cpuMilliseconds)))
         if let reference {
-            let fps = Self.pairedRatio(program.rows.map(\.fps), reference.rows.map(\.fps))
-            let cpu = Self.pairedRatio(program.rows.map(\.cpuMilliseconds), reference.rows.map(\.cpuMilliseconds))
-            text += "   " + Self.ratioText(fps).padded(20) + " " + Self.ratioText(cpu)
+            let (fps, cpu) = Self.ratios(of: program, to: reference)
+            text += "   " + fps.padded(20) + " " + cpu
         }
         return text
+    }
+
+    /// `program`'s frame rate and CPU per frame as ratios to `reference`'s, round by round.
+    private static func ratios(of program: Program, to reference: Program) -> (fps: String, cpu: String) {
+        (ratioText(pairedRatio(program.rows.map(\.fps), reference.rows.map(\.fps))),
+         ratioText(pairedRatio(program.rows.map(\.cpuMilliseconds), reference.rows.map(\.cpuMilliseconds))))
     }
 
     /// One round of `program`: a short and a long run, the steady-state rate
