@@ -20,7 +20,7 @@ let package = Package(
     products: [
         .executable(name: "kamera", targets: ["kamera"]),
         .executable(name: "kamera-bench", targets: ["kamera-bench"]),
-        .library(name: "Kamera", targets: ["Pipeline"]),
+        .library(name: "Kamera", targets: ["KameraKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -39,27 +39,30 @@ let package = Package(
             swiftSettings: swift5),
         .target(name: "Lifecycle", dependencies: ["CLinux"], swiftSettings: swift5),
         .target(name: "DRM", dependencies: ["CDRM", "CLinux", "Lifecycle"], swiftSettings: swift5),
-        .target(name: "Capture", dependencies: ["CPNG", "CV4L2", "CJPEG", "CDRM", "DRM", "Lifecycle"], swiftSettings: swift5),
+        .target(name: "Pixels", dependencies: ["Lifecycle"], swiftSettings: swift5),
+        .target(name: "Capture", dependencies: ["Pixels", "CPNG", "CV4L2", "CJPEG", "CDRM", "DRM", "Lifecycle"], swiftSettings: swift5),
         .target(
             name: "GPU",
-            dependencies: ["CEGL", "CGLES", "CGBM", "CDRM", "DRM", "Capture", "Lifecycle", "Shaders", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CEGL", "CGLES", "CGBM", "CDRM", "DRM", "Pixels", "Lifecycle", "Shaders", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
-        .target(name: "Filters", dependencies: ["Capture", "GPU", "CGLES", "Shaders"], swiftSettings: swift5),
+        .target(name: "Filters", dependencies: ["Pixels", "GPU", "CGLES", "Shaders"], swiftSettings: swift5),
         .target(name: "Render", dependencies: ["GPU", "Filters", "CGLES", "Shaders"], swiftSettings: swift5),
-        .target(name: "Output", dependencies: ["Capture", "GPU", "DRM", "Lifecycle", "CLinux", "CPNG", "CDeflate", "CGLES"], swiftSettings: swift5),
+        .target(name: "Output", dependencies: ["Pixels", "Capture", "GPU", "DRM", "Lifecycle", "CLinux", "CPNG", "CDeflate", "CGLES"], swiftSettings: swift5),
         .target(
             name: "Pipeline",
-            dependencies: ["Lifecycle", "Capture", "GPU", "Filters", "Render", "Output", "CGLES", "CLinux", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "CGLES", "CLinux", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
-        .target(name: "ShaderHarness", dependencies: ["Pipeline", "Filters", "GPU", "Capture", "Lifecycle", "CGLES", "Shaders"], swiftSettings: swift5),
+        // The library product's one import: every layer re-exported, for programs built on Kamera.
+        .target(name: "KameraKit", dependencies: ["Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Pipeline"], swiftSettings: swift5),
+        .target(name: "ShaderHarness", dependencies: ["Pipeline", "Filters", "GPU", "Pixels", "Capture", "Output", "Lifecycle", "CGLES", "Shaders"], swiftSettings: swift5),
         .target(
             name: "CommandLineSupport",
-            dependencies: ["Pipeline", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Lifecycle", "Pixels", "Capture", "Output", "Pipeline", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .executableTarget(
             name: "kamera",
             dependencies: [
-                "Pipeline", "CommandLineSupport", "ShaderHarness",
+                "Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Pipeline", "CommandLineSupport", "ShaderHarness",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -67,12 +70,12 @@ let package = Package(
         .executableTarget(
             name: "kamera-bench",
             dependencies: [
-                "Pipeline", "CommandLineSupport",
+                "Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Pipeline", "CommandLineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ],
             swiftSettings: swift5),
-        .executableTarget(name: "SepiaSnapshot", dependencies: ["Pipeline"], path: "Examples/SepiaSnapshot", swiftSettings: swift5),
-        .testTarget(name: "KameraTests", dependencies: ["Pipeline", "ShaderHarness", "CGLES", "CJPEG", "kamera", "kamera-bench"], exclude: ["Golden"], swiftSettings: swift5),
+        .executableTarget(name: "SepiaSnapshot", dependencies: ["KameraKit"], path: "Examples/SepiaSnapshot", swiftSettings: swift5),
+        .testTarget(name: "KameraTests", dependencies: ["KameraKit", "ShaderHarness", "CGLES", "CJPEG", "kamera", "kamera-bench"], exclude: ["Golden"], swiftSettings: swift5),
     ]
 )

@@ -4,7 +4,7 @@
 //
 //   swift run SepiaSnapshot [output.png]
 import Foundation
-import Pipeline
+import KameraKit
 
 let output = CommandLine.arguments.dropFirst().first ?? "sepia.png"
 let thread = RenderThread()  // GL calls stay on the thread that owns the context

@@ -1,5 +1,6 @@
 import CV4L2
 import Glibc
+import Pixels
 
 /// What a V4L2 capture device is: the counterpart of `AVCaptureDevice`.
 public struct CameraInfo: Equatable, Sendable, Codable {

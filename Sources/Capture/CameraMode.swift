@@ -1,4 +1,5 @@
 import Foundation
+import Pixels
 
 /// A chosen capture mode.
 public struct CameraMode: Equatable, Sendable {

@@ -1,4 +1,5 @@
 import CV4L2
+import Pixels
 
 /// What to ask a camera for.
 public struct CameraRequest: Equatable, Sendable {

@@ -2,6 +2,7 @@ import CV4L2
 import DRM
 import Foundation
 import Glibc
+import Pixels
 
 /// Buffer placement: the driver's buffers mapped, exported as dma-bufs, or
 /// DRM dumb buffers given to the driver; and queueing them.

@@ -2,6 +2,7 @@ import CV4L2
 import DRM
 import Foundation
 import Glibc
+import Pixels
 
 /// Frames from a V4L2 camera through mmap streaming: the counterpart of
 /// `AVCaptureVideoDataOutput`. Buffers are mapped once and reused; each

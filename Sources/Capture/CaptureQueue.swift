@@ -1,5 +1,6 @@
 import Foundation
 import Lifecycle
+import Pixels
 
 /// Captures on a thread of its own and hands frames over through a bounded
 /// queue, as `AVCaptureVideoDataOutput` with `alwaysDiscardsLateVideoFrames`:

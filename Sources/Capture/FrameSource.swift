@@ -1,3 +1,4 @@
+import Pixels
 /// Anything that produces frames: the test pattern, a file, a camera.
 public protocol FrameSource: AnyObject {
     /// A short human description, e.g. "test pattern 1280x720 yuyv".

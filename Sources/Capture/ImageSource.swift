@@ -1,4 +1,5 @@
 import CPNG
+import Pixels
 
 /// A still PNG image as a source: every frame is the same picture.
 public final class ImageSource: FrameSource {

@@ -1,4 +1,5 @@
 import CJPEG
+import Pixels
 
 /// Decodes JPEG frames (a camera's MJPEG) with libjpeg-turbo's TurboJPEG API,
 /// which reports errors as return codes, straight into RGBA frame memory.

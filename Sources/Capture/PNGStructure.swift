@@ -1,3 +1,4 @@
+import Pixels
 /// The chunk layout of a PNG file, checked before libpng reads it: every
 /// chunk must fit in the file (a damaged length would have libpng allocate up
 /// to 2 GiB for it), the size must be within `FrameLimits`, and the image data

@@ -1,3 +1,4 @@
+import Pixels
 /// Headerless frames of one format and size, back to back (`.yuv`, `.rgb`, ...).
 public final class RawVideoSource: FrameSource {
     private let reader: FileReader

@@ -1,5 +1,6 @@
 import CV4L2
 import Glibc
+import Pixels
 
 /// Small helpers for talking to V4L2 devices.
 enum V4L2 {

@@ -1,3 +1,4 @@
+import Pixels
 /// The stream header of a YUV4MPEG2 file (`YUV4MPEG2 W640 H480 F30:1 C420jpeg`),
 /// validated before anything is allocated.
 public struct Y4MHeader: Equatable, Sendable {

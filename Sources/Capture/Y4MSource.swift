@@ -1,3 +1,4 @@
+import Pixels
 /// A YUV4MPEG2 (`.y4m`) clip with 4:2:0 or 4:2:2 planar frames. The planes are
 /// interleaved while reading into NV12 (4:2:0) or YUYV (4:2:2), the layouts the
 /// texture cache converts on the GPU.

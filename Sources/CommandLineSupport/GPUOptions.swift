@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GPU
 import Logging
 import Pipeline
 

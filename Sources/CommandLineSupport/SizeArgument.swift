@@ -1,5 +1,6 @@
 import Capture
 import Pipeline
+import Pixels
 
 /// A size option's value: WxH or a preset (vga, 720p, …), within Kamera's frame limits.
 public enum SizeArgument {

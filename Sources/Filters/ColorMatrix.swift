@@ -1,5 +1,5 @@
 import Foundation
-import Capture
+import Pixels
 
 /// An affine color transform: `out = M * (r, g, b, a) + offset`, on values in 0...1.
 ///

@@ -1,5 +1,5 @@
-import Capture
 import Foundation
+import Pixels
 
 /// An ordered list of filters, as the user gave them (`--filter sepia --filter contrast=1.3`).
 public struct FilterChain: Equatable {

@@ -1,6 +1,6 @@
-import Capture
 import CEGL
 import CGLES
+import Pixels
 
 /// Turns dma-buf planes into GL textures without copying
 /// (`EGL_EXT_image_dma_buf_import` + `GL_OES_EGL_image`). One EGLImage and

@@ -1,5 +1,5 @@
-import Capture
 import CGLES
+import Pixels
 import Shaders
 
 /// Turns frames into GL textures, the counterpart of `CVOpenGLESTextureCache`.

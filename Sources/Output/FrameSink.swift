@@ -1,5 +1,6 @@
 import Capture
 import GPU
+import Pixels
 
 /// A destination for rendered frames: a PNG file or sequence, the KMS
 /// display. Called on the render thread, once per frame the loop renders.

@@ -1,4 +1,5 @@
 import Capture
+import Pixels
 
 /// Writes frames raw and tightly packed, back to back (the layout `--input FILE
 /// --format F --input-size WxH` reads). The file appears under its name only

@@ -1,4 +1,5 @@
 import Capture
+import DRM
 import GPU
 
 /// Decides where a camera's buffers live so the GPU can read them without a

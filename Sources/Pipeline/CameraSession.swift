@@ -1,4 +1,5 @@
 import Capture
+import Pixels
 
 /// A source feeding one renderer that can be reconfigured while it runs, as
 /// `AVCaptureSession` with `beginConfiguration()`/`commitConfiguration()`:

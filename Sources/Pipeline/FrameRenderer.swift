@@ -1,6 +1,10 @@
 import CGLES
 import CLinux
+import Filters
+import GPU
 import Output
+import Pixels
+import Render
 
 /// The whole GPU chain for one frame, GPUImage style: texture cache → filter
 /// passes → preview or cube → output framebuffer → pixels in memory.

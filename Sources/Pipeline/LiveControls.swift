@@ -1,5 +1,6 @@
 import Filters
 import Output
+import Render
 
 /// What the keys of a live run do, whatever reads them (a terminal, the
 /// console under KMS): zoom ramps, next camera, next filter, intensity, cube

@@ -1,3 +1,6 @@
+import Filters
+import GPU
+import Render
 /// What the pipeline draws: the filtered preview or the spinning cube.
 public enum RenderMode: Equatable, Sendable {
     case preview(PreviewLayout)

@@ -1,4 +1,6 @@
+import Capture
 import Foundation
+import Pixels
 
 /// Where frames come from, as the command line describes it, and the source it makes.
 public struct SourceOptions: Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import Output
 
 /// A status or progress line on stderr: rewritten in place on a terminal,
 /// one line per update otherwise (logs, pipes), or nothing when quiet.

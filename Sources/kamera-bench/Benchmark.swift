@@ -1,6 +1,12 @@
+import Capture
 import CommandLineSupport
+import DRM
+import Filters
 import Foundation
+import GPU
+import Lifecycle
 import Pipeline
+import Pixels
 
 enum BenchWorkload: String, CaseIterable {
     /// The frame to RGBA, no filter, the whole frame, read back: the filter's baseline.

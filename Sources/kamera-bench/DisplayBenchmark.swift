@@ -1,6 +1,9 @@
 import CommandLineSupport
+import DRM
 import Foundation
+import Output
 import Pipeline
+import Render
 
 /// The console display: `kamera cube -o kms` and `kamera preview -o kms
 /// --filter sepia` beside kmscube, each a whole process on the same card and

@@ -1,6 +1,9 @@
+import Capture
 import CommandLineSupport
 import Foundation
+import Output
 import Pipeline
+import Pixels
 
 /// The job users run, as whole processes: raw frames from a file in tmpfs →
 /// sepia (or the cube) → a PNG sequence in tmpfs, Kamera beside ffmpeg and

@@ -1,7 +1,10 @@
 import ArgumentParser
 import CommandLineSupport
+import DRM
 import Foundation
+import GPU
 import Pipeline
+import Pixels
 
 /// `kamera bench`: its own executable, so that only it links the malloc
 /// interposer that counts allocations. `kamera bench ARGS` runs it.

@@ -1,5 +1,6 @@
 import CommandLineSupport
 import Foundation
+import Output
 import Pipeline
 
 /// The live preview keeping up with a camera's pace: `kamera preview` of the

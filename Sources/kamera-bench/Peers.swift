@@ -1,6 +1,8 @@
+import Capture
 import CommandLineSupport
 import Foundation
 import Pipeline
+import Pixels
 
 /// Other programs doing the same job on the same frames, timed in the same run.
 enum Peer: String, CaseIterable {

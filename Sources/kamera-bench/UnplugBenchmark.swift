@@ -1,5 +1,7 @@
+import Capture
 import CommandLineSupport
 import Foundation
+import Lifecycle
 import Pipeline
 
 /// How long `kamera render` takes to end, with its one-line error, after its

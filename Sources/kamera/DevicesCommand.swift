@@ -1,3 +1,4 @@
+import Capture
 import CommandLineSupport
 import ArgumentParser
 import Foundation

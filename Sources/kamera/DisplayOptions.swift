@@ -1,5 +1,6 @@
 import CommandLineSupport
 import ArgumentParser
+import DRM
 import Pipeline
 
 /// Where `-o kms` shows the picture.

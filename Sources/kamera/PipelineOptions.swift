@@ -1,7 +1,12 @@
 import CommandLineSupport
 import ArgumentParser
+import Filters
 import Foundation
+import GPU
+import Output
 import Pipeline
+import Pixels
+import Render
 
 /// The options every rendering command shares: where frames come from, how
 /// they reach the GPU and what is drawn.

@@ -1,6 +1,9 @@
+import Capture
 import CommandLineSupport
 import ArgumentParser
 import Foundation
+import GPU
+import Output
 import Pipeline
 
 struct PreviewCommand: ParsableCommand {

@@ -1,6 +1,11 @@
+import Capture
 import CommandLineSupport
 import ArgumentParser
+import Filters
 import Foundation
+import GPU
+import Lifecycle
+import Output
 import Pipeline
 
 struct RenderCommand: ParsableCommand {

@@ -1,7 +1,12 @@
 import CommandLineSupport
 import ArgumentParser
+import Filters
 import Foundation
+import GPU
+import Lifecycle
+import Output
 import Pipeline
+import Pixels
 import ShaderHarness
 
 struct ShaderCommand: ParsableCommand {

@@ -1,5 +1,5 @@
 import Foundation
-import Pipeline
+import KameraKit
 import XCTest
 
 /// Bad input of every kind, run through the `kamera` binary: each case must

@@ -1,5 +1,5 @@
 import Foundation
-import Pipeline
+import KameraKit
 import XCTest
 
 /// Switching camera and format while running, with two vivid cameras: the

@@ -1,4 +1,4 @@
-import Pipeline
+import KameraKit
 import XCTest
 
 /// Camera logic that needs no camera: format negotiation, control names and

@@ -1,5 +1,5 @@
 import Foundation
-import Pipeline
+import KameraKit
 import XCTest
 
 /// The camera against the kernel's vivid driver, inside the VM from

@@ -1,5 +1,5 @@
 import Foundation
-import Pipeline
+import KameraKit
 import XCTest
 
 /// The `kamera` binary as a user runs it: results on disk, and for bad input a

@@ -1,4 +1,4 @@
-import Pipeline
+import KameraKit
 import XCTest
 
 /// YUV → RGB in the texture cache, by its shaders and by its CPU conversion

@@ -1,4 +1,4 @@
-import Pipeline
+import KameraKit
 import XCTest
 
 /// The rotating cube against golden PNGs made by this renderer. Tolerance: at

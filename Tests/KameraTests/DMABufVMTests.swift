@@ -1,5 +1,5 @@
 import Foundation
-import Pipeline
+import KameraKit
 import XCTest
 
 /// The texture cache's dma-buf import and its check against the copy path,

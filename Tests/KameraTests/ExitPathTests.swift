@@ -1,5 +1,5 @@
 import Foundation
-import Pipeline
+import KameraKit
 import XCTest
 
 /// The exit path: a thread that owns GL or capture state is gone, its

@@ -1,4 +1,4 @@
-import Pipeline
+import KameraKit
 import XCTest
 
 /// Every preset, adjustment, intensity mix and chain rendered on the GPU and

@@ -1,4 +1,4 @@
-import Pipeline
+import KameraKit
 import XCTest
 
 /// Crop, fit, rotation and mirroring: every pixel of a source whose color

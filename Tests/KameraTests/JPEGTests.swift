@@ -1,5 +1,5 @@
 import CJPEG
-import Pipeline
+import KameraKit
 import XCTest
 
 /// MJPEG decoding: a JPEG made here with libjpeg-turbo's encoder (quality 100,

@@ -1,5 +1,5 @@
 import Foundation
-import Pipeline
+import KameraKit
 import XCTest
 
 /// PNG encoding levels and the encoder threads: every image decodes to the

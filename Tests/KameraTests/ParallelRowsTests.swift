@@ -1,5 +1,5 @@
 import Lifecycle
-import Pipeline
+import KameraKit
 import XCTest
 
 /// Splitting rows between threads: every row done exactly once, whatever the

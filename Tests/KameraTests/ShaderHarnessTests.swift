@@ -1,4 +1,4 @@
-import Pipeline
+import KameraKit
 import ShaderHarness
 import XCTest
 

@@ -1,5 +1,5 @@
 import Foundation
-import Pipeline
+import KameraKit
 import XCTest
 
 /// Snapshots (`s` on the display): numbered PNG files that never overwrite.

@@ -1,4 +1,4 @@
-import Pipeline
+import KameraKit
 import XCTest
 
 /// File sources, the test pattern, PNG output and argument parsing.

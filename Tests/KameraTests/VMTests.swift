@@ -1,5 +1,5 @@
 import Foundation
-import Pipeline
+import KameraKit
 import XCTest
 
 /// Kamera inside the VM from shared/vm/run-in-vm, where the kernel's vkms

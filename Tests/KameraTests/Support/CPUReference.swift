@@ -1,4 +1,4 @@
-import Pipeline
+import KameraKit
 
 /// CPU references for what the shaders compute, written from the standards'
 /// formulas, independently of the code under test.

@@ -20,10 +20,10 @@ public enum FrameLimits {
     /// Throws, naming `what`, unless a `width` x `height` frame is within the limits.
     public static func check(width: Int, height: Int, _ what: String) throws {
         guard width >= 1, height >= 1 else {
-            throw CaptureError("\(what): \(width)x\(height) is empty; width and height must be at least 1")
+            throw PixelError("\(what): \(width)x\(height) is empty; width and height must be at least 1")
         }
         guard allows(width: width, height: height) else {
-            throw CaptureError("\(what): \(width)x\(height) is too large; Kamera takes \(summary)")
+            throw PixelError("\(what): \(width)x\(height) is too large; Kamera takes \(summary)")
         }
     }
 
