@@ -9,10 +9,9 @@ public enum ShaderSource {
     public static let yuyv = text(PackageResources.yuyv_frag)
     public static let nv12 = text(PackageResources.nv12_frag)
     public static let colorMatrix = text(PackageResources.color_matrix_frag)
-    public static let pixellate = text(PackageResources.pixellate_frag)
     public static let bgra = text(PackageResources.bgra_frag)
 
-    private static func text(_ bytes: [UInt8]) -> String {
+    public static func text(_ bytes: [UInt8]) -> String {
         String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -1,4 +1,4 @@
-/// The named filters: presets without a value and adjustments that take one.
+/// The named color matrices: presets without a value and adjustments that take one.
 public enum FilterPresets {
     public struct Preset {
         public let name: String
@@ -50,24 +50,4 @@ public enum FilterPresets {
 
     public static func preset(named name: String) -> Preset? { presets.first { $0.name == name } }
     public static func adjustment(named name: String) -> Adjustment? { adjustments.first { $0.name == name } }
-
-    /// Every name a user can type, for error messages.
-    public static var validNames: String {
-        (presets.map(\.name) + adjustments.map { "\($0.name)=V" } + ["matrix=...", "pixellate=N", "FILE.frag"])
-            .joined(separator: ", ")
-    }
-
-    /// One line per filter, for `--list-filters`.
-    public static var listing: String {
-        var lines = presets.map { pad($0.name) + $0.summary }
-        lines += adjustments.map { pad("\($0.name)=V") + "\($0.summary) (\($0.range.lowerBound)...\($0.range.upperBound))" }
-        lines.append(pad("matrix=N,...") + "custom matrix: 9 (3x3), 12 (3x4, offset last in each row), 16 (4x4) or 20 (4x5) row-major numbers, or a JSON file")
-        lines.append(pad("pixellate=N") + "mosaic of N x N pixel blocks (after CIPixellate)")
-        lines.append(pad("FILE.frag") + "a custom GLSL ES fragment shader (see Shaders/README.md)")
-        return lines.joined(separator: "\n")
-    }
-
-    private static func pad(_ s: String) -> String {
-        s.count >= 16 ? s + " " : s + String(repeating: " ", count: 16 - s.count)
-    }
 }

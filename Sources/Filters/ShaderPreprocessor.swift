@@ -37,7 +37,7 @@ public struct ShaderPreprocessor {
 
     /// Reads and expands `path`.
     public func load(_ path: String) throws -> ShaderBody {
-        let text = String(decoding: try FilterChain.readSmallFile(path), as: UTF8.self)
+        let text = String(decoding: try SmallFile.read(path), as: UTF8.self)
         return try expand(text, path: path)
     }
 
@@ -101,7 +101,7 @@ public struct ShaderPreprocessor {
                 throw FilterError("\(path):\(number): more than \(Self.maxIncludes) #includes followed; include each file once, behind an #ifndef guard")
             }
             if !body.files.contains(file) { body.files.append(file) }
-            let text = try texts[file] ?? String(decoding: FilterChain.readSmallFile(file), as: UTF8.self)
+            let text = try texts[file] ?? String(decoding: SmallFile.read(file), as: UTF8.self)
             texts[file] = text
             try append(text, path: file, chain: chain + [file], into: &body, texts: &texts, includes: &includes)
         }

@@ -26,23 +26,33 @@ public struct TextureRegion: Equatable, Sendable {
 
 /// What the texture cache hands the renderer for one frame, as
 /// `CVOpenGLESTextureGetTarget`/`GetName` do: an RGBA texture, its size in
-/// texels, and the region holding the (cropped) image.
+/// texels, the region holding the (cropped) image, and the image's size in
+/// pixels: the region's size in texels, or larger when the texture holds a
+/// reduced copy (a wide blur works at a fraction of the size; the next draw
+/// samples it back up).
 public struct CameraTexture: Equatable {
     public let target: GLenum
     public let name: GLuint
     public let width: Int
     public let height: Int
     public let region: TextureRegion
+    /// Size in pixels of the image the region holds.
+    public let pixelWidth: Int
+    public let pixelHeight: Int
 
-    public init(target: GLenum = GLenum(GL_TEXTURE_2D), name: GLuint, width: Int, height: Int, region: TextureRegion) {
+    public init(target: GLenum = GLenum(GL_TEXTURE_2D), name: GLuint, width: Int, height: Int, region: TextureRegion,
+                imageSize: (width: Int, height: Int)? = nil) {
         self.target = target
         self.name = name
         self.width = width
         self.height = height
         self.region = region
+        pixelWidth = imageSize?.width ?? Int((Float(width) * abs(region.width)).rounded())
+        pixelHeight = imageSize?.height ?? Int((Float(height) * abs(region.height)).rounded())
     }
 
-    /// Size in pixels of the region.
-    public var pixelWidth: Int { Int((Float(width) * abs(region.width)).rounded()) }
-    public var pixelHeight: Int { Int((Float(height) * abs(region.height)).rounded()) }
+    /// True when the texture holds the image at fewer texels than its pixels.
+    public var isReduced: Bool {
+        Int((Float(width) * abs(region.width)).rounded()) < pixelWidth || Int((Float(height) * abs(region.height)).rounded()) < pixelHeight
+    }
 }

@@ -24,6 +24,15 @@ public final class Framebuffer: RenderTarget {
         try resize(width: width, height: height)
     }
 
+    /// `framebuffer`, made on first use and resized to `width` x `height`:
+    /// how a stage keeps the targets it draws into from frame to frame.
+    public static func reused(_ framebuffer: inout Framebuffer?, width: Int, height: Int, format: Format = .rgba8) throws -> Framebuffer {
+        let target = try framebuffer ?? Framebuffer(width: width, height: height, format: format)
+        framebuffer = target
+        try target.resize(width: width, height: height)
+        return target
+    }
+
     deinit {
         var t = texture, f = fbo
         glDeleteTextures(1, &t)

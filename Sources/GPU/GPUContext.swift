@@ -152,6 +152,16 @@ public final class GPUContext {
         }
     }
 
+    private var sharedCopier: TextureCopier?
+
+    /// The plain texture program and quad every part of the renderer shares,
+    /// made on first use; call on the thread that owns the context.
+    public func copier() throws -> TextureCopier {
+        let copier = try sharedCopier ?? TextureCopier()
+        sharedCopier = copier
+        return copier
+    }
+
     public var summary: String { "\(platform), \(renderer), \(version)" }
 
     /// True for Mesa's software renderers (llvmpipe, softpipe), which draw

@@ -15,8 +15,7 @@ public final class ScanoutSurface: RenderTarget {
     private let context: GPUContext
     private let surface: OpaquePointer
     private let eglSurface: EGLSurface
-    private let program: ShaderProgram
-    private let quad = Quad()
+    private let copier: TextureCopier
     /// True when the display offers sync file fences (EGL_ANDROID_native_fence_sync).
     public let hasNativeFences: Bool
     /// A software renderer (llvmpipe on kms_swrast) maps a scanout buffer
@@ -55,7 +54,7 @@ public final class ScanoutSurface: RenderTarget {
         hasNativeFences = context.eglExtensions.contains("EGL_ANDROID_native_fence_sync")
         holdsMappings = context.rendersInSoftware
         mappings.reserveCapacity(4)
-        program = try ShaderProgram(quadFragment: ShaderSource.texture, name: "texture.frag")
+        copier = try context.copier()
     }
 
     deinit {
@@ -78,11 +77,8 @@ public final class ScanoutSurface: RenderTarget {
     /// Draws `picture` over the whole surface (image top at the screen's
     /// top) and presents it, for pictures rendered offscreen.
     public func present(_ picture: Framebuffer) throws -> (buffer: ScanoutBuffer, fence: Int32?) {
-        bind()
-        program.use()
-        GL.bindTexture(picture.texture)
         // The renderer keeps the image's top row at texture row 0.
-        quad.draw((SIMD4(-1, -1, 0, 1), SIMD4(1, -1, 1, 1), SIMD4(-1, 1, 0, 0), SIMD4(1, 1, 1, 0)))
+        copier.copy(picture.asTexture, region: TextureRegion.full.flippedVertically, into: self)
         return try present()
     }
 

@@ -52,7 +52,6 @@ public final class TextureCache {
     private let importer: DMABufImporter?
     private var importVerified = false
     private var scratch: Framebuffer?
-    private var plainProgram: ShaderProgram?
 
     public var crop: CropMode
     /// Digital zoom: the crop is narrowed around its center by this factor (>= 1).
@@ -68,6 +67,7 @@ public final class TextureCache {
     private var planes: [GLuint] = []
     private var layout: (format: PixelFormat, width: Int, height: Int)?
     private let converted: Framebuffer
+    private let copier: TextureCopier
     private let quad = Quad()
     private var yuyvProgram: YUVProgram?
     private var nv12Program: YUVProgram?
@@ -82,6 +82,7 @@ public final class TextureCache {
         maxTextureSize = Int(maxSize)
         converted = try Framebuffer(width: 1, height: 1)
         rendersInSoftware = context.rendersInSoftware
+        copier = try context.copier()
         importer = DMABufImporter(context: context)
         if importer == nil {
             copyReason = "the EGL display (\(context.platform)) does not offer EGL_EXT_image_dma_buf_import with GL_OES_EGL_image"
@@ -120,13 +121,18 @@ public final class TextureCache {
         crop.rectangle(width: frame.width, height: frame.height, zoom: zoom)
     }
 
+    /// True when `frame` is converted on the CPU, so `convertedPixels` can hand its bytes over.
+    public func convertsToMemory(_ frame: Frame) -> Bool {
+        frame.format.isYUV && convertsYUVOnCPU && upload != .dmabuf && (upload == .copy || frame.planes[0].dmabuf == nil)
+            && frame.width > 0 && frame.height > 0
+    }
+
     /// The cropped frame as RGBA bytes (rows top first, `width * 4` a row)
     /// when this cache converts it on the CPU, with `transform` applied, and
     /// without uploading it: for a renderer whose draw would only copy it.
     /// Nil when the frame would reach the GPU another way. Valid until the next call.
     public func convertedPixels(of frame: Frame, transform: RGBTransform?) -> UnsafeRawBufferPointer? {
-        guard frame.format.isYUV, convertsYUVOnCPU, upload != .dmabuf, upload == .copy || frame.planes[0].dmabuf == nil,
-              frame.width > 0, frame.height > 0 else { return nil }
+        guard convertsToMemory(frame) else { return nil }
         let rect = cropRectangle(for: frame)
         cpuConverter.convert(frame, x: rect.x, y: rect.y, width: rect.width, height: rect.height, transform: transform)
         lastPath = "copy"
@@ -323,15 +329,8 @@ public final class TextureCache {
 
     /// The region of `texture` as RGBA bytes, drawn into a scratch framebuffer.
     private func pixels(of texture: CameraTexture) throws -> [UInt8] {
-        let target = try scratch ?? Framebuffer(width: texture.pixelWidth, height: texture.pixelHeight)
-        scratch = target
-        try target.resize(width: texture.pixelWidth, height: texture.pixelHeight)
-        let program = try plainProgram ?? ShaderProgram(quadFragment: ShaderSource.texture, name: "texture.frag")
-        plainProgram = program
-        target.bind()
-        program.use()
-        GL.bindTexture(texture.name)
-        quad.draw(Quad.vertices(filling: texture.region))
+        let target = try Framebuffer.reused(&scratch, width: texture.pixelWidth, height: texture.pixelHeight)
+        copier.copy(texture, into: target)
         var bytes = [UInt8](repeating: 0, count: target.width * target.height * 4)
         bytes.withUnsafeMutableBytes { target.readPixels(into: $0) }
         try GL.check("reading back a frame to compare the dma-buf and copy paths")

@@ -20,18 +20,42 @@ extension FrameSink {
     public var screen: RenderTarget? { nil }
 }
 
+/// Where a rendered frame's picture is.
+public enum RenderedPicture {
+    /// Drawn on the GPU, into this target: the renderer's output framebuffer, or a screen.
+    case drawn(RenderTarget)
+    /// In memory only, RGBA rows top first: the CPU's conversion was the whole
+    /// picture and nothing was drawn (a passthrough, never with a screen).
+    case pixels(UnsafeRawBufferPointer, width: Int, height: Int)
+
+    public var width: Int {
+        switch self {
+        case .drawn(let target): target.width
+        case .pixels(_, let width, _): width
+        }
+    }
+
+    public var height: Int {
+        switch self {
+        case .drawn(let target): target.height
+        case .pixels(_, _, let height): height
+        }
+    }
+}
+
 /// A frame just rendered, valid during `consume`.
 public struct RenderedFrame {
     /// The frame's number in this run, from 0.
     public let index: Int
     /// The input frame it was rendered from.
     public let input: Frame
-    /// The rendered picture, on the GPU: the renderer's output framebuffer,
-    /// or a sink's `screen` when the frame was drawn straight onto it.
-    public let picture: RenderTarget
+    /// The rendered picture: on the GPU (the renderer's output framebuffer,
+    /// or a sink's `screen` when the frame was drawn straight onto it), or in
+    /// memory only.
+    public let picture: RenderedPicture
     private let source: PixelSource
 
-    public init(index: Int, input: Frame, picture: RenderTarget, pixels source: PixelSource) {
+    public init(index: Int, input: Frame, picture: RenderedPicture, pixels source: PixelSource) {
         self.index = index
         self.input = input
         self.picture = picture

@@ -53,12 +53,13 @@ public final class KMSDisplay: FrameSink {
     public func consume(_ frame: RenderedFrame) throws {
         try waitForFlip()
         let (buffer, fence): (ScanoutBuffer, Int32?)
-        if frame.picture === surface {
+        switch frame.picture {
+        case .drawn(let target) where target === surface:
             (buffer, fence) = try surface.present()
-        } else if let picture = frame.picture as? Framebuffer {
-            (buffer, fence) = try surface.present(picture)
-        } else {
-            throw OutputError("the display shows frames drawn offscreen or on its own surface, not on another screen")
+        case .drawn(let target as Framebuffer):
+            (buffer, fence) = try surface.present(target)
+        default:
+            throw OutputError("the display shows frames drawn offscreen or on its own surface, not on another screen or from memory")
         }
         let id: UInt32
         do {

@@ -1,4 +1,3 @@
-import CGLES
 import CLinux
 import Filters
 import GPU
@@ -6,28 +5,28 @@ import Output
 import Pixels
 import Render
 
-/// The whole GPU chain for one frame, GPUImage style: texture cache → filter
-/// passes → preview or cube → output framebuffer → pixels in memory.
-/// Everything is allocated on first use and reused, so rendering frame after
-/// frame of one size allocates nothing. Call it on the thread that owns the
-/// context.
+/// The whole GPU chain for one frame, GPUImage style: the steps of a
+/// `RenderPlan` (texture cache → filter stages → the program's own stages →
+/// preview or cube → overlays) drawn into the output framebuffer or onto a
+/// screen, and the pixels in memory. Everything is allocated on first use and
+/// reused, so rendering frame after frame of one size allocates nothing.
+/// Call it on the thread that owns the context.
 public final class FrameRenderer: PixelSource {
     public private(set) var settings: RenderSettings
     public let context: GPUContext
     public let cache: TextureCache
-    private let filters: FilterRenderer
-    /// Filter passes, and the chain's last color matrix, which the final draw applies.
-    private var stages: [FilterStage]
-    private var finalMatrix: ColorMatrix
-    private var preview: PreviewRenderer?
-    private var cube: CubeRenderer?
+    private let copier: TextureCopier
+    private var layout: LayoutStage
     private var output: Framebuffer?
-    /// The last frame's filtered texture and index, for drawing its final
-    /// pass again offscreen when it went to a screen and is then read back.
-    private var lastFinalPass: (texture: CameraTexture, index: Int, matrix: ColorMatrix)?
-    /// True while the output framebuffer holds an older frame than the last drawn.
-    private var outputStale = false
-    private var lastSize: (width: Int, height: Int)?
+    /// The plan as asked for, and as rewritten for the last frame's conditions,
+    /// with the stage drawing each filter step.
+    private var requested: RenderPlan
+    private var prepared: (conditions: RenderPlan.Conditions, plan: RenderPlan, stages: [RenderStage?])?
+    private var filterStages: [(filter: any Filter, stage: RenderStage)] = []
+    /// The last frame's picture, and what its layout drew from (to draw it
+    /// again offscreen when it went to a screen and is then read back).
+    private var picture: RenderedPicture?
+    private var lastLayout: (texture: CameraTexture, matrix: ColorMatrix, frame: StageFrame, from: Int)?
     private var pixels = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     private var framesDrawn = 0
     private var framesRead = -1
@@ -38,42 +37,41 @@ public final class FrameRenderer: PixelSource {
         cache = try TextureCache(context: context, crop: settings.crop)
         cache.upload = settings.upload
         cache.yuvConversion = settings.yuvConversion
-        filters = try FilterRenderer()
-        (stages, finalMatrix) = Self.split(settings.filters)
-        switch settings.mode {
-        case .preview(let layout): preview = try PreviewRenderer(layout: layout)
-        case .cube: cube = try CubeRenderer(rate: settings.rate)
-        }
+        copier = try context.copier()
+        layout = try Self.makeLayout(settings)
+        requested = RenderPlan(filters: settings.filters)
     }
 
     deinit { pixels.deallocate() }
 
-    /// The last frame's pixels when no draw was needed (see `allowsPassthrough`).
-    private var passedThrough: UnsafeRawBufferPointer?
+    /// The rewrites the plan may take; all by default. Tests turn each off to
+    /// compare the pictures.
+    public var rewrites = RenderPlan.Rewrites.all {
+        didSet { prepared = nil }
+    }
 
-    /// With a software renderer, a YUV frame shown 1:1 (no filter pass, no
-    /// rotation or mirror, output the size of the crop) and read back rather
-    /// than shown needs no GPU work: the CPU's conversion (color matrix
-    /// included) is the picture. True by default; tests turn it off to
-    /// compare with the drawn picture.
-    public var allowsPassthrough = true
+    /// Stages drawn after the filters and before the layout: the shader harness's passes.
+    public var customStages: [RenderStage] = [] {
+        didSet { replan() }
+    }
 
-    /// True when the last frame's color matrix was applied in the CPU's YUV
-    /// conversion rather than by the final draw.
+    /// Stages drawn over the laid-out picture.
+    public var overlays: [OverlayStage] = [] {
+        didSet { replan() }
+    }
+
+    /// The plan the last frame was drawn by.
+    public var lastPlan: RenderPlan? { prepared?.plan }
+
+    /// True when the last frame's color matrix was applied in its YUV conversion.
     public private(set) var matrixFolded = false
 
-    /// Draws after the filters, e.g. the shader harness's passes.
-    public var effect: FrameEffect?
-
-    /// Render passes per frame in the last `render`: filter passes and the
-    /// final draw (the YUV conversion pass is not counted).
+    /// Render passes in the last frame: stage passes and the layout (the YUV
+    /// conversion pass is not counted); 0 when the conversion was the picture.
     public private(set) var lastPassCount = 0
 
     /// The size of the last frame drawn, nil before the first.
-    public var lastOutputSize: (width: Int, height: Int)? { lastSize }
-
-    /// Render passes each frame will take: the filter passes and the final draw.
-    public var passesPerFrame: Int { stages.count + 1 }
+    public private(set) var lastOutputSize: (width: Int, height: Int)?
 
     /// Output size for a frame of the given size.
     public func outputSize(for frame: Frame) -> (width: Int, height: Int) {
@@ -91,72 +89,59 @@ public final class FrameRenderer: PixelSource {
         return try readBack()
     }
 
-    /// The pixels of the last frame drawn, RGBA, top row first; read from the
-    /// GPU once per frame however many callers ask, into a reused buffer.
-    public func readBack() throws -> UnsafeRawBufferPointer {
-        if let passedThrough { return passedThrough }
-        guard let size = lastSize, let last = lastFinalPass else { throw GPUError("nothing has been rendered yet to read back") }
-        if framesRead != framesDrawn {
-            let target = try outputFramebuffer(size)
-            if outputStale {
-                // The frame went straight to a screen: draw its last pass again here.
-                drawFinalPass(last.texture, index: last.index, matrix: last.matrix, into: target)
-                outputStale = false
-            }
-            let size = target.width * target.height * 4
-            if pixels.count != size {
-                pixels.deallocate()
-                pixels = .allocate(byteCount: size, alignment: 64)
-            }
-            target.readPixels(into: pixels)
-            try GL.check("reading back the output")
-            framesRead = framesDrawn
-        }
-        return UnsafeRawBufferPointer(pixels)
-    }
-
-    /// Renders `frame` into the output framebuffer without reading it back,
-    /// or with `screen`, its last pass straight onto that screen (the output
-    /// framebuffer is drawn only if the frame is then read back).
+    /// Draws `frame` by the plan: into the output framebuffer, or with
+    /// `screen`, its layout and overlays straight onto that screen.
     @discardableResult
-    public func draw(_ frame: Frame, index: Int, onto screen: RenderTarget? = nil) throws -> RenderTarget {
+    public func draw(_ frame: Frame, index: Int, onto screen: RenderTarget? = nil) throws -> RenderedPicture {
         let size = screen.map { ($0.width, $0.height) } ?? outputSize(for: frame)
-        // A lone color matrix rides along with a CPU conversion (software
-        // renderers), sparing a floating-point shader pass over every pixel.
-        let fold = stages.isEmpty && effect == nil && finalMatrix != .identity ? finalMatrix.rgbTransform : nil
-        passedThrough = nil
-        // Never the first frame: it is drawn, so that llvmpipe compiles the
-        // preview's shaders now rather than at the first zoom of a live run.
-        if screen == nil, allowsPassthrough, framesDrawn > 0, stages.isEmpty, effect == nil, fold != nil || finalMatrix == .identity,
-           let preview, preview.layout.rotation == .none, !preview.layout.mirror,
-           cache.cropRectangle(for: frame).width == size.0, cache.cropRectangle(for: frame).height == size.1,
-           let pixels = cache.convertedPixels(of: frame, transform: fold) {
-            // The final draw would copy the CPU's conversion pixel for pixel:
-            // keep its bytes and skip upload, draw and read-back.
-            passedThrough = pixels
-            matrixFolded = fold != nil
-            lastFinalPass = nil
-            lastSize = size
-            lastPassCount = 0
-            framesDrawn &+= 1
-            framesRead = framesDrawn
-            return try outputFramebuffer(size)
-        }
-        // Drawn straight to the output, a picture shown smaller than the crop
-        // may be converted smaller; filter passes work at the crop's size.
-        let magnification = stages.isEmpty && effect == nil ? finalMagnification(of: frame, onto: size) : 1
-        let (texture, folded) = try cache.texture(for: frame, folding: fold, magnification: magnification)
-        matrixFolded = folded
-        let matrix = folded ? ColorMatrix.identity : finalMatrix
-        var filtered = try filters.apply(stages, to: texture, frame: index, time: Float(Double(index) / settings.rate), frameRate: settings.rate)
-        if let effect { filtered = try effect.apply(to: filtered, index: index, width: size.0, height: size.1) }
-        let target: RenderTarget = try screen ?? outputFramebuffer(size)
-        drawFinalPass(filtered, index: index, matrix: matrix, into: target)
-        lastFinalPass = (filtered, index, matrix)
-        lastSize = size
-        outputStale = screen != nil
-        lastPassCount = filters.lastPassCount + 1
+        let crop = cache.cropRectangle(for: frame)
+        var conditions = RenderPlan.Conditions()
+        conditions.conversionTakesMatrix = frame.format.isYUV
+        conditions.convertsToMemory = cache.convertsToMemory(frame)
+        conditions.layoutCopies = layout.copiesPixelForPixel(width: crop.width, height: crop.height, outputWidth: size.0, outputHeight: size.1)
+        conditions.mayPassThrough = screen == nil && framesDrawn > 0
+        let (plan, stages) = try prepare(for: conditions)
+        let stageFrame = StageFrame(index: index, time: Double(index) / settings.rate, frameRate: settings.rate,
+                                    outputWidth: size.0, outputHeight: size.1, copier: copier)
+        let fold = plan.conversionMatrix == .identity ? nil : plan.conversionMatrix.rgbTransform
+        lastOutputSize = size
         framesDrawn &+= 1
+        lastLayout = nil
+        if plan.steps.count == 1, let bytes = cache.convertedPixels(of: frame, transform: fold) {
+            // The conversion is the picture: no upload, draw or read-back.
+            matrixFolded = fold != nil
+            lastPassCount = 0
+            picture = .pixels(bytes, width: size.0, height: size.1)
+            framesRead = framesDrawn
+            return picture!
+        }
+        // Drawn straight by the layout, a picture shown smaller than the crop may be converted smaller.
+        let magnification = plan.layoutFollowsConversion
+            ? layout.magnification(width: crop.width, height: crop.height, outputWidth: size.0, outputHeight: size.1) : 1
+        let (converted, folded) = try cache.texture(for: frame, folding: fold, magnification: magnification)
+        matrixFolded = folded
+        var texture = converted
+        let target: RenderTarget = try screen ?? outputFramebuffer(size)
+        lastPassCount = 0
+        for (i, step) in plan.steps.enumerated() {
+            switch step {
+            case .conversion:
+                break
+            case .filter:
+                texture = try stages[i]!.render(texture, stageFrame)
+                lastPassCount += stages[i]!.passes
+            case .custom(let n):
+                texture = try customStages[n].render(texture, stageFrame)
+                lastPassCount += customStages[n].passes
+            case .layout(let m):
+                layout.draw(texture, matrix: m, into: target, stageFrame)
+                lastLayout = (texture, m, stageFrame, i)
+                lastPassCount += 1
+            case .overlay(let n):
+                try overlays[n].draw(onto: target, stageFrame)
+            }
+        }
+        picture = .drawn(target)
         if framesDrawn % 1024 == 0 {
             // The GL driver's threads allocate and free each frame; glibc keeps the
             // freed pages in per-thread arenas, and the resident size creeps up
@@ -164,73 +149,96 @@ public final class FrameRenderer: PixelSource {
             malloc_trim(0)
         }
         try GL.check("rendering frame \(index)")
-        return target
+        return picture!
     }
 
-    /// Output pixels per pixel of the crop in the final draw: the preview's
-    /// fitted scale, or a cube face's edge seen head-on over the crop's longer side.
-    private func finalMagnification(of frame: Frame, onto size: (width: Int, height: Int)) -> Float {
-        let rect = cache.cropRectangle(for: frame)
-        if let preview {
-            return preview.layout.magnification(imageWidth: rect.width, imageHeight: rect.height, outputWidth: size.width, outputHeight: size.height)
+    /// The pixels of the last frame drawn, RGBA, top row first; read from the
+    /// GPU once per frame however many callers ask, into a reused buffer.
+    public func readBack() throws -> UnsafeRawBufferPointer {
+        switch picture {
+        case nil:
+            throw GPUError("nothing has been rendered yet to read back")
+        case .pixels(let bytes, _, _)?:
+            return bytes
+        case .drawn(let target)?:
+            guard framesRead != framesDrawn else { return UnsafeRawBufferPointer(pixels) }
+            let output = try outputFramebuffer((target.width, target.height))
+            if target !== output {
+                // A screen cannot be read back: draw the layout and overlays again, offscreen.
+                try redrawLayout(into: output)
+            }
+            let size = output.width * output.height * 4
+            if pixels.count != size {
+                pixels.deallocate()
+                pixels = .allocate(byteCount: size, alignment: 64)
+            }
+            output.readPixels(into: pixels)
+            try GL.check("reading back the output")
+            framesRead = framesDrawn
+            return UnsafeRawBufferPointer(pixels)
         }
-        if cube != nil { return CubeRenderer.faceEdge(outputHeight: size.height) / Float(max(rect.width, rect.height)) }
-        return 1
     }
 
-    private func drawFinalPass(_ texture: CameraTexture, index: Int, matrix: ColorMatrix, into target: RenderTarget) {
-        if let preview {
-            preview.render(texture, into: target, matrix: matrix)
-        } else if let cube {
-            cube.render(texture, into: target, frame: index, matrix: matrix)
+    private func redrawLayout(into target: Framebuffer) throws {
+        guard let last = lastLayout, let plan = prepared?.plan else { return }
+        layout.draw(last.texture, matrix: last.matrix, into: target, last.frame)
+        for step in plan.steps[(last.from + 1)...] {
+            if case .overlay(let n) = step { try overlays[n].draw(onto: target, last.frame) }
         }
+    }
+
+    /// The plan rewritten for `conditions`, and its stages: made again only
+    /// when the conditions or the settings change.
+    private func prepare(for conditions: RenderPlan.Conditions) throws -> (RenderPlan, [RenderStage?]) {
+        if let prepared, prepared.conditions == conditions { return (prepared.plan, prepared.stages) }
+        let plan = requested.rewritten(rewrites, conditions)
+        var kept: [(filter: any Filter, stage: RenderStage)] = []
+        func stage(for filter: any Filter) throws -> RenderStage {
+            let stage = try (filterStages + kept).first { $0.filter.isEqual(to: filter) }?.stage ?? filter.makeStage()
+            if !kept.contains(where: { $0.stage === stage }) { kept.append((filter, stage)) }
+            return stage
+        }
+        let stages = try plan.steps.map { step -> RenderStage? in
+            switch step {
+            case .filter(let filter): return try stage(for: filter)
+            default: return nil
+            }
+        }
+        filterStages = kept
+        prepared = (conditions, plan, stages)
+        return (plan, stages)
+    }
+
+    private func replan() {
+        requested = RenderPlan(filters: settings.filters, customStages: customStages.count, overlays: overlays.count)
+        prepared = nil
     }
 
     /// The output framebuffer, made once and resized only when the size changes.
     private func outputFramebuffer(_ size: (width: Int, height: Int)) throws -> Framebuffer {
-        let target = try output ?? Framebuffer(width: size.width, height: size.height)
-        output = target
-        try target.resize(width: size.width, height: size.height)
-        return target
+        try Framebuffer.reused(&output, width: size.width, height: size.height)
+    }
+
+    private static func makeLayout(_ settings: RenderSettings) throws -> LayoutStage {
+        switch settings.mode {
+        case .preview(let layout): try PreviewRenderer(layout: layout)
+        case .cube: try CubeRenderer(rate: settings.rate)
+        }
     }
 
     /// Switches crop, filters or mode between frames, keeping the context,
-    /// the textures and the output (filter switching while running).
+    /// the textures, the compiled stages and the output (filter switching while running).
     public func update(_ settings: RenderSettings) throws {
         switch settings.mode {
-        case .preview(let layout):
-            let renderer = try preview ?? PreviewRenderer(layout: layout)
-            renderer.layout = layout
-            preview = renderer
-            cube = nil
+        case .preview(let new):
+            if let preview = layout as? PreviewRenderer { preview.layout = new } else { layout = try PreviewRenderer(layout: new) }
         case .cube:
-            let renderer = try cube ?? CubeRenderer(rate: settings.rate)
-            renderer.rate = settings.rate
-            cube = renderer
-            preview = nil
+            if let cube = layout as? CubeRenderer { cube.rate = settings.rate } else { layout = try CubeRenderer(rate: settings.rate) }
         }
         cache.crop = settings.crop
         cache.upload = settings.upload
         cache.yuvConversion = settings.yuvConversion
-        (stages, finalMatrix) = Self.split(settings.filters)
         self.settings = settings
+        replan()
     }
-
-    /// A trailing color matrix is drawn by the renderer itself, so a chain of
-    /// color matrices (folded into one) costs no pass beyond the final draw.
-    static func split(_ chain: FilterChain) -> ([FilterStage], ColorMatrix) {
-        var stages = chain.stages
-        if case .colorMatrix(let m) = stages.last {
-            stages.removeLast()
-            return (stages, m)
-        }
-        return (stages, .identity)
-    }
-}
-
-/// A stage drawn after the filter chain and before the final layout pass:
-/// the shader harness's buffers and image pass.
-public protocol FrameEffect: AnyObject {
-    /// Draws frame `index` from `texture` at `width` x `height` and returns the picture to show.
-    func apply(to texture: CameraTexture, index: Int, width: Int, height: Int) throws -> CameraTexture
 }

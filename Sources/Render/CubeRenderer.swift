@@ -7,7 +7,7 @@ import Shaders
 /// The CubeKamera view: a cube spinning in perspective, each face showing the
 /// frame. The angles depend only on the frame index and the frame rate, so a
 /// given frame always renders the same.
-public final class CubeRenderer {
+public final class CubeRenderer: LayoutStage {
     /// Frames per second used to turn a frame index into time.
     public var rate: Double
     /// Background color (RGBA, 0...1).
@@ -78,6 +78,17 @@ public final class CubeRenderer {
         let projection = Mat4.scale(1, clipYScale, 1) * Mat4.perspective(fovyDegrees: Self.fieldOfView, aspect: aspect, near: 1, far: 20)
         return projection * view * model
     }
+
+    public func draw(_ picture: CameraTexture, matrix: ColorMatrix, into target: RenderTarget, _ frame: StageFrame) {
+        render(picture, into: target, frame: frame.index, matrix: matrix)
+    }
+
+    /// A face's edge seen head-on over the picture's longer side.
+    public func magnification(width: Int, height: Int, outputWidth: Int, outputHeight: Int) -> Float {
+        Self.faceEdge(outputHeight: outputHeight) / Float(max(width, height))
+    }
+
+    public func copiesPixelForPixel(width: Int, height: Int, outputWidth: Int, outputHeight: Int) -> Bool { false }
 
     /// Renders the cube at `frame` into `target`, its faces showing `texture`
     /// through `matrix`. The cube is convex, so culling its back faces hides

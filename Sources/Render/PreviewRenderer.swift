@@ -3,37 +3,46 @@ import Filters
 import GPU
 import Shaders
 
-/// Draws a texture onto the output as a preview: fitted, rotated and
-/// mirrored per `PreviewLayout`, on black, through a color matrix (the last
-/// matrix of a filter chain costs no pass of its own).
-public final class PreviewRenderer {
+/// Draws the picture onto the output as a preview: fitted, rotated and
+/// mirrored per `PreviewLayout`, on black, through a color matrix.
+public final class PreviewRenderer: LayoutStage {
     public var layout: PreviewLayout
     private let program: ShaderProgram
-    /// Without a color matrix, a plain texture draw: llvmpipe runs such a
-    /// shader on its fast fixed-point path, at about half the cost.
-    private let plain: ShaderProgram
-    private let quad = Quad()
     private let colorMatrix: ColorMatrixUniforms
 
     public init(layout: PreviewLayout = PreviewLayout()) throws {
         self.layout = layout
         program = try ShaderProgram(quadFragment: ShaderSource.colorMatrix, name: "color_matrix.frag")
-        plain = try ShaderProgram(quadFragment: ShaderSource.texture, name: "texture.frag")
         colorMatrix = ColorMatrixUniforms(program)
     }
 
-    /// Renders `texture` into `target`, with `matrix` applied to every pixel.
-    public func render(_ texture: CameraTexture, into target: RenderTarget, matrix: ColorMatrix = .identity) {
+    public func magnification(width: Int, height: Int, outputWidth: Int, outputHeight: Int) -> Float {
+        layout.magnification(imageWidth: width, imageHeight: height, outputWidth: outputWidth, outputHeight: outputHeight)
+    }
+
+    public func copiesPixelForPixel(width: Int, height: Int, outputWidth: Int, outputHeight: Int) -> Bool {
+        layout.rotation == .none && !layout.mirror && width == outputWidth && height == outputHeight
+    }
+
+    /// Without a color matrix, the plain texture draw: llvmpipe runs such a
+    /// shader on its fast fixed-point path, at about half the cost.
+    public func draw(_ texture: CameraTexture, matrix: ColorMatrix, into target: RenderTarget, _ frame: StageFrame) {
         target.bind()
         glClearColor(0, 0, 0, 1)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        let vertices = vertices(for: texture, on: target)
         if matrix == .identity {
-            plain.use()
+            frame.copier.draw(texture, vertices)
         } else {
             program.use()
             colorMatrix.set(matrix)
+            GL.bindTexture(texture.name)
+            frame.copier.quad.draw(vertices)
         }
-        GL.bindTexture(texture.name)
+    }
+
+    /// The quad's corners: output place and texture coordinate of each.
+    private func vertices(for texture: CameraTexture, on target: RenderTarget) -> Quad.Vertices {
         let e = layout.extent(imageWidth: texture.pixelWidth, imageHeight: texture.pixelHeight,
                               outputWidth: target.width, outputHeight: target.height)
         let r = texture.region
@@ -43,6 +52,6 @@ public final class PreviewRenderer {
             let s = layout.sourcePoint(x: x, y: y)
             return SIMD4((2 * x - 1) * e.x, (2 * y - 1) * e.y * down, r.x + s.u * r.width, r.y + s.v * r.height)
         }
-        quad.draw((corner(0, 0), corner(1, 0), corner(0, 1), corner(1, 1)))
+        return (corner(0, 0), corner(1, 0), corner(0, 1), corner(1, 1))
     }
 }

@@ -36,8 +36,6 @@ final class ShaderGraph {
     /// Buffers for glslViewer's sampler names.
     private var samplerBuffers: [String: BufferPass] = [:]
     private let bufferFormat: Framebuffer.Format
-    private let quad = Quad()
-    private let plain: ShaderProgram
     private var frameCopy: Framebuffer?
     private var output: Framebuffer?
 
@@ -91,12 +89,16 @@ final class ShaderGraph {
         if !buffers.isEmpty && !halfFloat {
             warnings.append("this GPU cannot render to half-float textures; buffers are RGBA8, so values are clamped to 0...1 in steps of 1/255")
         }
-        plain = try ShaderProgram(quadFragment: ShaderSource.texture, name: "texture.frag")
     }
 
+    /// Passes the last frame drew: the frame's copy when one was made, the buffers and the image.
+    private(set) var passes = 0
+
     /// Renders every pass for one frame and returns the image pass's output.
-    func render(frame: CameraTexture, inputs template: ShaderInputs, width: Int, height: Int) throws -> CameraTexture {
-        let bottomUpFrame = try bottomUp(frame)
+    func render(frame: CameraTexture, inputs template: ShaderInputs, width: Int, height: Int, copier: TextureCopier) throws -> CameraTexture {
+        let bottomUpFrame = try bottomUp(frame, copier: copier)
+        let quad = copier.quad
+        passes = buffers.count + 1 + (bottomUpFrame == frame ? 0 : 1)
         for buffer in buffers {
             if buffer.targets.count < 2 || buffer.targets[0].width != width || buffer.targets[0].height != height {
                 // New or resized: both start cleared, as Shadertoy's buffers do.
@@ -143,17 +145,12 @@ final class ShaderGraph {
 
     /// The frame as a whole texture with row 0 at the image's bottom, copied
     /// once a frame when a bottom-up pass reads it.
-    private func bottomUp(_ frame: CameraTexture) throws -> CameraTexture {
+    private func bottomUp(_ frame: CameraTexture, copier: TextureCopier) throws -> CameraTexture {
         guard frame.region != .bottomUp else { return frame }
         let passes = buffers.map(\.pass) + [image]
         guard passes.contains(where: { $0.shader.convention.isBottomUp }), channels.values.contains(.frame) else { return frame }
-        let copy = try frameCopy ?? Framebuffer(width: frame.pixelWidth, height: frame.pixelHeight)
-        frameCopy = copy
-        try copy.resize(width: frame.pixelWidth, height: frame.pixelHeight)
-        copy.bind()
-        plain.use()
-        GL.bindTexture(frame.name)
-        quad.draw(Quad.vertices(filling: frame.region.flippedVertically))
+        let copy = try Framebuffer.reused(&frameCopy, width: frame.pixelWidth, height: frame.pixelHeight)
+        copier.copy(frame, region: frame.region.flippedVertically, into: copy)
         return copy.asBottomUpTexture
     }
 }

@@ -5,10 +5,11 @@ import Pipeline
 
 /// Shader development over the frame loop: the user's shader (Kamera's,
 /// glslViewer's or Shadertoy's convention, with buffer passes) drawn over
-/// each frame as the renderer's effect, on the clock's time; with a
-/// watcher, recompiled on every save on the render thread, the last good
-/// shader kept running while a save does not compile.
-public final class ShaderHarness: FrameEffect {
+/// each frame as a stage of the renderer (`customStages`), at the output's
+/// size and on the clock's time; with a watcher, recompiled on every save on
+/// the render thread, the last good shader kept running while a save does
+/// not compile.
+public final class ShaderHarness: RenderStage {
     public let configuration: ShaderHarnessConfiguration
     public let clock: ShaderClock
     private var graph: ShaderGraph
@@ -42,16 +43,18 @@ public final class ShaderHarness: FrameEffect {
     /// The convention the image shader was read in.
     public var convention: ShaderConvention { graph.image.shader.convention }
 
-    public func apply(to texture: CameraTexture, index: Int, width: Int, height: Int) throws -> CameraTexture {
+    public var passes: Int { graph.passes }
+
+    public func render(_ texture: CameraTexture, _ frame: StageFrame) throws -> CameraTexture {
         if let watcher, watcher.takeChange() { reload() }
-        let tick = clock.tick(index: index)
+        let tick = clock.tick(index: frame.index)
         var inputs = ShaderInputs()
         inputs.frame = tick.frame
         inputs.time = tick.time
         inputs.delta = tick.delta
         inputs.frameRate = clock.fps
         inputs.date = Self.date(time: tick.time, live: clock.mode == .live)
-        return try graph.render(frame: texture, inputs: inputs, width: width, height: height)
+        return try graph.render(frame: texture, inputs: inputs, width: frame.outputWidth, height: frame.outputHeight, copier: frame.copier)
     }
 
     /// Compiles the files again; on failure keeps the running shader and

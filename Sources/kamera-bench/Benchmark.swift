@@ -96,7 +96,7 @@ struct Benchmark {
     var settings: RenderSettings {
         switch workload {
         case .plain, .glPlain: RenderSettings(crop: .none)
-        case .sepia, .glSepia: RenderSettings(crop: .none, filters: FilterChain([.colorMatrix("sepia", .sepia)]))
+        case .sepia, .glSepia: RenderSettings(crop: .none, filters: FilterChain([ColorMatrixFilter(name: "sepia", matrix: .sepia)]))
         case .cube: RenderSettings(crop: .square, mode: .cube)
         }
     }
@@ -112,7 +112,7 @@ struct Benchmark {
         return try thread.sync {
             try context.makeCurrent()
             let renderer = try FrameRenderer(context: context, settings: settings)
-            renderer.allowsPassthrough = !workload.forcesGL
+            if workload.forcesGL { renderer.rewrites.remove(.passthrough) }
             let render = { (i: Int) throws in _ = try renderer.render(frameList[i % frameList.count], index: i) }
             for i in 0..<warmUp { try render(i) }
             return try withExtendedLifetime(buffers) { try body(render) }

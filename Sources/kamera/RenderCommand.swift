@@ -48,7 +48,7 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         if listFilters {
-            print(FilterPresets.listing)
+            print(FilterRegistry.listing)
             return
         }
         let logger = gpuOptions.makeLogger()
@@ -62,7 +62,7 @@ struct RenderCommand: ParsableCommand {
             let renderer = try FrameRenderer(context: context, settings: job.settings)
             let session = try CameraSession(renderer: renderer, configuration: job.source) { logger.info("\($0)") }
             let source = try session.runningSource()
-            logger.info("source: \(source.summary); filters: \(job.settings.filters.summary); render passes per frame: \(renderer.passesPerFrame)")
+            logger.info("source: \(source.summary); filters: \(job.settings.filters.summary)")
             if let inventory = source.inventory, frames > inventory.frames, let damage = inventory.damage {
                 throw UsageError("\(source.summary): \(damage); the \(inventory.frames) frame(s) before it are whole: use --frames \(inventory.frames) or fewer")
             }
@@ -79,6 +79,7 @@ struct RenderCommand: ParsableCommand {
             loop.statusInterval = 0.5
             loop.onStatus = { progress.show($0.progress(of: frames)) }
             loop.onFrame = { frame in
+                if frame.index == 0 { logger.info("render passes in the first frame: \(renderer.lastPassCount)") }
                 if frame.index == 0, let queue = source as? CaptureQueue {
                     logger.info("upload: \(renderer.cache.lastPath) (camera buffers: \(queue.camera.memory))\(renderer.cache.lastPath == "copy" ? renderer.cache.copyReason.map { "; \($0)" } ?? "" : "")")
                 }

@@ -207,7 +207,7 @@ struct ShaderCommand: ParsableCommand {
             for warning in harness.warnings { status.show("warning: \(warning)") }
             logger.info("\(shader): \(harness.convention.rawValue) convention; files: \(harness.files.joined(separator: ", "))")
             let renderer = try FrameRenderer(context: context, settings: settings)
-            renderer.effect = harness
+            renderer.customStages = [harness]
             let session = try CameraSession(renderer: renderer, configuration: sourceOptions) { logger.info("\($0)") }
             if firstNumber > 0 && sourceOptions.camera == nil {
                 // Frame N shows input frame N, wherever the range starts.

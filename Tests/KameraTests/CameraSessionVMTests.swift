@@ -21,9 +21,10 @@ final class CameraSessionVMTests: XCTestCase {
             options.inputSize = (640, 480)
             let session = try CameraSession(renderer: renderer, configuration: options)
 
-            func renderNext() throws -> (Frame, Image, RenderTarget) {
+            func renderNext() throws -> (Frame, Image, RenderTarget?) {
                 let frame = try XCTUnwrap(try session.nextFrame())
-                let target = try renderer.draw(frame, index: 0)
+                renderer.rewrites = []
+                guard case .drawn(let target) = try renderer.draw(frame, index: 0) else { throw CaptureError("the frame was not drawn") }
                 let pixels = try renderer.render(frame, index: 0)
                 return (frame, Image(width: frame.width, height: frame.height, pixels: Array(pixels)), target)
             }

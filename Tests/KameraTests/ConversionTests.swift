@@ -101,7 +101,7 @@ final class ConversionTests: XCTestCase {
             // contrast=4 reaches beyond what the CPU's packed fields hold: its wide tables.
             for filters in [["sepia"], ["contrast=1.8", "brightness=0.1"], ["invert"], ["contrast=4"]] {
                 let chain = try FilterChain(parsing: filters, intensity: filters == ["sepia"] ? 0.7 : 1)
-                guard case .colorMatrix(let m)? = chain.stages.last else { return XCTFail("\(filters): not one matrix") }
+                guard let m = chain.foldedMatrices.last, chain.foldedMatrices.count == 1 else { return XCTFail("\(filters): not one matrix") }
                 for conversion in [TextureCache.YUVConversion.shader, .cpu] {
                     let (frame, buffer) = randomFrame(format, width: 63, height: 35)
                     let (image, folded) = try withExtendedLifetime(buffer) { try render(frame, chain, conversion) }
@@ -122,7 +122,7 @@ final class ConversionTests: XCTestCase {
         let (frame, buffer) = randomFrame(.yuyv, width: 40, height: 30)
         for filters in [["matrix=40000,0,0,0,1,0,0,0,1"], Array(repeating: "contrast=4", count: 5)] {
             let chain = try FilterChain(parsing: filters)
-            guard case .colorMatrix(let m)? = chain.stages.last else { return XCTFail("\(filters): not one matrix") }
+            guard let m = chain.foldedMatrices.last, chain.foldedMatrices.count == 1 else { return XCTFail("\(filters): not one matrix") }
             XCTAssertNil(m.rgbTransform, "\(filters)")
             for conversion in [TextureCache.YUVConversion.shader, .cpu] {
                 let (image, folded) = try withExtendedLifetime(buffer) { try render(frame, chain, conversion) }
@@ -236,7 +236,7 @@ final class ConversionTests: XCTestCase {
                         _ = try renderer.render(frame, index: 0)  // the first frame is always drawn
                         let skipped = Array(try renderer.render(frame, index: 1))
                         let passes = renderer.lastPassCount
-                        renderer.allowsPassthrough = false
+                        renderer.rewrites.remove(.passthrough)
                         return (skipped, Array(try renderer.render(frame, index: 0)), passes)
                     }
                 }

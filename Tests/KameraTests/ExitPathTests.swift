@@ -39,7 +39,7 @@ final class ExitPathTests: XCTestCase {
                 let thread = RenderThread(name: "kamera.exit-test")
                 try thread.sync {
                     let context = try GPUContext(platform: .auto)
-                    let renderer = try FrameRenderer(context: context, settings: RenderSettings(filters: FilterChain([.colorMatrix("sepia", .sepia)])))
+                    let renderer = try FrameRenderer(context: context, settings: RenderSettings(filters: FilterChain([ColorMatrixFilter(name: "sepia", matrix: .sepia)])))
                     try renderer.render(TestPattern(width: 32, height: 16, format: .yuyv).frame(at: 0), index: 0)
                     probe.attachToCurrentThread()
                 }

@@ -95,35 +95,27 @@ final class FilterTests: XCTestCase {
         let chain = ["sepia", "contrast=1.2", "saturation=0.7", "brightness=-0.1"]
         let (folded, passes) = try render(chain, image: mid)
         XCTAssertEqual(passes, 1, "the folded matrix is applied by the final draw")
-        XCTAssertEqual(try FilterChain(parsing: chain).stages.count, 1)
+        XCTAssertEqual(try FilterChain(parsing: chain).foldedMatrices.count, 1)
 
         var oneByOne = mid
         for name in chain {
-            guard case .colorMatrix(_, let m) = try FilterChain.parse(name) else { return XCTFail() }
+            guard let m = try FilterChain.parse(name).colorMatrix else { return XCTFail() }
             oneByOne = CPUReference.apply(m, to: oneByOne)
         }
         XCTAssertClose(folded, oneByOne, tolerance: tolerance, "folded chain vs CPU one by one")
 
-        // The same chain as separate GPU passes (no folding) gives the same pixels.
+        // The same chain as separate GPU passes (no rewrite) gives the same pixels.
         let (frame, buffer) = mid.frame()
-        let stages = try chain.map { name -> FilterStage in
-            guard case .colorMatrix(_, let m) = try FilterChain.parse(name) else { throw FilterError("not a matrix") }
-            return .colorMatrix(m)
-        }
+        let settings = RenderSettings(crop: .none, filters: try FilterChain(parsing: chain))
         let separate = try withExtendedLifetime(buffer) {
             try GPUHarness.run { context -> (Image, Int) in
-                let cache = try TextureCache(context: context, crop: .none)
-                let filters = try FilterRenderer()
-                let out = try filters.apply(stages, to: try cache.texture(for: frame))
-                let target = try Framebuffer(width: mid.width, height: mid.height)
-                let preview = try PreviewRenderer()
-                preview.render(out, into: target)
-                var pixels = [UInt8](repeating: 0, count: mid.width * mid.height * 4)
-                pixels.withUnsafeMutableBytes { target.readPixels(into: $0) }
-                return (Image(width: mid.width, height: mid.height, pixels: pixels), filters.lastPassCount)
+                let renderer = try FrameRenderer(context: context, settings: settings)
+                renderer.rewrites = []
+                let pixels = try renderer.render(frame, index: 0)
+                return (Image(width: mid.width, height: mid.height, pixels: Array(pixels)), renderer.lastPassCount)
             }
         }
-        XCTAssertEqual(separate.1, 4)
+        XCTAssertEqual(separate.1, 5, "four matrix passes and the layout")
         XCTAssertClose(folded, separate.0, tolerance: tolerance, "folded vs one GPU pass per matrix")
     }
 
@@ -167,7 +159,7 @@ final class FilterTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("unknown filter 'sepiaa'"))
             for name in ["sepia", "mono", "invert", "contrast=V", "pixellate=N"] { XCTAssertTrue("\(error)".contains(name), name) }
         }
-        XCTAssertThrowsError(try FilterChain(parsing: ["contrast=9"])) { XCTAssertTrue("\($0)".contains("from 0.0 to 4.0")) }
+        XCTAssertThrowsError(try FilterChain(parsing: ["contrast=9"])) { XCTAssertTrue("\($0)".contains("from 0 to 4"), "\($0)") }
         XCTAssertThrowsError(try FilterChain(parsing: ["contrast"])) { XCTAssertTrue("\($0)".contains("needs a value")) }
         XCTAssertThrowsError(try FilterChain(parsing: ["matrix=1,2,3"])) { XCTAssertTrue("\($0)".contains("9, 12, 16 or 20")) }
         XCTAssertThrowsError(try FilterChain(parsing: ["sepia"], intensity: 2)) { XCTAssertTrue("\($0)".contains("from 0 to 1")) }
@@ -180,6 +172,7 @@ final class FilterTests: XCTestCase {
         for i in 0..<4 { XCTAssertEqual(composed[i], stepwise[i], accuracy: 1e-5) }
         let half = b.mixed(intensity: 0.5).apply(c), mix = 0.5 * c + 0.5 * b.apply(c)
         for i in 0..<4 { XCTAssertEqual(half[i], mix[i], accuracy: 1e-5) }
-        XCTAssertTrue(try FilterChain(parsing: ["none", "hue=0"]).stages.isEmpty)
+        let plan = RenderPlan(filters: try! FilterChain(parsing: ["none", "hue=0"])).rewritten(.all, .init())
+        XCTAssertEqual(plan.steps.count, 2, "identity matrices are dropped: conversion and layout only")
     }
 }

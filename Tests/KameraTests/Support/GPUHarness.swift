@@ -39,7 +39,7 @@ extension GPUHarness {
                 var settings = RenderSettings(crop: .none)
                 settings.rate = fps
                 let renderer = try FrameRenderer(context: context, settings: settings)
-                renderer.effect = try ShaderHarness(configuration: configuration, clock: ShaderClock(mode: .exact(start: start), fps: fps), context: context)
+                renderer.customStages = [try ShaderHarness(configuration: configuration, clock: ShaderClock(mode: .exact(start: start), fps: fps), context: context)]
                 return try (0..<frames).map { index in
                     Image(width: frame.width, height: frame.height, pixels: Array(try renderer.render(frame, index: index)))
                 }

@@ -1,0 +1,128 @@
+import Filters
+
+/// A frame's GPU work as an ordered list of steps: the conversion, each
+/// filter, the stages a program adds (the shader harness's passes), the
+/// layout and the overlays. The rewrites make it cheaper without changing
+/// the picture beyond the tolerances the tests state; each is written here once.
+public struct RenderPlan {
+    public enum Step {
+        /// The frame becomes a texture (the texture cache), this matrix
+        /// applied in a YUV conversion (identity: none).
+        case conversion(ColorMatrix)
+        case filter(any Filter)
+        /// The stage at this index of the renderer's `customStages`.
+        case custom(Int)
+        /// The final draw (preview or cube), through this matrix.
+        case layout(ColorMatrix)
+        /// The overlay at this index of the renderer's `overlays`.
+        case overlay(Int)
+    }
+
+    public private(set) var steps: [Step]
+
+    /// The steps as asked for, before any rewrite.
+    public init(filters: FilterChain, customStages: Int = 0, overlays: Int = 0) {
+        steps = [.conversion(.identity)] + filters.filters.map { .filter($0) } + (0..<customStages).map { .custom($0) }
+            + [.layout(.identity)] + (0..<overlays).map { .overlay($0) }
+    }
+
+    /// The rewrites, each of which can be turned off (tests compare the
+    /// pictures with and without each).
+    public struct Rewrites: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// Consecutive color matrices multiplied into one (no clamp between them,
+        /// as Core Image's extended-range working space); identity dropped.
+        public static let foldMatrices = Rewrites(rawValue: 1)
+        /// A color matrix just before the layout is drawn by the layout itself.
+        public static let matrixIntoLayout = Rewrites(rawValue: 2)
+        /// The layout's matrix, with nothing between, applied in a YUV frame's
+        /// conversion (to the color the YUV values encode, before clamping).
+        public static let matrixIntoConversion = Rewrites(rawValue: 4)
+        /// No layout at all when it would copy a CPU conversion pixel for pixel:
+        /// the conversion's bytes are the picture.
+        public static let passthrough = Rewrites(rawValue: 8)
+        public static let all: Rewrites = [.foldMatrices, .matrixIntoLayout, .matrixIntoConversion, .passthrough]
+    }
+
+    /// What decides, frame by frame, whether a rewrite applies.
+    public struct Conditions: Equatable, Sendable {
+        /// The frame is YUV, whose conversion can apply a matrix.
+        public var conversionTakesMatrix = false
+        /// The conversion happens on the CPU and could hand over its bytes.
+        public var convertsToMemory = false
+        /// The layout would copy the converted picture pixel for pixel.
+        public var layoutCopies = false
+        /// The picture is read back rather than shown on a screen, and this is
+        /// not the run's first frame (which is drawn, so that the layout's shaders
+        /// compile up front and not at a live run's first zoom).
+        public var mayPassThrough = false
+
+        public init() {}
+    }
+
+    /// The plan after `rewrites`, where `conditions` allow.
+    public func rewritten(_ rewrites: Rewrites, _ conditions: Conditions) -> RenderPlan {
+        var plan = self
+        if rewrites.contains(.foldMatrices) { plan.foldMatrices() }
+        if rewrites.contains(.matrixIntoLayout) { plan.foldMatrixIntoLayout() }
+        if rewrites.contains(.matrixIntoConversion) && conditions.conversionTakesMatrix { plan.foldMatrixIntoConversion() }
+        if rewrites.contains(.passthrough) && conditions.convertsToMemory && conditions.layoutCopies && conditions.mayPassThrough {
+            plan.passThrough()
+        }
+        return plan
+    }
+
+    private mutating func foldMatrices() {
+        var result: [Step] = []
+        var run: [ColorMatrixFilter] = []
+        func flush() {
+            defer { run.removeAll() }
+            guard !run.isEmpty else { return }
+            let matrix = run.dropFirst().reduce(run[0].matrix) { $0.then($1.matrix) }
+            if matrix.isIdentity { return }
+            result.append(.filter(run.count == 1 ? run[0] : ColorMatrixFilter(name: run.map(\.name).joined(separator: "+"), matrix: matrix)))
+        }
+        for step in steps {
+            if case .filter(let filter) = step, let m = filter.colorMatrix {
+                run.append(filter as? ColorMatrixFilter ?? ColorMatrixFilter(name: filter.name, matrix: m))
+                continue
+            }
+            flush()
+            result.append(step)
+        }
+        flush()
+        steps = result
+    }
+
+    private mutating func foldMatrixIntoLayout() {
+        guard let layout = steps.firstIndex(where: { if case .layout = $0 { true } else { false } }), layout > 0,
+              case .layout(let after) = steps[layout], case .filter(let filter) = steps[layout - 1], let m = filter.colorMatrix else { return }
+        steps[layout] = .layout(m.then(after))
+        steps.remove(at: layout - 1)
+    }
+
+    private mutating func foldMatrixIntoConversion() {
+        guard steps.count >= 2, case .conversion(let before) = steps[0], case .layout(let m) = steps[1],
+              m != .identity, before.then(m).rgbTransform != nil else { return }
+        steps[0] = .conversion(before.then(m))
+        steps[1] = .layout(.identity)
+    }
+
+    private mutating func passThrough() {
+        guard steps.count == 2, case .conversion(let m) = steps[0], m == .identity || m.rgbTransform != nil,
+              case .layout(.identity) = steps[1] else { return }
+        steps.removeLast()
+    }
+
+    /// True when the conversion is followed directly by the layout: the
+    /// conversion may then make the picture at the size the layout shows it.
+    public var layoutFollowsConversion: Bool {
+        steps.count >= 2 && { if case .layout = steps[1] { true } else { false } }()
+    }
+
+    /// The conversion's matrix.
+    public var conversionMatrix: ColorMatrix {
+        if case .conversion(let m) = steps.first { m } else { .identity }
+    }
+}
