@@ -27,7 +27,10 @@ public struct BlurFilter: Filter {
 /// is under 4 texels of deviation, blurs there, and hands on the reduced
 /// texture: the next draw samples it back up, bilinearly. The kernel at the
 /// reduced size is chosen so that the variances of the halvings, the blur
-/// and the bilinear resampling add up to the one asked for.
+/// and the bilinear resampling add up to the one asked for. The halvings
+/// reach a margin past the picture's edges, filled by the clamped edge
+/// pixels at full size, so that a blur at reduced size clamps at the edges as
+/// the full-size one does.
 final class BlurStage: RenderStage {
     let sigma: Float
     private var halves: [Framebuffer?] = []
@@ -36,11 +39,36 @@ final class BlurStage: RenderStage {
     private var scratch: Framebuffer?
     private var programs: [Int: BlurProgram] = [:]
     /// The plan and kernel for the last picture size, worked out once per size.
-    private var layout: (width: Int, height: Int, halvings: Int, weights: [Float], offsets: [Float])?
+    private var layout: Layout?
     private(set) var passes = 0
 
     init(sigma: Float) {
         self.sigma = sigma
+    }
+
+    /// How a picture of one size is blurred.
+    struct Layout: Equatable {
+        var width: Int
+        var height: Int
+        /// Halvings before the blur, and the margin they keep past each edge, in pixels.
+        var halvings = 0
+        var margin = 0
+        /// The center's weight, then each fetch's weight and offset in texels.
+        var weights: [Float] = []
+        var offsets: [Float] = []
+
+        /// Texels of the picture and its margins after `level` halvings.
+        func size(level: Int) -> (width: Int, height: Int) {
+            let scale = 1 << level
+            return ((width + 2 * margin + scale - 1) / scale, (height + 2 * margin + scale - 1) / scale)
+        }
+
+        /// Where the picture lies in the texture of `level` (texels of the margins around it).
+        func pictureRegion(level: Int) -> TextureRegion {
+            let (w, h) = size(level: level), scale = Float(1 << level)
+            return TextureRegion(x: Float(margin) / (scale * Float(w)), y: Float(margin) / (scale * Float(h)),
+                                 width: Float(width) / (scale * Float(w)), height: Float(height) / (scale * Float(h)))
+        }
     }
 
     /// The number of halvings and the deviation left to blur at that size, in its texels.
@@ -52,6 +80,14 @@ final class BlurStage: RenderStage {
         // A 2x2 mean at level j adds a variance of 4^j / 4; bilinear resampling from level k about 4^k / 6.
         let added = (0..<halvings).reduce(Float(0)) { $0 + Float(1 << (2 * $1)) / 4 } + scale * scale / 6
         return (halvings, max(0.3, ((sigma * sigma - added) / (scale * scale)).squareRoot()))
+    }
+
+    static func layout(sigma: Float, width: Int, height: Int) -> Layout {
+        let (halvings, working) = plan(sigma: sigma, width: width, height: height)
+        let (weights, offsets) = kernel(sigma: working)
+        // The kernel's reach and a texel for the resampling, in whole texels of the last level.
+        let margin = halvings == 0 ? 0 : (Int((3 * working).rounded(.up)) + 2) << halvings
+        return Layout(width: width, height: height, halvings: halvings, margin: margin, weights: weights, offsets: offsets)
     }
 
     /// The center's weight, then each fetch's weight and offset (in texels):
@@ -75,33 +111,42 @@ final class BlurStage: RenderStage {
 
     func render(_ input: CameraTexture, _ frame: StageFrame) throws -> CameraTexture {
         let (width, height) = (input.pixelWidth, input.pixelHeight)
-        if layout == nil || layout!.width != width || layout!.height != height {
-            let (halvings, working) = Self.plan(sigma: sigma, width: width, height: height)
-            let (weights, offsets) = Self.kernel(sigma: working)
-            layout = (width, height, halvings, weights, offsets)
-        }
-        let (_, _, halvings, weights, offsets) = layout!
+        if layout?.width != width || layout?.height != height { layout = Self.layout(sigma: sigma, width: width, height: height) }
+        let layout = layout!
         passes = 0
         var current = try frame.copier.whole(input, scratch: &scratch)
         if current.name != input.name { passes += 1 }
-        while halves.count < halvings { halves.append(nil) }
-        for level in 0..<halvings {
-            let target = try Framebuffer.reused(&halves[level], width: (current.width + 1) / 2, height: (current.height + 1) / 2)
-            frame.copier.copy(current, into: target)
+        while halves.count < layout.halvings { halves.append(nil) }
+        for level in 1...max(1, layout.halvings) where layout.halvings > 0 {
+            // The source coordinates this level's texture covers: the picture and
+            // its margins, past the first level's edges (clamped there).
+            let (w, h) = layout.size(level: level)
+            let covered: TextureRegion
+            if level == 1 {
+                let m = Float(layout.margin), span = (Float(2 * w), Float(2 * h))
+                covered = TextureRegion(x: -m / Float(width), y: -m / Float(height), width: span.0 / Float(width), height: span.1 / Float(height))
+            } else {
+                let below = layout.size(level: level - 1)
+                covered = TextureRegion(x: 0, y: 0, width: Float(2 * w) / Float(below.width), height: Float(2 * h) / Float(below.height))
+            }
+            let target = try Framebuffer.reused(&halves[level - 1], width: w, height: h)
+            frame.copier.copy(current, region: covered, into: target)
             current = target.asTexture
             passes += 1
         }
-        let program = try programs[weights.count - 1] ?? BlurProgram(taps: weights.count - 1)
-        programs[weights.count - 1] = program
+        let program = try programs[layout.weights.count - 1] ?? BlurProgram(taps: layout.weights.count - 1)
+        programs[layout.weights.count - 1] = program
         let across = try Framebuffer.reused(&horizontal, width: current.width, height: current.height)
-        program.draw(current, step: SIMD2(1 / Float(current.width), 0), weights: weights, offsets: offsets, into: across, quad: frame.copier.quad)
+        program.draw(current, step: SIMD2(1 / Float(current.width), 0), weights: layout.weights, offsets: layout.offsets, into: across,
+                     quad: frame.copier.quad)
         let down = try Framebuffer.reused(&vertical, width: current.width, height: current.height)
-        program.draw(across.asTexture, step: SIMD2(0, 1 / Float(current.height)), weights: weights, offsets: offsets, into: down, quad: frame.copier.quad)
+        program.draw(across.asTexture, step: SIMD2(0, 1 / Float(current.height)), weights: layout.weights, offsets: layout.offsets, into: down,
+                     quad: frame.copier.quad)
         passes += 2
-        return CameraTexture(name: down.texture, width: down.width, height: down.height, region: .full, imageSize: (width, height))
+        return CameraTexture(name: down.texture, width: down.width, height: down.height, region: layout.pictureRegion(level: layout.halvings),
+                             imageSize: (width, height))
     }
 }
-
 /// `blur.frag` compiled for one number of fetches a side.
 private final class BlurProgram {
     let program: ShaderProgram

@@ -22,12 +22,13 @@ public struct RegionFilter: Filter {
 
     public func makeStage() throws -> RenderStage { try RegionStage(inner: filter.makeStage(), region: region) }
 
-    /// The filter's text and the region's when `text` ends in `@` and a
-    /// region (digits, commas, `%`, `~`, `.`): `matrix=@m.json` is not one.
+    /// The filter's text and the region's when `text` ends in `@` and what
+    /// reads as a region: values with commas, or only digits, `.`, `%` and
+    /// `~`. `matrix=@m.json` names a file instead.
     static func split(_ text: String) -> (filter: String, region: String)? {
         guard let at = text.lastIndex(of: "@") else { return nil }
         let region = text[text.index(after: at)...]
-        guard !region.isEmpty, region.allSatisfy({ $0.isNumber || ",.%~ ".contains($0) }) else { return nil }
+        guard !region.isEmpty, region.contains(",") || region.allSatisfy({ $0.isNumber || ".%~ ".contains($0) }) else { return nil }
         return (String(text[..<at]), String(region))
     }
 }

@@ -30,6 +30,7 @@ public struct SharpenFilter: Filter {
 final class SharpenStage: RenderStage {
     private let blur: BlurStage
     private let program: ShaderProgram
+    private let blurredRegion: GLint
     private var scratch: Framebuffer?
     private var output: Framebuffer?
     private(set) var passes = 0
@@ -40,6 +41,7 @@ final class SharpenStage: RenderStage {
         program.use()
         glUniform1i(program.location("u_blurred"), 1)
         glUniform1f(program.location("u_amount"), amount)
+        blurredRegion = program.location("u_blurred_region")
     }
 
     func render(_ input: CameraTexture, _ frame: StageFrame) throws -> CameraTexture {
@@ -48,6 +50,8 @@ final class SharpenStage: RenderStage {
         let target = try Framebuffer.reused(&output, width: input.pixelWidth, height: input.pixelHeight)
         target.bind()
         program.use()
+        let r = blurred.region
+        glUniform4f(blurredRegion, r.x, r.y, r.width, r.height)
         GL.bindTexture(picture.name)
         GL.bindTexture(blurred.name, unit: 1)
         frame.copier.quad.draw(Quad.vertices(filling: .full))

@@ -1,3 +1,4 @@
+import Foundation
 import KameraKit
 
 /// CPU references for what the shaders compute, written from the standards'
@@ -106,5 +107,70 @@ enum CPUReference {
     /// The cropped part of an image.
     static func crop(_ image: Image, x: Int, y: Int, width: Int, height: Int) -> Image {
         Image(width: width, height: height) { px, py in image.color(x + px, y + py) }
+    }
+
+    /// A Gaussian of deviation `sigma`, sampled at whole pixels out to
+    /// 3 deviations and normalized; horizontal then vertical, every channel,
+    /// a pixel past an edge reading the edge pixel.
+    static func blur(_ image: Image, sigma: Float) -> Image {
+        let radius = max(1, Int((3 * sigma).rounded(.up)))
+        var weights = (-radius...radius).map { i in exp(-Float(i * i) / (2 * sigma * sigma)) }
+        let total = weights.reduce(0, +)
+        weights = weights.map { $0 / total }
+        let (w, h) = (image.width, image.height)
+        func pass(_ source: [SIMD4<Float>], dx: Int, dy: Int) -> [SIMD4<Float>] {
+            var out = [SIMD4<Float>](repeating: .zero, count: w * h)
+            for y in 0..<h {
+                for x in 0..<w {
+                    var sum = SIMD4<Float>.zero
+                    for (k, weight) in weights.enumerated() {
+                        let sx = min(max(x + (k - radius) * dx, 0), w - 1), sy = min(max(y + (k - radius) * dy, 0), h - 1)
+                        sum += weight * source[sy * w + sx]
+                    }
+                    out[y * w + x] = sum
+                }
+            }
+            return out
+        }
+        let colors = (0..<h).flatMap { y in (0..<w).map { x in image.color(x, y) } }
+        let result = pass(pass(colors, dx: 1, dy: 0), dx: 0, dy: 1)
+        return Image(width: w, height: h) { x, y in result[y * w + x] }
+    }
+
+    /// Unsharp mask: `c + amount * (c - blur(c))` on R, G and B, clamped; alpha kept.
+    static func sharpen(_ image: Image, amount: Float, sigma: Float) -> Image {
+        let blurred = blur(image, sigma: sigma)
+        return Image(width: image.width, height: image.height) { x, y in
+            let c = image.color(x, y), b = blurred.color(x, y)
+            let rgb = (SIMD3(c.x, c.y, c.z) + amount * (SIMD3(c.x, c.y, c.z) - SIMD3(b.x, b.y, b.z))).clamped(lowerBound: .zero, upperBound: .one)
+            return SIMD4(rgb, c.w)
+        }
+    }
+
+    /// A `size` x `size` kernel (rows top first) over R, G and B, divided by
+    /// `divisor`, edges clamped, the result clamped; alpha kept.
+    static func convolve(_ image: Image, kernel: [Float], divisor: Float) -> Image {
+        let size = kernel.count == 25 ? 5 : 3, half = size / 2
+        return Image(width: image.width, height: image.height) { x, y in
+            var sum = SIMD3<Float>.zero
+            for ky in 0..<size {
+                for kx in 0..<size {
+                    let c = image.color(min(max(x + kx - half, 0), image.width - 1), min(max(y + ky - half, 0), image.height - 1))
+                    sum += kernel[ky * size + kx] / divisor * SIMD3(c.x, c.y, c.z)
+                }
+            }
+            return SIMD4(sum.clamped(lowerBound: .zero, upperBound: .one), image.color(x, y).w)
+        }
+    }
+
+    /// `filtered` inside the rectangle (left, top, right, bottom in pixels),
+    /// `original` outside, fading in over `feather` pixels inside the edge.
+    static func region(original: Image, filtered: Image, rect: SIMD4<Float>, feather: Float) -> Image {
+        Image(width: original.width, height: original.height) { x, y in
+            let px = Float(x) + 0.5, py = Float(y) + 0.5
+            let inside = min(px - rect.x, rect.z - px, py - rect.y, rect.w - py)
+            let mask: Float = feather > 0 ? min(max(inside / feather, 0), 1) : (inside >= 0 ? 1 : 0)
+            return original.color(x, y) * (1 - mask) + filtered.color(x, y) * mask
+        }
     }
 }
