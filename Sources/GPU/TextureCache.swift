@@ -130,11 +130,12 @@ public final class TextureCache {
     /// The cropped frame as RGBA bytes (rows top first, `width * 4` a row)
     /// when this cache converts it on the CPU, with `transform` applied, and
     /// without uploading it: for a renderer whose draw would only copy it.
-    /// Nil when the frame would reach the GPU another way. Valid until the next call.
-    public func convertedPixels(of frame: Frame, transform: RGBTransform?) -> UnsafeRawBufferPointer? {
+    /// Nil when the frame would reach the GPU another way. Valid until the next
+    /// call. `mosaic`: see `texture(for:folding:magnification:mosaic:)`.
+    public func convertedPixels(of frame: Frame, transform: RGBTransform?, mosaic: Int = 1) -> UnsafeRawBufferPointer? {
         guard convertsToMemory(frame) else { return nil }
         let rect = cropRectangle(for: frame)
-        cpuConverter.convert(frame, x: rect.x, y: rect.y, width: rect.width, height: rect.height, transform: transform)
+        cpuConverter.convert(frame, x: rect.x, y: rect.y, width: rect.width, height: rect.height, transform: transform, mosaic: mosaic)
         lastPath = "copy"
         return UnsafeRawBufferPointer(cpuConverter.pixels)
     }
@@ -151,8 +152,12 @@ public final class TextureCache {
     /// conversion is done at half size, each texel the mean of a 2x2 block:
     /// the mipmap level a GPU would sample (`GL_LINEAR_MIPMAP_NEAREST`), at a
     /// quarter of the conversion, upload and texture reads.
+    ///
+    /// A `mosaic` above 1 makes a frame converted on the CPU (`convertsToMemory`)
+    /// a mosaic of blocks that size, each the color of its center pixel, as
+    /// `pixellate=N` draws: one pixel a block is converted. Other frames ignore it.
     public func texture(for frame: Frame, folding transform: RGBTransform?,
-                        magnification: Float = 1) throws -> (texture: CameraTexture, folded: Bool) {
+                        magnification: Float = 1, mosaic: Int = 1) throws -> (texture: CameraTexture, folded: Bool) {
         guard frame.width > 0, frame.height > 0 else { throw GPUError("frame size \(frame.width)x\(frame.height) is empty") }
         lastConversionHalved = false
         let rect = crop.rectangle(width: frame.width, height: frame.height, zoom: zoom)
@@ -169,9 +174,9 @@ public final class TextureCache {
         }
         lastPath = "copy"
         if frame.format.isYUV && convertsYUVOnCPU {
-            let halved = magnification < Self.halvingMagnification && rect.width > 1 && rect.height > 1
+            let halved = mosaic == 1 && magnification < Self.halvingMagnification && rect.width > 1 && rect.height > 1
             lastConversionHalved = halved
-            return (try convertedOnCPU(frame, rect: rect, transform: transform, halved: halved), folds)
+            return (try convertedOnCPU(frame, rect: rect, transform: transform, halved: halved, mosaic: mosaic), folds)
         }
         return (try copiedTexture(for: frame, rect: rect, region: region, transform: transform), folds)
     }
@@ -221,11 +226,11 @@ public final class TextureCache {
     /// BGRA where the GPU takes it: llvmpipe draws a BGRA texture onto its
     /// BGRA/XRGB screen on a fixed-point path, several times faster than RGBA.
     private func convertedOnCPU(_ frame: Frame, rect: (x: Int, y: Int, width: Int, height: Int), transform: RGBTransform?,
-                                halved: Bool) throws -> CameraTexture {
+                                halved: Bool, mosaic: Int) throws -> CameraTexture {
         let size = YUVToRGBA.outputSize(width: rect.width, height: rect.height, halved: halved)
         let format = uploadsBGRADirectly ? GLenum(GL_BGRA_EXT) : GLenum(GL_RGBA)
         cpuConverter.convert(frame, x: rect.x, y: rect.y, width: rect.width, height: rect.height, transform: transform,
-                             order: uploadsBGRADirectly ? .bgra : .rgba, halved: halved)
+                             order: uploadsBGRADirectly ? .bgra : .rgba, halved: halved, mosaic: mosaic)
         if let t = convertedUpload, t.width == size.width, t.height == size.height, t.format == format {
             glBindTexture(GLenum(GL_TEXTURE_2D), t.texture)
         } else {

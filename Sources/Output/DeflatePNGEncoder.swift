@@ -1,4 +1,5 @@
 import CDeflate
+import Glibc
 
 /// Unfiltered RGBA PNGs with libdeflate for the deflate step: the same
 /// stream a zlib of the same level makes, within a percent, in half to two
@@ -33,9 +34,15 @@ final class DeflatePNGEncoder {
             rows = .allocate(byteCount: filtered, alignment: 64)
         }
         for y in 0..<height {
-            let row = rows.baseAddress! + y * (rowBytes + 1)
-            row.storeBytes(of: 0, as: UInt8.self)
-            (row + 1).copyMemory(from: pixels.baseAddress! + y * rowBytes, byteCount: rowBytes)
+            let row = rows.baseAddress! + y * (rowBytes + 1), source = pixels.baseAddress! + y * rowBytes
+            if y > 0 && memcmp(source, source - rowBytes, rowBytes) == 0 {
+                // The row above again (a mosaic, flat areas, bars): the Up filter, all zeros.
+                row.storeBytes(of: 2, as: UInt8.self)
+                (row + 1).initializeMemory(as: UInt8.self, repeating: 0, count: rowBytes)
+            } else {
+                row.storeBytes(of: 0, as: UInt8.self)
+                (row + 1).copyMemory(from: source, byteCount: rowBytes)
+            }
         }
         let bound = libdeflate_zlib_compress_bound(compressor, filtered)
         let needed = Self.before + bound + Self.after

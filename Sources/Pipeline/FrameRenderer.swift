@@ -107,7 +107,8 @@ public final class FrameRenderer: PixelSource {
         lastOutputSize = size
         framesDrawn &+= 1
         lastLayout = nil
-        if plan.steps.count == 1, let bytes = cache.convertedPixels(of: frame, transform: fold) {
+        let mosaic = plan.conversionMosaic
+        if plan.steps.count == 1, let bytes = cache.convertedPixels(of: frame, transform: fold, mosaic: mosaic) {
             // The conversion is the picture: no upload, draw or read-back.
             matrixFolded = fold != nil
             lastPassCount = 0
@@ -116,9 +117,9 @@ public final class FrameRenderer: PixelSource {
             return picture!
         }
         // Drawn straight by the layout, a picture shown smaller than the crop may be converted smaller.
-        let magnification = plan.layoutFollowsConversion
+        let magnification = plan.layoutFollowsConversion && mosaic == 1
             ? layout.magnification(width: crop.width, height: crop.height, outputWidth: size.0, outputHeight: size.1) : 1
-        let (converted, folded) = try cache.texture(for: frame, folding: fold, magnification: magnification)
+        let (converted, folded) = try cache.texture(for: frame, folding: fold, magnification: magnification, mosaic: mosaic)
         matrixFolded = folded
         var texture = converted
         let target: RenderTarget = try screen ?? outputFramebuffer(size)

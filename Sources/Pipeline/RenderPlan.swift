@@ -7,8 +7,9 @@ import Filters
 public struct RenderPlan {
     public enum Step {
         /// The frame becomes a texture (the texture cache), this matrix
-        /// applied in a YUV conversion (identity: none).
-        case conversion(ColorMatrix)
+        /// applied in a YUV conversion (identity: none), as a mosaic of
+        /// blocks this size when above 1 (`pixellate=N` done by a CPU conversion).
+        case conversion(ColorMatrix, mosaic: Int)
         case filter(any Filter)
         /// The stage at this index of the renderer's `customStages`.
         case custom(Int)
@@ -22,7 +23,7 @@ public struct RenderPlan {
 
     /// The steps as asked for, before any rewrite.
     public init(filters: FilterChain, customStages: Int = 0, overlays: Int = 0) {
-        steps = [.conversion(.identity)] + filters.filters.map { .filter($0) } + (0..<customStages).map { .custom($0) }
+        steps = [.conversion(.identity, mosaic: 1)] + filters.filters.map { .filter($0) } + (0..<customStages).map { .custom($0) }
             + [.layout(.identity)] + (0..<overlays).map { .overlay($0) }
     }
 
@@ -42,14 +43,17 @@ public struct RenderPlan {
         /// No layout at all when it would copy a CPU conversion pixel for pixel:
         /// the conversion's bytes are the picture.
         public static let passthrough = Rewrites(rawValue: 8)
-        public static let all: Rewrites = [.foldMatrices, .matrixIntoLayout, .matrixIntoConversion, .passthrough]
+        /// A pixellate just after a CPU conversion done by the conversion,
+        /// which then converts one pixel a block.
+        public static let mosaicIntoConversion = Rewrites(rawValue: 16)
+        public static let all: Rewrites = [.foldMatrices, .mosaicIntoConversion, .matrixIntoLayout, .matrixIntoConversion, .passthrough]
     }
 
     /// What decides, frame by frame, whether a rewrite applies.
     public struct Conditions: Equatable, Sendable {
         /// The frame is YUV, whose conversion can apply a matrix.
         public var conversionTakesMatrix = false
-        /// The conversion happens on the CPU and could hand over its bytes.
+        /// The conversion happens on the CPU, into memory, and could hand over its bytes.
         public var convertsToMemory = false
         /// The layout would copy the converted picture pixel for pixel.
         public var layoutCopies = false
@@ -65,6 +69,7 @@ public struct RenderPlan {
     public func rewritten(_ rewrites: Rewrites, _ conditions: Conditions) -> RenderPlan {
         var plan = self
         if rewrites.contains(.foldMatrices) { plan.foldMatrices() }
+        if rewrites.contains(.mosaicIntoConversion) && conditions.convertsToMemory { plan.foldMosaicIntoConversion() }
         if rewrites.contains(.matrixIntoLayout) { plan.foldMatrixIntoLayout() }
         if rewrites.contains(.matrixIntoConversion) && conditions.conversionTakesMatrix { plan.foldMatrixIntoConversion() }
         if rewrites.contains(.passthrough) && conditions.convertsToMemory && conditions.layoutCopies && conditions.mayPassThrough {
@@ -95,6 +100,13 @@ public struct RenderPlan {
         steps = result
     }
 
+    private mutating func foldMosaicIntoConversion() {
+        guard steps.count >= 2, case .conversion(let m, mosaic: 1) = steps[0], case .filter(let filter) = steps[1],
+              let pixellate = filter as? PixellateFilter else { return }
+        steps[0] = .conversion(m, mosaic: pixellate.blockSize)
+        steps.remove(at: 1)
+    }
+
     private mutating func foldMatrixIntoLayout() {
         guard let layout = steps.firstIndex(where: { if case .layout = $0 { true } else { false } }), layout > 0,
               case .layout(let after) = steps[layout], case .filter(let filter) = steps[layout - 1], let m = filter.colorMatrix else { return }
@@ -103,14 +115,14 @@ public struct RenderPlan {
     }
 
     private mutating func foldMatrixIntoConversion() {
-        guard steps.count >= 2, case .conversion(let before) = steps[0], case .layout(let m) = steps[1],
+        guard steps.count >= 2, case .conversion(let before, let mosaic) = steps[0], case .layout(let m) = steps[1],
               m != .identity, before.then(m).rgbTransform != nil else { return }
-        steps[0] = .conversion(before.then(m))
+        steps[0] = .conversion(before.then(m), mosaic: mosaic)
         steps[1] = .layout(.identity)
     }
 
     private mutating func passThrough() {
-        guard steps.count == 2, case .conversion(let m) = steps[0], m == .identity || m.rgbTransform != nil,
+        guard steps.count == 2, case .conversion(let m, _) = steps[0], m == .identity || m.rgbTransform != nil,
               case .layout(.identity) = steps[1] else { return }
         steps.removeLast()
     }
@@ -123,6 +135,11 @@ public struct RenderPlan {
 
     /// The conversion's matrix.
     public var conversionMatrix: ColorMatrix {
-        if case .conversion(let m) = steps.first { m } else { .identity }
+        if case .conversion(let m, _) = steps.first { m } else { .identity }
+    }
+
+    /// The conversion's mosaic block, 1 for none.
+    public var conversionMosaic: Int {
+        if case .conversion(_, let mosaic) = steps.first { mosaic } else { 1 }
     }
 }

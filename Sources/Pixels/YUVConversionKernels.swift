@@ -134,6 +134,26 @@ struct Converter<S: ColorStage, P: ChannelPacking> {
         }
     }
 
+    /// `count` pixels from pixel `x` of a row as a mosaic: each run of
+    /// `block` pixels takes the color of the pixel at its center (the last,
+    /// shorter run the pixel at its center or the row's last), as
+    /// `pixellate.frag` samples.
+    @inline(__always)
+    func mosaicRow<L: YUVLayout>(_: L.Type, _ line: UnsafePointer<UInt8>, _ chroma: UnsafePointer<UInt8>, from x: Int, count: Int, block: Int,
+                                 into o: UnsafeMutablePointer<UInt32>) {
+        var i = 0
+        while i < count {
+            let sx = x &+ Swift.min(i &+ block / 2, count &- 1)
+            let (u, v) = L.chroma(chroma, sx & ~1)
+            let color = pixel(L.luma(line, sx), stage.chroma(u, v))
+            let end = Swift.min(i &+ block, count)
+            while i < end {
+                o[i] = color
+                i &+= 1
+            }
+        }
+    }
+
     /// `count` output pixels, each the mean of a 2x2 block of rows `a` and `b`
     /// from column `x` on (a last odd column pairs with itself).
     @inline(__always)

@@ -19,8 +19,10 @@ import Lifecycle
 /// texture onto a BGRA/XRGB screen on its fixed-point path, several times
 /// faster than an RGBA one. At `halved`, each output pixel is the mean of a
 /// 2x2 block (luma and chroma averaged, then converted): the next mipmap level,
-/// for a picture shown at half its size or less. Large pictures are converted
-/// on several threads.
+/// for a picture shown at half its size or less. With a `mosaic` of N, each
+/// block of N x N pixels takes the color of the pixel at its center, as
+/// `pixellate.frag` does, converting one pixel a block. Large pictures are
+/// converted on several threads.
 public final class YUVToRGBA {
     /// The byte order of the output pixels.
     public enum ChannelOrder: Sendable {
@@ -58,8 +60,9 @@ public final class YUVToRGBA {
     /// reallocating only when the output size changes; `transform`, when
     /// given, maps each pixel (a color matrix folded into the conversion).
     public func convert(_ frame: Frame, x: Int, y: Int, width: Int, height: Int, transform: RGBTransform? = nil,
-                        order: ChannelOrder = .rgba, halved: Bool = false) {
+                        order: ChannelOrder = .rgba, halved: Bool = false, mosaic: Int = 1) {
         precondition(frame.format == .yuyv || frame.format == .nv12, "not a YUV frame")
+        precondition(mosaic >= 1 && !(halved && mosaic > 1), "a mosaic is converted at full size")
         precondition(x >= 0 && y >= 0 && width > 0 && height > 0 && x + width <= frame.width && y + height <= frame.height)
         let size = Self.outputSize(width: width, height: height, halved: halved)
         if size.width * size.height * 4 != pixels.count {
@@ -68,7 +71,7 @@ public final class YUVToRGBA {
         }
         (outputWidth, outputHeight) = size
         prepareTables(frame.colorSpace, transform)
-        job.task = Task(frame: frame, rect: Rectangle(x: x, y: y, width: width, height: height), halved: halved, order: order)
+        job.task = Task(frame: frame, rect: Rectangle(x: x, y: y, width: width, height: height), halved: halved, order: order, mosaic: mosaic)
         // Rows are independent: large pictures are split between threads.
         if size.width * size.height >= Self.splitPixels {
             parallel.run(count: size.height, job)
@@ -101,6 +104,7 @@ public final class YUVToRGBA {
         let rect: Rectangle
         let halved: Bool
         let order: ChannelOrder
+        let mosaic: Int
     }
 
     /// The rows of the current conversion, for `ParallelRows`.
@@ -147,7 +151,20 @@ public final class YUVToRGBA {
         let lastColumn = rect.x + rect.width - 1, lastRow = rect.y + rect.height - 1
         for row in rows {
             let o = out + row * width
-            if task.halved {
+            if task.mosaic > 1 {
+                let block = task.mosaic
+                if row % block != 0 && row != rows.lowerBound {
+                    // A block's rows are alike: the row above, already done.
+                    (o - width).withMemoryRebound(to: UInt8.self, capacity: width * 4) { UnsafeMutableRawPointer(o).copyMemory(from: $0, byteCount: width * 4) }
+                    continue
+                }
+                let (line, chroma) = lines(rect.y + min((row / block) * block + block / 2, rect.height - 1))
+                if yuyv {
+                    convert.mosaicRow(YUYVLayout.self, line, chroma, from: rect.x, count: width, block: block, into: o)
+                } else {
+                    convert.mosaicRow(NV12Layout.self, line, chroma, from: rect.x, count: width, block: block, into: o)
+                }
+            } else if task.halved {
                 let r0 = rect.y + 2 * row
                 let (a, ac) = lines(r0), (b, bc) = lines(min(r0 + 1, lastRow))
                 if yuyv {

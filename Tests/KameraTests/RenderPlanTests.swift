@@ -13,7 +13,7 @@ final class RenderPlanTests: XCTestCase {
     func describe(_ plan: RenderPlan) -> [String] {
         plan.steps.map { step in
             switch step {
-            case .conversion(let m): m == .identity ? "conversion" : "conversion+matrix"
+            case .conversion(let m, let mosaic): (m == .identity ? "conversion" : "conversion+matrix") + (mosaic > 1 ? "+mosaic \(mosaic)" : "")
             case .filter(let f): f.name
             case .custom(let n): "custom \(n)"
             case .layout(let m): m == .identity ? "layout" : "layout+matrix"
@@ -40,6 +40,10 @@ final class RenderPlanTests: XCTestCase {
         XCTAssertEqual(describe(lone.rewritten(.all, passing)), ["conversion+matrix"], "the conversion is the picture")
         XCTAssertEqual(describe(RenderPlan(filters: FilterChain(), overlays: 1).rewritten(.all, passing)), ["conversion", "layout", "overlay 0"],
                        "an overlay needs the layout drawn")
+        XCTAssertEqual(describe(RenderPlan(filters: try FilterChain(parsing: ["pixellate=8", "sepia"])).rewritten(.all, passing)),
+                       ["conversion+matrix+mosaic 8"], "a pixellate and a matrix done by the conversion")
+        XCTAssertEqual(describe(RenderPlan(filters: try FilterChain(parsing: ["pixellate=8"])).rewritten(.all, yuv)),
+                       ["conversion", "pixellate=8", "layout"], "a GPU conversion cannot make a mosaic")
         let strong = RenderPlan(filters: try FilterChain(parsing: ["matrix=200,0,0,0,1,0,0,0,1"]))
         XCTAssertEqual(describe(strong.rewritten(.all, passing)), ["conversion", "layout+matrix"], "too strong for the fixed-point conversion")
     }
@@ -72,6 +76,8 @@ final class RenderPlanTests: XCTestCase {
             (.matrixIntoConversion, ["sepia"], .yuyv, [.cpu, .shader]),
             (.matrixIntoConversion, ["contrast=1.3", "hue=30"], .nv12, [.cpu, .shader]),
             (.passthrough, ["sepia"], .nv12, [.cpu]),
+            (.mosaicIntoConversion, ["pixellate=7", "sepia"], .yuyv, [.cpu]),
+            (.mosaicIntoConversion, ["pixellate=16"], .nv12, [.cpu]),
         ]
         for (rewrite, filters, format, conversions) in cases {
             for conversion in conversions {
