@@ -70,6 +70,9 @@ public final class FrameRenderer: PixelSource {
     /// conversion pass is not counted); 0 when the conversion was the picture.
     public private(set) var lastPassCount = 0
 
+    /// Frames read back from the GPU so far: at most one a frame, however many sinks take its bytes.
+    public private(set) var readBacks = 0
+
     /// The size of the last frame drawn, nil before the first.
     public private(set) var lastOutputSize: (width: Int, height: Int)?
 
@@ -176,6 +179,7 @@ public final class FrameRenderer: PixelSource {
             output.readPixels(into: pixels)
             try GL.check("reading back the output")
             framesRead = framesDrawn
+            readBacks += 1
             return UnsafeRawBufferPointer(pixels)
         }
     }

@@ -23,12 +23,10 @@ struct DisplayOptions: ParsableArguments {
             .compactMap { $0 }.first
     }
 
-    /// Opens the card and chooses connector, mode and CRTC; nothing on screen changes yet.
-    func choose() throws -> (card: DisplayCard, choice: DisplayChoice) {
-        if card == "" { throw UsageError("--card is empty; give a card such as /dev/dri/card0 (see `kamera displays`)") }
-        let display = try card.map { try DisplayCard(path: $0, legacy: legacy) } ?? DisplayCard.firstConnected(legacy: legacy)
-        let choice = try display.choose(connector: connector, mode: mode)
-        try display.becomeMaster()
-        return (display, choice)
+    /// Where `-o kms` shows the picture.
+    var request: DisplayRequest {
+        var request = DisplayRequest()
+        (request.card, request.connector, request.mode, request.legacy) = (card, connector, mode, legacy)
+        return request
     }
 }

@@ -64,17 +64,6 @@ struct PipelineOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "How camera frames reach the GPU: auto (dma-buf import when the GPU and camera allow, else copy), copy, or dmabuf.")
     var upload = "auto"
 
-    @Option(parsing: .unconditional, help: "PNG encoding: fast (no row filter, deflate level 1), default (no row filter, level 4) or small (the smaller of every row filter at level 9 and none at level 12); see the README for sizes and times.")
-    var pngCompression = "default"
-
-    /// The `--png-compression` choice.
-    func compression() throws -> PNGCompression {
-        guard let value = PNGCompression(rawValue: pngCompression) else {
-            throw UsageError("--png-compression \(excerpt(pngCompression)) is not valid; use fast, default or small")
-        }
-        return value
-    }
-
     @Option(parsing: .unconditional, help: "Where YUV frames become RGB: auto (on the CPU with a software renderer such as llvmpipe, where it is cheaper than a GPU pass; else on the GPU), cpu, or shader.")
     var yuvConversion = "auto"
 

@@ -25,9 +25,9 @@ struct PreviewCommand: ParsableCommand {
           kamera preview --cube --duration 5
         """)
 
-    @Option(name: .shortAndLong, parsing: .unconditional,
-            help: "kms: full screen on the console's display; or a PNG that shows the latest frame, replaced every --png-every seconds (- for standard output; a FIFO or a device take one image after another).")
-    var output: String?
+    @Option(name: .shortAndLong, parsing: .unconditionalSingleValue,
+            help: "Output, repeatable: kms (full screen on the console's display); a PNG that shows the latest frame, replaced every --png-every seconds; NAME.y4m (every frame); - (standard output, with --stream), a FIFO or a device.")
+    var output: [String] = []
 
     @Option(parsing: .unconditional, help: "Stop after this many frames (default: run until q or Ctrl-C).",
             transform: ArgumentValue.integer("a whole number of frames, 1 or more"))
@@ -45,58 +45,31 @@ struct PreviewCommand: ParsableCommand {
 
     @OptionGroup var pipeline: PipelineOptions
 
+    @OptionGroup var outputOptions: OutputOptions
+
     @OptionGroup var display: DisplayOptions
 
     @OptionGroup var gpuOptions: GPUOptions
 
-    /// True for `-o kms`: the console's display.
-    var showsOnDisplay: Bool { output == "kms" }
-
     func run() throws {
         let logger = gpuOptions.makeLogger()
-        var (sourceOptions, settings) = try pipeline.makePipeline()
-        let png = try output.flatMap { output -> PNGOutput? in
-            guard !showsOnDisplay else { return nil }
-            let pattern = try OutputPattern(output)
-            guard !pattern.isSequence else { throw UsageError("-o \(output): preview keeps one PNG up to date; give a name without %d") }
-            return try PNGOutput(pattern, compression: pipeline.compression())
-        }
-        if !showsOnDisplay, let option = display.givenWithoutDisplay { throw UsageError("\(option) is for the display; add -o kms") }
-        if showsOnDisplay, pipeline.size != nil { throw UsageError("--size is for PNG output; -o kms fills the display's mode, choose it with --mode") }
+        var description = try describeRun(pipeline, outputs: output, outputOptions, display, gpuOptions)
         guard pngEvery > 0 else { throw UsageError("--png-every \(pngEvery) must be above 0 seconds") }
-        let statusEvery = self.statusEvery ?? (showsOnDisplay ? 2 : 1)
+        let statusEvery = self.statusEvery ?? (description.showsOnDisplay ? 2 : 1)
         guard statusEvery > 0 else { throw UsageError("--status-every \(statusEvery) must be above 0 seconds") }
         if let duration, duration <= 0 { throw UsageError("--duration \(duration) must be above 0 seconds") }
         if let frames, frames < 1 { throw UsageError("--frames \(frames) must be at least 1") }
-        let zoom = try pipeline.zoomSlider()
-        let platform = try gpuOptions.platform(), version = try gpuOptions.version()
+        description.pngEvery = pngEvery
+        description.paced = true
+        let builder = try RunBuilder(description)
         let keys = KeyReader()
         defer { keys.restore() }
         let status = StatusLine(style: gpuOptions.quiet ? .quiet : .status)
         let thread = RenderThread()
         defer { thread.shutdown() }
         let summary = try thread.sync { () -> String in
-            var sinks: [FrameSink] = png.map { [PNGSink($0, every: pngEvery)] } ?? []
-            let context: GPUContext
-            var screen: KMSDisplay?
-            if showsOnDisplay {
-                let (card, choice) = try display.choose()
-                context = try GPUContext(version: version, logger: logger, card: card.node)
-                settings.outputSize = (choice.mode.width, choice.mode.height)
-                let display = try KMSDisplay(context: context, card: card, choice: choice)
-                logger.info("display: \(display.summary)")
-                display.onNote = { logger.info("\($0)") }
-                sinks.append(display)
-                screen = display
-            } else {
-                context = try GPUContext(platform: platform, version: version, logger: logger)
-            }
-            let renderer = try FrameRenderer(context: context, settings: settings)
-            let session = try CameraSession(renderer: renderer, configuration: sourceOptions) { logger.info("\($0)") }
-            logger.info("source: \(session.source?.summary ?? "none"); filters: \(renderer.settings.filters.summary)")
-            let loop = FrameLoop(session: session, sinks: sinks)
-            if let zoom { loop.zoom.setSlider(zoom) }
-            loop.paced = true
+            let run = try builder.build(logger: logger)
+            let (loop, session, renderer) = (run.loop, run.session, run.renderer)
             loop.keys = keys.next
             let controls = LiveControls(session: session, zoom: loop.zoom, filters: pipeline.filter, intensity: pipeline.intensity)
             controls.onMessage = status.show
@@ -105,7 +78,7 @@ struct PreviewCommand: ParsableCommand {
             loop.onStatus = { _ in status.show(loop.statusText) }
             try loop.run(frames: frames, duration: duration)
             var summary = loop.statistics.summary(verb: "previewed")
-            if let screen { summary += " on \(screen.summary); \(screen.flips) page flips completed" }
+            if let screen = run.display { summary += " on \(screen.summary); \(screen.flips) page flips completed" }
             if let queue = session.source as? CaptureQueue {
                 summary += "; \(queue.lateDrops) camera frames dropped late, \(queue.camera.driverDrops) by the driver"
             } else {

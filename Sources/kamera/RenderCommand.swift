@@ -21,11 +21,13 @@ struct RenderCommand: ParsableCommand {
           kamera render --input clip.y4m --crop none --fit cover --size 640x360 -o clip.png
           kamera render --input raw.yuv --format yuyv --input-size 1280x720 -o raw.png
           kamera render --frames 30 -o - | ffmpeg -f png_pipe -i - out.mp4
+          kamera render --frames 30 -o - --stream y4m | ffmpeg -i - out.mp4
+          kamera render --frames 30 -o clip.y4m -o frames/f-%02d.png
         """)
 
-    @Option(name: .shortAndLong, parsing: .unconditional,
-            help: "Output PNG; %d (or %03d) numbers a sequence when --frames > 1; - (standard output), a FIFO or a device take the images one after another.")
-    var output = "kamera.png"
+    @Option(name: .shortAndLong, parsing: .unconditionalSingleValue,
+            help: "Output, repeatable: NAME.png, NAME-%03d.png (numbered, with --frames), NAME.y4m, kms (the console's display) or - (standard output, with --stream); a FIFO or a device takes the frames one after another. Default kamera.png.")
+    var output: [String] = []
 
     @Option(parsing: .unconditional, help: "Also write every rendered input frame, raw and tightly packed, to this file (replay it with --input).")
     var saveInput: String?
@@ -44,6 +46,10 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var pipeline: PipelineOptions
 
+    @OptionGroup var outputOptions: OutputOptions
+
+    @OptionGroup var display: DisplayOptions
+
     @OptionGroup var gpuOptions: GPUOptions
 
     func run() throws {
@@ -52,35 +58,25 @@ struct RenderCommand: ParsableCommand {
             return
         }
         let logger = gpuOptions.makeLogger()
-        let job = try makeJob()
-        let platform = try gpuOptions.platform(), version = try gpuOptions.version()
+        let builder = try RunBuilder(try describe())
         let thread = RenderThread()
         defer { thread.shutdown() }
         let progress = StatusLine(style: gpuOptions.quiet ? .quiet : .progress)
         let count = try thread.sync { () -> Int in
-            let context = try GPUContext(platform: platform, version: version, logger: logger)
-            let renderer = try FrameRenderer(context: context, settings: job.settings)
-            let session = try CameraSession(renderer: renderer, configuration: job.source) { logger.info("\($0)") }
-            let source = try session.runningSource()
-            logger.info("source: \(source.summary); filters: \(job.settings.filters.summary)")
+            let run = try builder.build(logger: logger)
+            let (renderer, source, loop) = (run.renderer, try run.session.runningSource(), run.loop)
             if let inventory = source.inventory, frames > inventory.frames, let damage = inventory.damage {
                 throw UsageError("\(source.summary): \(damage); the \(inventory.frames) frame(s) before it are whole: use --frames \(inventory.frames) or fewer")
             }
-            let png = PNGSink(job.output)
-            job.output.onWrite = { logger.info("wrote \($0)") }
-            job.expectation?.onResult = { logger.info("\($0)") }
-            let loop = FrameLoop(session: session, sinks: [png] + (job.expectation.map { [$0] } ?? []))
-            if let zoom = try pipeline.zoomSlider() {
-                loop.zoom.setSlider(zoom)
-                try loop.zoom.apply(to: renderer)
-                logger.info("zoom \(String(format: "%.2f", loop.zoom.currentFactor))x (\(loop.zoom.usesHardware ? "camera zoom_absolute" : "digital"))")
-            }
-            loop.recorder = try job.saveInput.map { try RawFrameWriter(path: $0) }
+            for output in builder.pngOutputs { output.onWrite = { logger.info("wrote \($0)") } }
+            for output in builder.y4mOutputs { output.onWrite = { logger.info("wrote \($0)") } }
+            builder.expectation?.onResult = { logger.info("\($0)") }
             loop.statusInterval = 0.5
             loop.onStatus = { progress.show($0.progress(of: frames)) }
             loop.onFrame = { frame in
-                if frame.index == 0 { logger.info("render passes in the first frame: \(renderer.lastPassCount)") }
-                if frame.index == 0, let queue = source as? CaptureQueue {
+                guard frame.index == 0 else { return }
+                logger.info("render passes in the first frame: \(renderer.lastPassCount)")
+                if let queue = source as? CaptureQueue {
                     logger.info("upload: \(renderer.cache.lastPath) (camera buffers: \(queue.camera.memory))\(renderer.cache.lastPath == "copy" ? renderer.cache.copyReason.map { "; \($0)" } ?? "" : "")")
                 }
             }
@@ -89,8 +85,8 @@ struct RenderCommand: ParsableCommand {
             } catch {
                 progress.clear()
                 // Frames rendered before the failure are still written, whole.
-                try? job.output.writePending()
-                throw PartialRunError(error: error, output: job.output)
+                builder.saveAfterFailure()
+                throw PartialRunError(error: error, builder: builder)
             }
             progress.clear()
             if let queue = source as? CaptureQueue {
@@ -98,51 +94,40 @@ struct RenderCommand: ParsableCommand {
                 let rate = camera.measuredRate.map { String(format: "%.2f", $0) } ?? "unknown"
                 logger.info("captured \(camera.framesCaptured) frames, \(queue.lateDrops) dropped late, \(camera.driverDrops) dropped by the driver, capture rate \(rate) fps, upload \(renderer.cache.lastPath)")
             }
-            return job.output.written
+            return loop.statistics.frames
         }
         if StopSignal.isRequested {
-            FileHandle.standardError.write(Data("kamera: interrupted after \(count) of \(frames) frame(s); every PNG written is complete\n".utf8))
+            FileHandle.standardError.write(Data("kamera: interrupted after \(count) of \(frames) frame(s); every file written is complete\n".utf8))
         } else if count < frames {
             FileHandle.standardError.write(Data("kamera: the input ended after \(count) of \(frames) frames\n".utf8))
         }
     }
 
-    struct Job {
-        var source: SourceOptions
-        var settings: RenderSettings
-        var output: PNGOutput
-        var saveInput: String?
-        var expectation: ExpectationSink?
-    }
-
-    func makeJob() throws -> Job {
-        let (source, settings) = try pipeline.makePipeline()
+    /// The run the options describe.
+    func describe() throws -> RunDescription {
         guard frames >= 1 else { throw UsageError("--frames \(frames) must be at least 1") }
-        let pattern = try OutputPattern(output)
-        // A sequence encodes on a thread per core while later frames render.
-        let png = try PNGOutput(pattern, frames: frames, compression: pipeline.compression(),
-                                encoderThreads: frames > 1 ? ProcessInfo.processInfo.activeProcessorCount : 0)
-        if frames > 1 && !pattern.isSequence && !png.isStream {
-            throw UsageError("-o \(output) names one file but --frames is \(frames); put %d in the name, e.g. frames/out-%03d.png")
-        }
+        var description = try describeRun(pipeline, outputs: output.isEmpty ? ["kamera.png"] : output, outputOptions, display, gpuOptions)
+        description.frames = frames
         if let saveInput {
-            if saveInput == "-" && output == "-" { throw UsageError("-o - and --save-input - cannot both use standard output") }
-            try OutputFile.check(saveInput)
-            if OutputFile.sameFile(saveInput, pattern.path(for: 0)) || (frames > 1 && OutputFile.sameFile(saveInput, pattern.path(for: frames - 1))) {
+            if saveInput == "-" && description.outputs.contains(where: \.isStandardOutput) {
+                throw UsageError("-o - and --save-input - cannot both use standard output")
+            }
+            for case .png(let pattern) in description.outputs
+            where OutputFile.sameFile(saveInput, pattern.path(for: 0)) || OutputFile.sameFile(saveInput, pattern.path(for: frames - 1)) {
                 throw UsageError("--save-input \(saveInput) is also where -o writes; give it another name")
             }
         }
+        description.saveInput = saveInput
         guard (0...255).contains(tolerance) else { throw UsageError("--tolerance \(tolerance) is out of range; use 0 to 255") }
         if tolerance != 0 && expect == nil { throw UsageError("--tolerance is for --expect; add --expect golden.png") }
-        let expectation = try expect.map { golden -> ExpectationSink in
-            let goldenPattern = try OutputPattern(golden)
-            if frames > 1 && !goldenPattern.isSequence {
-                throw UsageError("--expect \(golden) names one file but --frames is \(frames); put %d in the name, e.g. golden-%03d.png")
+        if let expect {
+            let golden = try OutputPattern(expect)
+            if frames > 1 && !golden.isSequence {
+                throw UsageError("--expect \(expect) names one file but --frames is \(frames); put %d in the name, e.g. golden-%03d.png")
             }
-            try ShaderCommand.refuseOverwriting(golden: goldenPattern, with: pattern, numbers: 0..<frames)
-            return ExpectationSink(golden: goldenPattern, tolerance: tolerance, diffs: try OutputPattern(ShaderCommand.diffName(for: output)))
+            description.expectation = .init(golden: golden, tolerance: tolerance)
         }
-        return Job(source: source, settings: settings, output: png, saveInput: saveInput, expectation: expectation)
+        return description
     }
 }
 
@@ -152,10 +137,10 @@ struct PartialRunError: Error, CustomStringConvertible {
     var written: Int
     var summary: String
 
-    init(error: Error, output: PNGOutput) {
+    init(error: Error, builder: RunBuilder) {
         self.error = (error as? PartialRunError)?.error ?? error
-        written = output.written
-        summary = output.writtenSummary
+        written = builder.written
+        summary = builder.writtenSummary ?? ""
     }
 
     var description: String { written == 0 ? "\(error)" : "\(error); \(summary)" }

@@ -31,9 +31,9 @@ struct ShaderCommand: ParsableCommand {
     @Argument(help: "The fragment shader.")
     var shader: String
 
-    @Option(name: .shortAndLong, parsing: .unconditional,
-            help: "kms (full screen on the console), a PNG, or a %d sequence (default kamera.png; none with --expect alone).")
-    var output: String?
+    @Option(name: .shortAndLong, parsing: .unconditionalSingleValue,
+            help: "Output, repeatable: kms (full screen on the console), a PNG, a %d sequence, NAME.y4m or - (default kamera.png; none with --expect alone).")
+    var output: [String] = []
 
     @Option(parsing: .unconditional, help: "Frames to render: N (0 to N-1) or A..B (A to B, inclusive); time = frame / --fps.")
     var frames: String?
@@ -75,6 +75,8 @@ struct ShaderCommand: ParsableCommand {
     var statusEvery = 2.0
 
     @OptionGroup var pipeline: PipelineOptions
+
+    @OptionGroup var outputOptions: OutputOptions
 
     @OptionGroup var display: DisplayOptions
 
@@ -136,97 +138,63 @@ struct ShaderCommand: ParsableCommand {
 
     private func runHarness() throws {
         let configuration = try makeConfiguration()
-        var (sourceOptions, settings) = try pipeline.makePipeline()
-        let live = output == "kms"
-        if !live, let option = display.givenWithoutDisplay { throw UsageError("\(option) is for the display; add -o kms") }
+        let outputs = output.isEmpty && expect == nil ? ["kamera.png"] : output
+        var description = try describeRun(pipeline, outputs: outputs, outputOptions, display, gpuOptions)
+        let live = description.showsOnDisplay
         if frames != nil && time != nil { throw UsageError("--frames and --time both given; --time renders one still, --frames a sequence") }
         if let time, !(0...1e9).contains(time) { throw UsageError("--time \(time) is out of range; use 0 to 1000000000 seconds") }
         if live && (expect != nil || time != nil || frames?.contains("..") == true) {
-            throw UsageError("-o kms runs live on the clock; --time, --expect and --frames A..B are for PNG output (--frames N stops after N frames)")
+            throw UsageError("-o kms runs live on the clock; --time, --expect and --frames A..B are for file output (--frames N stops after N frames)")
         }
         if !live && duration != nil { throw UsageError("--duration is for -o kms") }
         if let duration, duration <= 0 { throw UsageError("--duration \(duration) must be above 0 seconds") }
         guard statusEvery > 0 else { throw UsageError("--status-every \(statusEvery) must be above 0 seconds") }
-        if live && pipeline.size != nil { throw UsageError("--size is for PNG output; -o kms fills the display's mode, choose it with --mode") }
         guard (0...255).contains(tolerance) else { throw UsageError("--tolerance \(tolerance) is out of range; use 0 to 255") }
         if tolerance != 0 && expect == nil { throw UsageError("--tolerance is for --expect; add --expect golden.png") }
         if watch && (frames != nil || expect != nil) { throw UsageError("--watch re-renders one picture on each save; leave out --frames and --expect") }
         let range = try frameRange()
-        let fps = settings.rate
+        let fps = description.settings.rate
         let mode: ShaderClock.Mode = live ? .live : time.map { .still($0) } ?? .exact(start: range.start)
         // The frame number of the first picture: where exports start, and the input with them.
-        let firstNumber = live ? 0 : time.map { Int(min($0 * fps, 1e15).rounded(.down)) } ?? range.start
+        description.firstNumber = live ? 0 : time.map { Int(min($0 * fps, 1e15).rounded(.down)) } ?? range.start
         let count = watch && !live ? nil : (live && frames == nil ? nil : range.count)
-        let pattern = try (output ?? (expect == nil ? "kamera.png" : nil)).flatMap { live ? nil : try OutputPattern($0) }
-        if let pattern, (count ?? 1) > 1 && !pattern.isSequence {
-            throw UsageError("-o \(pattern.pattern) names one file but --frames gives \(count ?? 1); put %d in the name, e.g. out/frame-%04d.png")
+        description.frames = count
+        if live {
+            // A live run keeps its PNGs current, as the preview does.
+            description.pngEvery = 1
+            description.paced = true
         }
-        let expectation = try expect.map { golden -> ExpectationSink in
-            let goldenPattern = try OutputPattern(golden)
-            if (count ?? 1) > 1 && !goldenPattern.isSequence {
-                throw UsageError("--expect \(golden) names one file but --frames gives \(count ?? 1); put %d in the name, e.g. golden-%04d.png")
+        if let expect {
+            let golden = try OutputPattern(expect)
+            if (count ?? 1) > 1 && !golden.isSequence {
+                throw UsageError("--expect \(expect) names one file but --frames gives \(count ?? 1); put %d in the name, e.g. golden-%04d.png")
             }
-            let diffs = try OutputPattern(Self.diffName(for: pattern?.pattern ?? golden))
-            if let pattern {
-                try Self.refuseOverwriting(golden: goldenPattern, with: pattern, numbers: firstNumber..<(firstNumber + (count ?? 1)))
-            }
-            let sink = ExpectationSink(golden: goldenPattern, tolerance: tolerance, diffs: diffs)
-            sink.firstNumber = firstNumber
-            return sink
+            description.expectation = .init(golden: golden, tolerance: tolerance)
         }
-        let png = try pattern.map { try PNGOutput($0, frames: count ?? 1, compression: pipeline.compression(), encoderThreads: (count ?? 1) > 1 ? ProcessInfo.processInfo.activeProcessorCount : 0) }
-        png?.firstNumber = firstNumber
+        let builder = try RunBuilder(description)
         let logger = gpuOptions.makeLogger()
-        let platform = try gpuOptions.platform(), version = try gpuOptions.version()
         let keys = live ? KeyReader() : nil
         defer { keys?.restore() }
         let status = StatusLine(style: gpuOptions.quiet ? .quiet : .status)
         let thread = RenderThread()
         defer { thread.shutdown() }
         let summary = try thread.sync { () -> String? in
-            var sinks: [FrameSink] = []
-            let context: GPUContext
-            var screen: KMSDisplay?
-            if live {
-                let (card, choice) = try display.choose()
-                context = try GPUContext(version: version, logger: logger, card: card.node)
-                settings.outputSize = (choice.mode.width, choice.mode.height)
-                let display = try KMSDisplay(context: context, card: card, choice: choice)
-                logger.info("display: \(display.summary)")
-                display.onNote = { logger.info("\($0)") }
-                sinks.append(display)
-                screen = display
-            } else {
-                context = try GPUContext(platform: platform, version: version, logger: logger)
+            var made: ShaderHarness?
+            let run = try builder.build(logger: logger) { context in
+                let harness = try ShaderHarness(configuration: configuration, clock: ShaderClock(mode: mode, fps: fps), context: context)
+                made = harness
+                return [harness]
             }
-            let harness = try ShaderHarness(configuration: configuration, clock: ShaderClock(mode: mode, fps: fps), context: context)
+            let harness = made!
             if listUniforms {
                 print(harness.uniformListing)
                 return nil
             }
             for warning in harness.warnings { status.show("warning: \(warning)") }
             logger.info("\(shader): \(harness.convention.rawValue) convention; files: \(harness.files.joined(separator: ", "))")
-            let renderer = try FrameRenderer(context: context, settings: settings)
-            renderer.customStages = [harness]
-            let session = try CameraSession(renderer: renderer, configuration: sourceOptions) { logger.info("\($0)") }
-            if firstNumber > 0 && sourceOptions.camera == nil {
-                // Frame N shows input frame N, wherever the range starts.
-                let source = try session.runningSource()
-                if let frames = source.inventory?.frames, firstNumber >= frames {
-                    throw UsageError("\(source.summary) holds \(frames) frames; frame \(firstNumber) is past its end")
-                }
-                let passed = try source.skip(firstNumber)
-                if passed < firstNumber { throw UsageError("\(source.summary) ended after \(passed) frames, before frame \(firstNumber)") }
-            }
-            if let png {
-                png.onWrite = { logger.info("wrote \($0)") }
-                sinks.append(watch ? PNGSink(png, every: 0) : PNGSink(png))
-            }
-            if let expectation {
-                expectation.onResult = { logger.info("\($0)") }
-                sinks.append(expectation)
-            }
-            let loop = FrameLoop(session: session, sinks: sinks)
+            for output in builder.pngOutputs { output.onWrite = { logger.info("wrote \($0)") } }
+            builder.expectation?.onResult = { logger.info("\($0)") }
+            let loop = run.loop
             if watch {
                 let watcher = FileWatcher(files: harness.files, folders: configuration.includePaths)
                 harness.watcher = watcher
@@ -235,16 +203,15 @@ struct ShaderCommand: ParsableCommand {
                 if !live {
                     // One picture per save: after each frame, sleep until a file changes.
                     loop.onFrame = { _ in
-                        if let png { try? png.writePending() }
+                        builder.writePending()
                         status.show("rendered; watching \(harness.files.count) file(s), Ctrl-C stops")
                         _ = watcher.wait(timeout: .infinity) { StopSignal.isRequested }
                     }
                 }
             }
             if live {
-                loop.paced = true
                 loop.keys = keys?.next
-                let controls = ShaderControls(harness: harness, renderer: renderer)
+                let controls = ShaderControls(harness: harness, renderer: run.renderer)
                 controls.onMessage = status.show
                 loop.controls = controls
                 loop.statusInterval = statusEvery
@@ -256,33 +223,18 @@ struct ShaderCommand: ParsableCommand {
             do {
                 try loop.run(frames: count, duration: duration)
             } catch {
-                try? png?.writePending()
+                builder.saveAfterFailure()
                 throw error
             }
-            if let screen { return loop.statistics.summary(verb: "showed") + " on \(screen.summary)" }
+            if let screen = run.display { return loop.statistics.summary(verb: "showed") + " on \(screen.summary)" }
             if let count, loop.statistics.frames < count {
                 FileHandle.standardError.write(Data("kamera: the input ended after \(loop.statistics.frames) of \(count) frames\n".utf8))
             }
-            if let expectation { return "checked \(expectation.checked) frame(s) against \(expectation.golden.pattern): all within \(tolerance)" }
+            if let expectation = builder.expectation {
+                return "checked \(expectation.checked) frame(s) against \(expectation.golden.pattern): all within \(tolerance)"
+            }
             return nil
         }
         if let summary { status.finish(summary) }
-    }
-
-    /// Refuses an output that would replace the golden images it is checked against.
-    static func refuseOverwriting(golden: OutputPattern, with output: OutputPattern, numbers: Range<Int>) throws {
-        for n in [numbers.lowerBound, numbers.upperBound - 1] where OutputFile.sameFile(golden.path(for: n), output.path(for: n)) {
-            throw UsageError("-o \(excerpt(output.pattern)) would write over the golden image \(excerpt(golden.path(for: n))) that --expect checks against; write the render elsewhere")
-        }
-        if golden.pattern == output.pattern {
-            throw UsageError("-o and --expect are both \(excerpt(golden.pattern)); write the render elsewhere")
-        }
-    }
-
-    /// `out.png` → `out-diff.png`; `out-%04d.png` → `out-%04d-diff.png`.
-    static func diffName(for path: String) -> String {
-        let ext = (path as NSString).pathExtension
-        let stem = ext.isEmpty ? path : String(path.dropLast(ext.count + 1))
-        return stem + "-diff.png"
     }
 }

@@ -1,0 +1,61 @@
+import Foundation
+import Pixels
+
+/// What `-o` names, told by its form as ffmpeg does: `kms` the console's
+/// display, `.png` names and `%d` patterns PNG, `.y4m` YUV4MPEG2, `-`
+/// standard output (PNG images one after another, or Y4M with `--stream y4m`).
+/// A FIFO or a device takes the stream's format (`--stream`) unless its name
+/// ends in `.png` or `.y4m`; a new name without an extension, PNG. A name whose extension Kamera does not write is refused.
+public enum OutputRequest: Equatable, Sendable {
+    case display
+    case png(OutputPattern)
+    case y4m(OutputPattern)
+
+    /// What a stream (`-`, a FIFO, a device) carries.
+    public enum StreamFormat: String, CaseIterable, Sendable {
+        case png, y4m
+    }
+
+    /// The forms `-o` takes, for messages.
+    public static let forms = "NAME.png, a sequence NAME-%03d.png, NAME.y4m, kms (the console's display), or - (standard output: PNG images, or Y4M with --stream y4m)"
+
+    public init(parsing text: String, stream: StreamFormat = .png) throws {
+        if text == "kms" {
+            self = .display
+            return
+        }
+        let pattern = try OutputPattern(text)
+        let ext = (text as NSString).pathExtension.lowercased()
+        switch ext {
+        case "png": self = .png(pattern)
+        case "y4m": self = .y4m(pattern)
+        case _ where Self.isStream(text):
+            // A FIFO or a device takes the stream's format, whatever its name.
+            self = stream == .y4m ? .y4m(pattern) : .png(pattern)
+        case "":
+            self = .png(pattern)
+        default:
+            let video = ["mp4", "mkv", "mov", "webm", "avi", "h264", "264", "hevc", "ivf"].contains(ext)
+            throw OutputError("\(excerpt(text)): Kamera does not write .\(excerpt(ext, limit: 10)) files; it writes \(Self.forms)"
+                + (video ? "; for video, pipe Y4M to an encoder: -o - --stream y4m | ffmpeg -i - \(excerpt(text))" : ""))
+        }
+    }
+
+    /// True for `-`, FIFOs and devices: written in place, frame after frame.
+    static func isStream(_ text: String) -> Bool {
+        if text == "-" { return true }
+        if case .inPlace? = try? OutputFile.kind(of: text) { return true }
+        return false
+    }
+
+    /// The path or pattern, or `kms`.
+    public var name: String {
+        switch self {
+        case .display: "kms"
+        case .png(let p), .y4m(let p): p.pattern
+        }
+    }
+
+    /// True when the frames go to standard output.
+    public var isStandardOutput: Bool { name == "-" }
+}

@@ -1,0 +1,185 @@
+import Capture
+import Foundation
+import GPU
+import Logging
+import Output
+import Pixels
+
+/// Makes a run from its description, in two steps: `init` checks what can be
+/// checked before any frame (the outputs, their folders, names that clash)
+/// and makes the file outputs; `build` then makes, on the render thread, the
+/// GPU context (on the display's card for `kms`), the renderer, the source,
+/// the sinks and the frame loop.
+public final class RunBuilder {
+    public let description: RunDescription
+    public let pngOutputs: [PNGOutput]
+    public let y4mOutputs: [Y4MOutput]
+    public let expectation: ExpectationSink?
+
+    public init(_ description: RunDescription) throws {
+        self.description = description
+        let frames = description.frames ?? 1
+        var names: [String] = []
+        var png: [PNGOutput] = [], y4m: [Y4MOutput] = []
+        for output in description.outputs {
+            if names.contains(output.name) || names.contains(where: { OutputFile.sameFile($0, output.name) }) {
+                throw PipelineError("\(output.name) is named as an output twice; give each output once")
+            }
+            names.append(output.name)
+            switch output {
+            case .display:
+                break
+            case .png(let pattern):
+                if description.pngEvery != nil && pattern.isSequence {
+                    throw PipelineError("\(pattern.pattern): a live run keeps one PNG up to date; give a name without %d")
+                }
+                let output = try PNGOutput(pattern, frames: frames, compression: description.pngCompression,
+                                           encoderThreads: frames > 1 && description.pngEvery == nil ? ProcessInfo.processInfo.activeProcessorCount : 0)
+                if description.pngEvery == nil && frames > 1 && !pattern.isSequence && !output.isStream {
+                    throw PipelineError("\(pattern.pattern) names one file but \(frames) frames are rendered; put %d in the name, e.g. frames/out-%03d.png")
+                }
+                output.firstNumber = description.firstNumber
+                png.append(output)
+            case .y4m(let pattern):
+                let output = try Y4MOutput(pattern, frames: frames, rate: description.settings.rate, colorSpace: description.source.colorSpace,
+                                           chroma: description.y4mChroma)
+                output.firstNumber = description.firstNumber
+                y4m.append(output)
+            }
+        }
+        if description.outputs.filter(\.isStandardOutput).count + (description.saveInput == "-" ? 1 : 0) > 1 {
+            throw PipelineError("standard output (-) is named more than once; it can take one stream")
+        }
+        if let saveInput = description.saveInput {
+            try OutputFile.check(saveInput)
+            for case .png(let p) in description.outputs where OutputFile.sameFile(saveInput, p.path(for: description.firstNumber))
+                || (frames > 1 && OutputFile.sameFile(saveInput, p.path(for: description.firstNumber + frames - 1))) {
+                throw PipelineError("the raw input copy \(saveInput) is also where an output writes; give it another name")
+            }
+        }
+        if let e = description.expectation {
+            let diffs = try OutputPattern(Self.diffName(for: description.outputs.first { $0 != .display }?.name ?? e.golden.pattern))
+            for case .png(let pattern) in description.outputs {
+                try Self.refuseOverwriting(golden: e.golden, with: pattern, numbers: description.firstNumber..<(description.firstNumber + frames))
+            }
+            let sink = ExpectationSink(golden: e.golden, tolerance: e.tolerance, diffs: diffs)
+            sink.firstNumber = description.firstNumber
+            expectation = sink
+        } else {
+            expectation = nil
+        }
+        pngOutputs = png
+        y4mOutputs = y4m
+    }
+
+    /// Builds the run on the calling thread, which then owns its GL context.
+    /// `stages` makes the stages drawn after the filters (the shader
+    /// harness's passes) on the new context.
+    public func build(logger: Logger? = nil, stages: (GPUContext) throws -> [RenderStage] = { _ in [] }) throws -> Run {
+        var settings = description.settings
+        let context: GPUContext
+        var display: KMSDisplay?
+        if description.showsOnDisplay {
+            let (card, choice) = try description.display.choose()
+            context = try GPUContext(version: description.gles, logger: logger, card: card.node)
+            settings.outputSize = (choice.mode.width, choice.mode.height)
+            let screen = try KMSDisplay(context: context, card: card, choice: choice)
+            logger?.info("display: \(screen.summary)")
+            screen.onNote = { note in logger?.info("\(note)") }
+            display = screen
+        } else {
+            context = try GPUContext(platform: description.platform, version: description.gles, logger: logger)
+        }
+        let custom = try stages(context)
+        let renderer = try FrameRenderer(context: context, settings: settings)
+        renderer.customStages = custom
+        let session = try CameraSession(renderer: renderer, configuration: description.source) { note in logger?.info("\(note)") }
+        let source = try session.runningSource()
+        logger?.info("source: \(source.summary); filters: \(renderer.settings.filters.summary)")
+        try startInput(at: description.firstNumber, of: source)
+        for output in y4mOutputs { output.rate = renderer.settings.rate }
+        var sinks: [FrameSink] = []
+        var png = pngOutputs.makeIterator(), y4m = y4mOutputs.makeIterator()
+        for output in description.outputs {
+            switch output {
+            case .display: sinks.append(display!)
+            case .png: sinks.append(PNGSink(png.next()!, every: description.pngEvery))
+            case .y4m: sinks.append(Y4MSink(y4m.next()!))
+            }
+        }
+        if let expectation { sinks.append(expectation) }
+        let loop = FrameLoop(session: session, sinks: sinks)
+        loop.paced = description.paced
+        loop.recorder = try description.saveInput.map { try RawFrameWriter(path: $0) }
+        if let zoom = description.zoom {
+            loop.zoom.setSlider(zoom)
+            try loop.zoom.apply(to: renderer)
+            logger?.info("zoom \(String(format: "%.2f", loop.zoom.currentFactor))x (\(loop.zoom.usesHardware ? "camera zoom_absolute" : "digital"))")
+        }
+        return Run(context: context, renderer: renderer, session: session, loop: loop, display: display, customStages: custom)
+    }
+
+    /// Frame N of an export shows input frame N, wherever the export starts.
+    private func startInput(at first: Int, of source: FrameSource) throws {
+        guard first > 0, description.source.camera == nil else { return }
+        if let frames = source.inventory?.frames, first >= frames {
+            throw PipelineError("\(source.summary) holds \(frames) frames; frame \(first) is past its end")
+        }
+        let passed = try source.skip(first)
+        if passed < first { throw PipelineError("\(source.summary) ended after \(passed) frames, before frame \(first)") }
+    }
+
+    /// Writes the PNGs the encoder threads still hold, whole.
+    public func writePending() {
+        for output in pngOutputs { try? output.writePending() }
+    }
+
+    /// After a failure: every frame rendered before it written, whole, and files put in place.
+    public func saveAfterFailure() {
+        writePending()
+        for output in y4mOutputs { try? output.finish() }
+    }
+
+    /// Frames the first file output wrote.
+    public var written: Int { pngOutputs.first?.written ?? y4mOutputs.first?.written ?? 0 }
+
+    /// What the first file output wrote, for a message after a failure.
+    public var writtenSummary: String? { pngOutputs.first?.writtenSummary ?? y4mOutputs.first?.writtenSummary }
+
+    /// Refuses an output that would replace the golden images it is checked against.
+    public static func refuseOverwriting(golden: OutputPattern, with output: OutputPattern, numbers: Range<Int>) throws {
+        for n in [numbers.lowerBound, numbers.upperBound - 1] where OutputFile.sameFile(golden.path(for: n), output.path(for: n)) {
+            throw PipelineError("\(excerpt(output.pattern)) would write over the golden image \(excerpt(golden.path(for: n))) it is checked against; write the render elsewhere")
+        }
+        if golden.pattern == output.pattern {
+            throw PipelineError("the output and the golden images are both \(excerpt(golden.pattern)); write the render elsewhere")
+        }
+    }
+
+    /// `out.png` → `out-diff.png`; `out-%04d.png` → `out-%04d-diff.png`.
+    public static func diffName(for path: String) -> String {
+        let ext = (path as NSString).pathExtension
+        let stem = ext.isEmpty ? path : String(path.dropLast(ext.count + 1))
+        return stem + "-diff.png"
+    }
+}
+
+/// A run ready to go: its frame loop and the parts a command talks to.
+public final class Run {
+    public let context: GPUContext
+    public let renderer: FrameRenderer
+    public let session: CameraSession
+    public let loop: FrameLoop
+    /// The console's display, with `-o kms`.
+    public let display: KMSDisplay?
+    public let customStages: [RenderStage]
+
+    init(context: GPUContext, renderer: FrameRenderer, session: CameraSession, loop: FrameLoop, display: KMSDisplay?, customStages: [RenderStage]) {
+        self.context = context
+        self.renderer = renderer
+        self.session = session
+        self.loop = loop
+        self.display = display
+        self.customStages = customStages
+    }
+}

@@ -1,0 +1,95 @@
+/// Converts RGBA pictures to planar Y'CbCr on the CPU, in 16.16 fixed point:
+/// 4:2:0 (each chroma sample from the mean of its 2x2 block's R, G and B) or
+/// 4:4:4, BT.601 or BT.709, limited or full range. What a Y4M output writes.
+/// The planes are made once per size and reused.
+public final class RGBAToYUV {
+    public enum Chroma: String, CaseIterable, Sendable {
+        /// Chroma at half width and height: what encoders take by default.
+        case c420 = "420"
+        /// Chroma for every pixel.
+        case c444 = "444"
+    }
+
+    public let chroma: Chroma
+    public let colorSpace: YUVColorSpace
+    /// Y', then Cb, then Cr, each plane tightly packed.
+    public private(set) var planes = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    private var size = (width: 0, height: 0)
+    private let y: SIMD4<Int32>, u: SIMD4<Int32>, v: SIMD4<Int32>
+
+    public init(chroma: Chroma = .c420, colorSpace: YUVColorSpace = .bt601Limited) {
+        self.chroma = chroma
+        self.colorSpace = colorSpace
+        let (kr, kg, kb) = colorSpace.lumaWeights
+        let (ys, cs, yo): (Float, Float, Float) = colorSpace.range == .limited ? (219, 224, 16) : (255, 255, 0)
+        // Per 8-bit channel, times 65536; the constant carries the offset and the rounding half.
+        func row(_ r: Float, _ g: Float, _ b: Float, _ offset: Float) -> SIMD4<Int32> {
+            SIMD4(Int32((r * 65536).rounded()), Int32((g * 65536).rounded()), Int32((b * 65536).rounded()), Int32(offset * 65536) + 32768)
+        }
+        y = row(kr * ys / 255, kg * ys / 255, kb * ys / 255, yo)
+        let cb = cs / 255 / (2 * (1 - kb)), cr = cs / 255 / (2 * (1 - kr))
+        u = row(-kr * cb, -kg * cb, (1 - kb) * cb, 128)
+        v = row((1 - kr) * cr, -kg * cr, -kb * cr, 128)
+    }
+
+    deinit { planes.deallocate() }
+
+    /// The size of a chroma plane of a `width` x `height` picture.
+    public func chromaSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        chroma == .c420 ? ((width + 1) / 2, (height + 1) / 2) : (width, height)
+    }
+
+    /// Bytes of all three planes.
+    public func frameSize(width: Int, height: Int) -> Int {
+        let c = chromaSize(width: width, height: height)
+        return width * height + 2 * c.width * c.height
+    }
+
+    /// Converts `width` x `height` RGBA pixels (rows top first, tight) into `planes`.
+    public func convert(_ rgba: UnsafeRawBufferPointer, width: Int, height: Int) {
+        precondition(width > 0 && height > 0 && rgba.count >= width * height * 4)
+        let total = frameSize(width: width, height: height)
+        if planes.count != total {
+            planes.deallocate()
+            planes = .allocate(byteCount: total, alignment: 64)
+        }
+        size = (width, height)
+        let source = rgba.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let luma = planes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let c = chromaSize(width: width, height: height)
+        let cb = luma + width * height, cr = cb + c.width * c.height
+        @inline(__always) func apply(_ k: SIMD4<Int32>, _ r: Int32, _ g: Int32, _ b: Int32, _ shift: Int32) -> UInt8 {
+            let value = (k.x &* r &+ k.y &* g &+ k.z &* b) >> shift &+ k.w
+            return UInt8(truncatingIfNeeded: Swift.min(Swift.max(value >> 16, 0), 255))
+        }
+        for row in 0..<height {
+            let line = source + row * width * 4, out = luma + row * width
+            for x in 0..<width {
+                let p = line + 4 * x
+                out[x] = apply(y, Int32(p[0]), Int32(p[1]), Int32(p[2]), 0)
+            }
+        }
+        if chroma == .c444 {
+            for i in 0..<width * height {
+                let p = source + 4 * i
+                let (r, g, b) = (Int32(p[0]), Int32(p[1]), Int32(p[2]))
+                cb[i] = apply(u, r, g, b, 0)
+                cr[i] = apply(v, r, g, b, 0)
+            }
+            return
+        }
+        for row in 0..<c.height {
+            let top = source + 2 * row * width * 4, bottom = source + min(2 * row + 1, height - 1) * width * 4
+            for x in 0..<c.width {
+                let x0 = 2 * x, x1 = min(2 * x + 1, width - 1)
+                // The sum of the block's four pixels; the coefficients then take a quarter (shift 2).
+                let a = top + 4 * x0, b = top + 4 * x1, c0 = bottom + 4 * x0, d = bottom + 4 * x1
+                let r = Int32(a[0]) &+ Int32(b[0]) &+ Int32(c0[0]) &+ Int32(d[0])
+                let g = Int32(a[1]) &+ Int32(b[1]) &+ Int32(c0[1]) &+ Int32(d[1])
+                let bl = Int32(a[2]) &+ Int32(b[2]) &+ Int32(c0[2]) &+ Int32(d[2])
+                cb[row * c.width + x] = apply(u, r, g, bl, 2)
+                cr[row * c.width + x] = apply(v, r, g, bl, 2)
+            }
+        }
+    }
+}

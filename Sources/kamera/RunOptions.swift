@@ -1,0 +1,22 @@
+import CommandLineSupport
+import Output
+import Pipeline
+
+/// The run every rendering command describes from its options.
+func describeRun(_ pipeline: PipelineOptions, outputs: [String], _ options: OutputOptions, _ display: DisplayOptions,
+                 _ gpu: GPUOptions) throws -> RunDescription {
+    var description = RunDescription()
+    (description.source, description.settings) = try pipeline.makePipeline()
+    description.outputs = try options.requests(outputs)
+    description.pngCompression = try options.compression()
+    description.y4mChroma = try options.chroma()
+    description.platform = try gpu.platform()
+    description.gles = try gpu.version()
+    description.zoom = try pipeline.zoomSlider()
+    description.display = display.request
+    if !description.showsOnDisplay, let option = display.givenWithoutDisplay { throw UsageError("\(option) is for the display; add -o kms") }
+    if description.showsOnDisplay, pipeline.size != nil {
+        throw UsageError("--size cannot be used with -o kms: every output then takes the display's mode; choose it with --mode")
+    }
+    return description
+}

@@ -1,0 +1,145 @@
+import Foundation
+import KameraKit
+import XCTest
+
+/// `-o` by its form, several outputs at once, and Y4M output: the RGBA to
+/// Y'CbCr conversion against the standards' formulas (within 1 of 255), Y4M
+/// files and streams as a user runs them, and an encoder reading the stream.
+final class OutputFormTests: KameraProcessTestCase {
+    /// Y'CbCr from the formulas of BT.601 / BT.709: luma per pixel, chroma from
+    /// the mean R, G and B of each 2x2 block (a last odd row or column counted twice) or per pixel.
+    func referencePlanes(_ image: Image, _ colorSpace: YUVColorSpace, _ chroma: RGBAToYUV.Chroma) -> [UInt8] {
+        let (kr, kg, kb) = colorSpace.lumaWeights
+        let (ys, cs, yo): (Float, Float, Float) = colorSpace.range == .limited ? (219, 224, 16) : (255, 255, 0)
+        func byte(_ v: Float) -> UInt8 { UInt8(max(0, min(255, v.rounded()))) }
+        var luma: [UInt8] = [], cb: [UInt8] = [], cr: [UInt8] = []
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let c = image.color(x, y)
+                luma.append(byte(yo + ys * (kr * c.x + kg * c.y + kb * c.z)))
+            }
+        }
+        let step = chroma == .c420 ? 2 : 1
+        for y in stride(from: 0, to: image.height, by: step) {
+            for x in stride(from: 0, to: image.width, by: step) {
+                var sum = SIMD4<Float>.zero
+                for (dx, dy) in [(0, 0), (step - 1, 0), (0, step - 1), (step - 1, step - 1)] {
+                    sum += image.color(min(x + dx, image.width - 1), min(y + dy, image.height - 1))
+                }
+                let c = sum / 4
+                let l = kr * c.x + kg * c.y + kb * c.z
+                cb.append(byte(128 + cs * (c.z - l) / (2 * (1 - kb))))
+                cr.append(byte(128 + cs * (c.x - l) / (2 * (1 - kr))))
+            }
+        }
+        return luma + cb + cr
+    }
+
+    func testRGBAToYUVMatchesTheFormulas() {
+        let image = sampleImage(width: 33, height: 21)
+        for chroma in RGBAToYUV.Chroma.allCases {
+            for matrix in YUVColorSpace.Matrix.allCases {
+                for range in YUVColorSpace.Range.allCases {
+                    let space = YUVColorSpace(matrix: matrix, range: range)
+                    let converter = RGBAToYUV(chroma: chroma, colorSpace: space)
+                    image.pixels.withUnsafeBytes { converter.convert($0, width: image.width, height: image.height) }
+                    let got = Array(converter.planes), want = referencePlanes(image, space, chroma)
+                    XCTAssertEqual(got.count, want.count)
+                    let worst = zip(got, want).map { abs(Int($0) - Int($1)) }.max() ?? 0
+                    XCTAssertLessThanOrEqual(worst, 1, "\(chroma) \(space)")
+                }
+            }
+        }
+    }
+
+    func testOutputIsChosenByItsForm() throws {
+        XCTAssertEqual(try OutputRequest(parsing: "kms"), .display)
+        XCTAssertEqual(try OutputRequest(parsing: "a.png"), .png(try OutputPattern("a.png")))
+        XCTAssertEqual(try OutputRequest(parsing: "f/a-%03d.PNG"), .png(try OutputPattern("f/a-%03d.PNG")))
+        XCTAssertEqual(try OutputRequest(parsing: "clip.y4m"), .y4m(try OutputPattern("clip.y4m")))
+        XCTAssertEqual(try OutputRequest(parsing: "-"), .png(try OutputPattern("-")))
+        XCTAssertEqual(try OutputRequest(parsing: "-", stream: .y4m), .y4m(try OutputPattern("-")))
+        XCTAssertEqual(try OutputRequest(parsing: "noextension"), .png(try OutputPattern("noextension")))
+        let fifo = run.folder.appendingPathComponent("frames.fifo").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        XCTAssertEqual(try OutputRequest(parsing: fifo, stream: .y4m), .y4m(try OutputPattern(fifo)), "a FIFO takes the stream's format")
+        XCTAssertThrowsError(try OutputRequest(parsing: "out.jpg")) { error in
+            XCTAssertTrue("\(error)".contains("does not write .jpg files; it writes NAME.png"), "\(error)")
+            XCTAssertFalse("\(error)".contains("ffmpeg"), "\(error)")
+        }
+        XCTAssertThrowsError(try OutputRequest(parsing: "out.mp4")) { XCTAssertTrue("\($0)".contains("-o - --stream y4m | ffmpeg -i - out.mp4"), "\($0)") }
+        try run.assertFails(["render", "-o", "out.jpg"], mentioning: ["-o out.jpg", "NAME.y4m", "kms"])
+        try run.assertFails(["render", "-o", "kms.mp4"], mentioning: ["--stream y4m | ffmpeg"])
+        try run.assertFails(["render", "-o", "-", "-o", "-"], mentioning: ["-"])
+        try run.assertFails(["render", "-o", "a.png", "-o", "a.png"], mentioning: ["a.png", "twice"])
+        try run.assertFails(["render", "-o", "x.y4m", "--stream", "mkv"], mentioning: ["--stream mkv", "png or y4m"])
+        try run.assertFails(["render", "-o", "x.y4m", "--y4m-chroma", "422"], mentioning: ["--y4m-chroma 422", "420 or 444"])
+    }
+
+    /// Three outputs of one render: a PNG sequence, a Y4M file and a 4:4:4 one,
+    /// the Y4M planes exactly what the PNGs convert to.
+    func testY4MFilesHoldWhatThePNGsShow() throws {
+        for chroma in ["420", "444"] {
+            let result = try run.run(["render", "--input-size", "64x48", "--crop", "none", "--filter", "sepia", "--range", "full", "--frames", "3",
+                                      "-o", "f-\(chroma)-%d.png", "-o", "clip-\(chroma).y4m", "--y4m-chroma", chroma])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let data = try Data(contentsOf: run.folder.appendingPathComponent("clip-\(chroma).y4m"))
+            let header = "YUV4MPEG2 W64 H48 F30:1 Ip A1:1 \(chroma == "420" ? "C420jpeg XYSCSS=420JPEG" : "C444 XYSCSS=444") XCOLORRANGE=FULL\n"
+            XCTAssertEqual(String(decoding: data.prefix(header.utf8.count), as: UTF8.self), header)
+            let converter = RGBAToYUV(chroma: RGBAToYUV.Chroma(rawValue: chroma)!, colorSpace: YUVColorSpace(matrix: .bt601, range: .full))
+            let frameBytes = converter.frameSize(width: 64, height: 48)
+            XCTAssertEqual(data.count, header.utf8.count + 3 * (6 + frameBytes))
+            for i in 0..<3 {
+                let png = try ImageSource(path: run.folder.appendingPathComponent("f-\(chroma)-\(i).png").path)
+                let frame = try XCTUnwrap(try png.nextFrame())
+                XCTAssertEqual(frame.format, .rgba)
+                converter.convert(frame.planes[0].bytes, width: 64, height: 48)
+                let start = header.utf8.count + i * (6 + frameBytes)
+                XCTAssertEqual(String(decoding: data[start..<start + 6], as: UTF8.self), "FRAME\n")
+                XCTAssertEqual(Array(data[start + 6..<start + 6 + frameBytes]), Array(converter.planes), "frame \(i) \(chroma)")
+            }
+        }
+        // Kamera reads its own 4:2:0 file back.
+        let source = try Y4MSource(path: run.folder.appendingPathComponent("clip-420.y4m").path)
+        XCTAssertEqual(source.inventory?.frames, 3)
+        XCTAssertEqual(source.rate, 30)
+    }
+
+    /// The README's pipe into an encoder: a Y4M stream on standard output that ffmpeg decodes frame for frame.
+    func testY4MStreamPipesIntoAnEncoder() throws {
+        let result = try run.run(["render", "--size", "64x64", "--frames", "5", "--fps", "25", "-o", "-", "--stream", "y4m"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.output.hasPrefix("YUV4MPEG2 W64 H64 F25:1 "), String(result.output.prefix(60)))
+        let stream = run.folder.appendingPathComponent("stream.y4m")
+        try result.stdout.write(to: stream)
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        ffmpeg.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-i", stream.path, "-f", "framecrc", "-"]
+        let out = Pipe()
+        ffmpeg.standardOutput = out
+        try ffmpeg.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        ffmpeg.waitUntilExit()
+        XCTAssertEqual(ffmpeg.terminationStatus, 0)
+        XCTAssertEqual(text.split(separator: "\n").filter { !$0.hasPrefix("#") }.count, 5, text)
+    }
+
+    /// Several sinks that take bytes: each frame is read back from the GPU once.
+    func testEachFrameIsReadBackOnceWhateverTheOutputs() throws {
+        var description = RunDescription()
+        description.source.inputSize = (64, 48)
+        description.settings = RenderSettings(crop: .none, filters: try FilterChain(parsing: ["blur=1"]))
+        description.frames = 4
+        description.outputs = [.png(try OutputPattern(run.folder.path + "/a-%d.png")), .png(try OutputPattern(run.folder.path + "/b-%d.png")),
+                               .y4m(try OutputPattern(run.folder.path + "/c.y4m"))]
+        let builder = try RunBuilder(description)
+        let readBacks = try RenderThread(name: "kamera.tests.outputs").sync { () -> Int in
+            let run = try builder.build()
+            try run.loop.run(frames: 4)
+            return run.renderer.readBacks
+        }
+        XCTAssertEqual(readBacks, 4)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: run.folder.path).sorted(),
+                       ["a-0.png", "a-1.png", "a-2.png", "a-3.png", "b-0.png", "b-1.png", "b-2.png", "b-3.png", "c.y4m"])
+    }
+}
