@@ -17,6 +17,8 @@ public final class FrameLoop {
     public var sinks: [FrameSink]
     /// Also gets every input frame, raw (`--save-input`).
     public var recorder: RawFrameWriter?
+    /// Analysers beside the loop: each frame is offered before it is rendered.
+    public var analysis: FrameAnalysis?
     /// Frames from files and the test pattern come at their rate instead of
     /// as fast as they render (the live preview). Cameras pace themselves.
     public var paced = false
@@ -52,7 +54,10 @@ public final class FrameLoop {
         started = MonotonicClock.seconds
         startCPU = MonotonicClock.processCPUSeconds
         (lastStatus, lastStatusCPU) = (started, startCPU)
+        // The analysis thread is joined on every way out.
+        defer { analysis?.stop() }
         let ending = try loop(limit: limit, duration: duration)
+        try analysis?.finish()
         updateStatistics(now: MonotonicClock.seconds, cpu: MonotonicClock.processCPUSeconds)
         for sink in sinks { try sink.finish() }
         try recorder?.finish()
@@ -85,6 +90,7 @@ public final class FrameLoop {
             }
             try recorder?.append(frame)
             let index = statistics.frames
+            try analysis?.offer(frame, index: index)
             let picture = try renderer.draw(frame, index: index, onto: screen)
             let rendered = RenderedFrame(index: index, input: frame, picture: picture, pixels: renderer)
             for sink in sinks { try sink.consume(rendered) }
@@ -129,6 +135,10 @@ public final class FrameLoop {
             parts.append("late \(s.lateDrops), driver \(s.driverDrops)")
         } else if paced {
             parts.append("late \(s.lateFrames)")
+        }
+        if let analysis {
+            let a = analysis.statistics
+            parts.append("analysed \(a.analysed), skipped \(a.skippedBusy + a.skippedRate)")
         }
         parts.append(String(format: "CPU %.0f%%", s.cpuPercent))
         return parts.joined(separator: " | ")

@@ -70,7 +70,30 @@ public final class RunBuilder {
         }
         pngOutputs = png
         y4mOutputs = y4m
+        analyzers = try AnalyzerRegistry.analyzers(description.analyzers)
+        if analyzers.isEmpty && (description.metadata != nil || description.analyzeRate != nil) {
+            throw PipelineError("metadata needs an analyser; valid analysers: \(AnalyzerRegistry.validNames)")
+        }
+        if let rate = description.analyzeRate, !(rate > 0 && rate <= 1000) {
+            throw PipelineError("an analysis rate of \(rate) frames a second is out of range; use more than 0, at most 1000")
+        }
+        let metadataPath = analyzers.isEmpty ? nil : description.metadata ?? "-"
+        if metadataPath == "-" && (description.outputs.contains(where: \.isStandardOutput) || description.saveInput == "-") {
+            throw PipelineError("standard output takes the frames; write the metadata to a file instead")
+        }
+        if let metadataPath, metadataPath != "-" {
+            try OutputFile.check(metadataPath)
+            if description.outputs.contains(where: { OutputFile.sameFile($0.name, metadataPath) }) {
+                throw PipelineError("the metadata file \(metadataPath) is also an output; give it another name")
+            }
+        }
+        metadata = try metadataPath.map { try MetadataWriter(path: $0) }
     }
+
+    /// The analysers named, made once.
+    public let analyzers: [FrameAnalyzer]
+    /// Where their records go.
+    public let metadata: MetadataWriter?
 
     /// Builds the run on the calling thread, which then owns its GL context.
     /// `stages` makes the stages drawn after the filters (the shader
@@ -108,7 +131,15 @@ public final class RunBuilder {
             }
         }
         if let expectation { sinks.append(expectation) }
+        if let metadata { sinks.append(MetadataSink(metadata)) }
         let loop = FrameLoop(session: session, sinks: sinks)
+        if !analyzers.isEmpty {
+            // Live runs never wait for the analysers; offline runs analyse every frame.
+            let live = description.paced || description.source.camera != nil
+            let analysis = FrameAnalysis(analyzers: analyzers, whenBusy: live ? .skip : .wait, rate: description.analyzeRate)
+            if let metadata { analysis.onRecord = { try metadata.write($0) } }
+            loop.analysis = analysis
+        }
         loop.paced = description.paced
         loop.recorder = try description.saveInput.map { try RawFrameWriter(path: $0) }
         if let zoom = description.zoom {
@@ -138,6 +169,7 @@ public final class RunBuilder {
     public func saveAfterFailure() {
         writePending()
         for output in y4mOutputs { try? output.finish() }
+        try? metadata?.finish()
     }
 
     /// Frames the first file output wrote.

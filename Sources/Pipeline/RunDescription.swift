@@ -34,6 +34,12 @@ public struct RunDescription {
     public var saveInput: String?
     /// Each frame checked against golden images (`--expect`).
     public var expectation: Expectation?
+    /// Analysers by name (`AnalyzerRegistry`), run beside the loop.
+    public var analyzers: [String] = []
+    /// At most this many analysed frames a second of frame time.
+    public var analyzeRate: Double?
+    /// Where the analysers' records go, one JSON line each: a file or `-`; nil with analysers: standard output.
+    public var metadata: String?
 
     public struct Expectation {
         public var golden: OutputPattern

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandLineSupport
 import Output
+import Pipeline
 import Pixels
 
 /// How `-o` outputs are written: the format of a stream, Y4M's chroma, PNG's compression.
@@ -26,6 +27,17 @@ struct OutputOptions: ParsableArguments {
         guard let value = RGBAToYUV.Chroma(rawValue: y4mChroma) else { throw UsageError("--y4m-chroma \(excerpt(y4mChroma)) is not valid; use 420 or 444") }
         return value
     }
+
+    @Option(name: .customLong("analyze"), parsing: .unconditionalSingleValue,
+            help: "Analyse each frame beside the loop, repeatable or comma-separated: \(AnalyzerRegistry.kinds.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")).")
+    var analyzers: [String] = []
+
+    @Option(parsing: .unconditional, help: "Analyse at most this many frames a second (default: as many as the analysers keep up with on live runs, every frame on files).",
+            transform: ArgumentValue.real("a number of frames a second above 0"))
+    var analyzeRate: Double?
+
+    @Option(parsing: .unconditional, help: "Where the analysers' results go, one JSON line per analysed frame: a file, or - (the default: standard output).")
+    var metadata: String?
 
     /// Each `-o`, told by its form.
     func requests(_ outputs: [String]) throws -> [OutputRequest] {

@@ -14,6 +14,16 @@ func describeRun(_ pipeline: PipelineOptions, outputs: [String], _ options: Outp
     description.gles = try gpu.version()
     description.zoom = try pipeline.zoomSlider()
     description.display = display.request
+    description.analyzers = options.analyzers
+    description.analyzeRate = options.analyzeRate
+    description.metadata = options.metadata
+    if !options.analyzers.isEmpty && (options.metadata ?? "-") == "-" && description.outputs.contains(where: \.isStandardOutput) {
+        throw UsageError("-o - takes standard output; write the metadata to a file with --metadata FILE")
+    }
+    if options.metadata == "" { throw UsageError("--metadata is empty; give a file such as out.jsonl, or - for standard output") }
+    if options.analyzers.isEmpty && (options.metadata != nil || options.analyzeRate != nil) {
+        throw UsageError("\(options.metadata != nil ? "--metadata" : "--analyze-rate") is for the analysers' results; add --analyze \(AnalyzerRegistry.kinds[0].name)")
+    }
     if !description.showsOnDisplay, let option = display.givenWithoutDisplay { throw UsageError("\(option) is for the display; add -o kms") }
     if description.showsOnDisplay, pipeline.size != nil {
         throw UsageError("--size cannot be used with -o kms: every output then takes the display's mode; choose it with --mode")

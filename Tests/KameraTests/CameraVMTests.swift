@@ -34,6 +34,9 @@ final class CameraVMTests: XCTestCase {
     $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format nv12 --input-size 640x480 -o dm-nv12.png 2> dm-nv12.log
     $K render -v --camera $D --format yuyv --input-size 640x480 -o dm-device.png 2> dm-device.log
     $K render --camera $D --format yuyv --upload dmabuf -o dm-err.png 2> dm-err.txt; echo $? > dm-err.rc
+    cut -d' ' -f1 /proc/uptime > luma-before.txt
+    $K render --camera $D --format yuyv --input-size 640x480 --frames 10 --analyze luma --metadata luma.jsonl --save-input luma.raw -o luma-%d.png 2> luma.log
+    cut -d' ' -f1 /proc/uptime > luma-after.txt
     $K render --camera $D --input-size 320x180 --frames 100000 --size 16x16 -o busy-%06d.png 2> /dev/null &
     P=$!
     until [ -e busy-000001.png ]; do sleep 0.1; done
@@ -83,6 +86,33 @@ final class CameraVMTests: XCTestCase {
     func image(_ name: String) throws -> Image {
         let frame = try XCTUnwrap(try ImageSource(path: try folder().appendingPathComponent(name).path).nextFrame())
         return Image(width: frame.width, height: frame.height, pixels: Array(frame.planes[0].bytes))
+    }
+
+    /// The luma analyser on a live camera: one JSON line per frame, the
+    /// driver's timestamps (monotonic, between the run's start and end, not
+    /// from 0), and statistics equal to the CPU reference on the raw frames kept.
+    func testLumaMetadataCarriesTheDriversTimestamps() throws {
+        let lines = try file("luma.jsonl").split(separator: "\n")
+        let log = (try? file("luma.log")) ?? ""
+        XCTAssertEqual(lines.count, 10, log)
+        let before = Double(try file("luma-before.txt").trimmingCharacters(in: .whitespacesAndNewlines))!
+        let after = Double(try file("luma-after.txt").trimmingCharacters(in: .whitespacesAndNewlines))!
+        let raw = try Data(contentsOf: try folder().appendingPathComponent("luma.raw"))
+        var last = -1.0
+        for (i, line) in lines.enumerated() {
+            let record = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            XCTAssertEqual(record["frame"] as? Int, i)
+            let time = try XCTUnwrap(record["timestamp"] as? Double)
+            XCTAssertGreaterThan(time, last, "increasing")
+            XCTAssertTrue(time >= before - 0.01 && time <= after + 0.01, "frame \(i) at \(time), the run between \(before) and \(after) s of uptime")
+            last = time
+            let frameBytes = 640 * 480 * 2
+            let luma = (0..<640 * 480).map { raw[i * frameBytes + 2 * $0] }
+            let reference = LumaReference.statistics(luma, width: 640, height: 480, limited: true)
+            let got = try XCTUnwrap(record["luma"] as? [String: Any])
+            XCTAssertEqual(got["mean"] as? Double ?? -1, reference.mean, accuracy: 0.001, "frame \(i)")
+            XCTAssertEqual(got["focus"] as? Double ?? -1, reference.focus, accuracy: 0.01, "frame \(i)")
+        }
     }
 
     func testDiscoveryMatchesV4L2Ctl() throws {

@@ -1,0 +1,34 @@
+/// A frame's luma copied out, one byte a pixel, rows tight: for YUV frames
+/// and GREY the luma the frame holds (no conversion); for RGB frames
+/// BT.601 luma in full range.
+public enum LumaCopy {
+    /// The range of the codes `copy` writes for a frame of this format and color space.
+    public static func range(of format: PixelFormat, _ colorSpace: YUVColorSpace) -> YUVColorSpace.Range {
+        format.isYUV ? colorSpace.range : .full
+    }
+
+    /// Copies the luma of `frame` into `target` (at least width x height bytes).
+    public static func copy(_ frame: Frame, into target: UnsafeMutablePointer<UInt8>) {
+        let (w, h) = (frame.width, frame.height)
+        let plane = frame.planes[0]
+        let source = plane.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        for y in 0..<h {
+            let row = source + y * plane.bytesPerRow, out = target + y * w
+            switch frame.format {
+            case .nv12, .grey:
+                out.update(from: row, count: w)
+            case .yuyv:
+                for x in 0..<w { out[x] = row[2 &* x] }
+            case .rgba, .bgra, .rgb24:
+                let step = frame.format == .rgb24 ? 3 : 4
+                let (r, b) = frame.format == .bgra ? (2, 0) : (0, 2)
+                for x in 0..<w {
+                    let p = row + step &* x
+                    // 0.299, 0.587, 0.114 in 16.16, rounded.
+                    let luma = 19595 &* Int32(p[r]) &+ 38470 &* Int32(p[1]) &+ 7471 &* Int32(p[b]) &+ 32768
+                    out[x] = UInt8(truncatingIfNeeded: luma >> 16)
+                }
+            }
+        }
+    }
+}

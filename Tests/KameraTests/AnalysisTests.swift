@@ -1,0 +1,176 @@
+import Foundation
+import KameraKit
+import XCTest
+
+/// The luma analyser against a CPU reference written from the definitions,
+/// the analysis thread (every frame offline, skips counted live, the rate,
+/// joining, errors), and the metadata as a user gets it from a file input.
+final class AnalysisTests: KameraProcessTestCase {
+    /// A picture with clipped ends, flat areas, edges and noise.
+    static func luma(width: Int, height: Int, seed: UInt32 = 7) -> [UInt8] {
+        var s = seed
+        return (0..<width * height).map { i in
+            let (x, y) = (i % width, i / width)
+            s = s &* 1_664_525 &+ 1_013_904_223
+            if x < width / 8 { return 0 }
+            if x >= width - width / 8 { return 255 }
+            if y < height / 4 { return UInt8(16 + (x * 200) / width) }
+            return UInt8(truncatingIfNeeded: Int(s >> 24) % 180 + 40)
+        }
+    }
+
+    func statistics(_ luma: [UInt8], width: Int, height: Int, range: YUVColorSpace.Range) -> LumaStatistics {
+        luma.withUnsafeBufferPointer { LumaAnalyzer().statistics(LumaImage(width: width, height: height, pixels: $0, range: range)) }
+    }
+
+    func testLumaStatisticsMatchTheDefinitions() {
+        for (width, height) in [(64, 48), (7, 5), (2, 2)] {
+            let luma = Self.luma(width: width, height: height)
+            for range in YUVColorSpace.Range.allCases {
+                let got = statistics(luma, width: width, height: height, range: range)
+                let want = LumaReference.statistics(luma, width: width, height: height, limited: range == .limited)
+                XCTAssertEqual(got.mean, want.mean, accuracy: 1e-9, "\(width)x\(height) \(range)")
+                XCTAssertEqual(got.clippedLow, want.clippedLow, accuracy: 1e-9)
+                XCTAssertEqual(got.clippedHigh, want.clippedHigh, accuracy: 1e-9)
+                XCTAssertEqual(got.focus, want.focus, accuracy: 1e-6 * max(1, want.focus))
+                XCTAssertEqual(got.histogram.count, 16)
+                for (a, b) in zip(got.histogram, want.histogram) { XCTAssertEqual(a, b, accuracy: 1e-12) }
+            }
+        }
+        // A flat picture: nothing to focus on; a sharp checkerboard: a large Laplacian.
+        let flat = [UInt8](repeating: 128, count: 100)
+        XCTAssertEqual(statistics(flat, width: 10, height: 10, range: .full).focus, 0)
+        let checker = (0..<100).map { i in UInt8((i % 10 + i / 10) % 2 == 0 ? 0 : 255) }
+        XCTAssertEqual(statistics(checker, width: 10, height: 10, range: .full).focus, Double(4 * 4 * 255 * 255), accuracy: 1e-6)
+    }
+
+    /// An analyser that takes `delay` seconds a frame and counts its calls.
+    final class SlowAnalyzer: FrameAnalyzer {
+        let name = "slow"
+        let delay: Double
+        let lock = Lock()
+        var frames: [Int] = []
+        init(delay: Double) { self.delay = delay }
+        struct Result: AnalysisResult { var json: String { "{}" } }
+        func analyze(_ image: LumaImage) -> any AnalysisResult {
+            usleep(useconds_t(delay * 1e6))
+            lock.withLock { frames.append(Int(image.pixels[0])) }
+            return Result()
+        }
+    }
+
+    func frame(_ n: Int, time: Double, buffer: FrameBuffer) -> Frame {
+        buffer.mutablePlane(0).initializeMemory(as: UInt8.self, repeating: UInt8(n))
+        return buffer.frame(sequence: UInt64(n), timestamp: UInt64(time * 1e9))
+    }
+
+    func testOfflineRunsAnalyseEveryFrameAndLiveRunsSkipWithoutWaiting() throws {
+        let buffer = FrameBuffer(format: .grey, width: 32, height: 16)
+        let waiting = SlowAnalyzer(delay: 0.01)
+        let offline = FrameAnalysis(analyzers: [waiting], whenBusy: .wait)
+        var records: [Int] = []
+        offline.onRecord = { records.append($0.frame) }
+        for n in 0..<20 { try offline.offer(frame(n, time: Double(n) / 30, buffer: buffer), index: n) }
+        try offline.finish()
+        XCTAssertEqual(records, Array(0..<20), "every frame, in order")
+        XCTAssertEqual(waiting.frames, Array(0..<20), "each frame's own bytes")
+        XCTAssertEqual(offline.statistics.analysed, 20)
+
+        let slow = SlowAnalyzer(delay: 0.05)
+        let live = FrameAnalysis(analyzers: [slow], whenBusy: .skip)
+        let start = MonotonicClock.seconds
+        for n in 0..<40 { try live.offer(frame(n, time: Double(n) / 1000, buffer: buffer), index: n) }
+        let offering = MonotonicClock.seconds - start
+        try live.finish()
+        let s = live.statistics
+        XCTAssertEqual(s.analysed + s.skippedBusy, 40, "every frame analysed or counted as skipped")
+        XCTAssertGreaterThan(s.skippedBusy, 30, "the loop did not wait for a 50 ms analyser")
+        XCTAssertLessThan(offering, 1.0, "40 offers took \(offering) s: only a hang is caught here")
+        XCTAssertEqual(slow.frames.first, 0)
+    }
+
+    func testRateLimitsByFrameTimeAndRecordsArriveAsASequenceToo() async throws {
+        let buffer = FrameBuffer(format: .grey, width: 8, height: 8)
+        let analysis = FrameAnalysis(analyzers: [LumaAnalyzer()], whenBusy: .wait, rate: 10)
+        let records = analysis.records
+        for n in 0..<30 { try analysis.offer(frame(n, time: Double(n) / 30, buffer: buffer), index: n) }
+        try analysis.finish()
+        var frames: [Int] = []
+        for await record in records { frames.append(record.frame) }
+        XCTAssertEqual(frames, [0, 3, 6, 9, 12, 15, 18, 21, 24, 27], "one frame in three at 10 of 30 frames a second")
+        XCTAssertEqual(analysis.statistics.skippedRate, 20)
+    }
+
+    func testAWriteFailureEndsTheRunAndTheThreadIsJoined() throws {
+        struct Full: Error {}
+        let buffer = FrameBuffer(format: .grey, width: 8, height: 8)
+        let analysis = FrameAnalysis(analyzers: [LumaAnalyzer()], whenBusy: .wait)
+        analysis.onRecord = { _ in throw Full() }
+        try analysis.offer(frame(0, time: 0, buffer: buffer), index: 0)
+        XCTAssertThrowsError(try analysis.finish()) { XCTAssertTrue($0 is Full) }
+        analysis.stop()
+        XCTAssertThrowsError(try analysis.offer(frame(1, time: 1, buffer: buffer), index: 1))
+    }
+
+    /// `--analyze luma --metadata` on a Y4M file, end to end: one line per
+    /// frame, frame times, and the statistics of each frame's luma plane.
+    func testMetadataLinesFromAFileInput() throws {
+        let (width, height, frames) = (48, 32, 4)
+        var file = Data("YUV4MPEG2 W\(width) H\(height) F25:1 C420jpeg\n".utf8)
+        var lumas: [[UInt8]] = []
+        for n in 0..<frames {
+            let luma = Self.luma(width: width, height: height, seed: UInt32(n + 1))
+            lumas.append(luma)
+            file += Data("FRAME\n".utf8) + Data(luma) + Data(repeating: 128, count: 2 * (width / 2) * (height / 2))
+        }
+        try file.write(to: run.folder.appendingPathComponent("in.y4m"))
+        let result = try run.run(["render", "--input", "in.y4m", "--frames", "\(frames)", "--filter", "blur=2", "--analyze", "luma",
+                                  "--metadata", "meta.jsonl", "-o", "f-%d.png"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = try String(contentsOf: run.folder.appendingPathComponent("meta.jsonl"), encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, frames)
+        for (n, line) in lines.enumerated() {
+            let record = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            XCTAssertEqual(record["frame"] as? Int, n)
+            XCTAssertEqual(record["sequence"] as? Int, n)
+            XCTAssertEqual(record["timestamp"] as? Double ?? -1, Double(n) / 25, accuracy: 1e-6)
+            let luma = try XCTUnwrap(record["luma"] as? [String: Any])
+            let want = LumaReference.statistics(lumas[n], width: width, height: height, limited: true)
+            XCTAssertEqual(luma["mean"] as? Double ?? -1, want.mean, accuracy: 0.0005)
+            XCTAssertEqual(luma["clipped_low"] as? Double ?? -1, want.clippedLow, accuracy: 0.0005)
+            XCTAssertEqual(luma["clipped_high"] as? Double ?? -1, want.clippedHigh, accuracy: 0.0005)
+            XCTAssertEqual(luma["focus"] as? Double ?? -1, want.focus, accuracy: 0.005)
+            XCTAssertEqual((luma["histogram"] as? [Double])?.count, 16)
+        }
+        // The same metadata on every run of a file; to standard output without --metadata.
+        let again = try run.run(["render", "--input", "in.y4m", "--frames", "\(frames)", "--analyze", "luma", "-o", "g-%d.png"])
+        XCTAssertEqual(again.output.split(separator: "\n"), lines)
+        try run.assertFails(["render", "--metadata", "m.jsonl"], mentioning: ["--metadata", "--analyze luma"])
+        try run.assertFails(["render", "--analyze", "faces"], mentioning: ["no analyser 'faces'", "luma"])
+        try run.assertFails(["render", "--analyze", "luma", "-o", "-"], mentioning: ["-o - takes standard output", "--metadata FILE"])
+    }
+}
+
+/// Luma statistics from their definitions, in doubles.
+enum LumaReference {
+    static func statistics(_ luma: [UInt8], width: Int, height: Int, limited: Bool) -> LumaStatistics {
+        let n = Double(luma.count)
+        let mean = luma.reduce(0.0) { $0 + Double($1) } / n
+        var histogram = [Double](repeating: 0, count: 16)
+        for v in luma { histogram[Int(v) / 16] += 1 / n }
+        let low = Double(luma.filter { Int($0) <= (limited ? 16 : 0) }.count) / n * 100
+        let high = Double(luma.filter { Int($0) >= (limited ? 235 : 255) }.count) / n * 100
+        var laplacians: [Double] = []
+        if width >= 3 && height >= 3 {
+            for y in 1..<height - 1 {
+                for x in 1..<width - 1 {
+                    func p(_ x: Int, _ y: Int) -> Double { Double(luma[y * width + x]) }
+                    laplacians.append(4 * p(x, y) - p(x - 1, y) - p(x + 1, y) - p(x, y - 1) - p(x, y + 1))
+                }
+            }
+        }
+        let m = laplacians.isEmpty ? 0 : laplacians.reduce(0, +) / Double(laplacians.count)
+        let variance = laplacians.isEmpty ? 0 : laplacians.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(laplacians.count)
+        return LumaStatistics(mean: mean, histogram: histogram, clippedLow: low, clippedHigh: high, focus: variance)
+    }
+}
