@@ -149,7 +149,7 @@ extension CameraDevice {
     public func setControl(_ assignment: String) throws -> CameraControl {
         let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2, !parts[0].isEmpty else {
-            throw CaptureError("--set \(assignment): use NAME=VALUE, e.g. brightness=140")
+            throw CaptureError("control assignment \(assignment): use NAME=VALUE, e.g. brightness=140")
         }
         let all = controls()
         let wanted = CameraControl.normalizedName(parts[0])

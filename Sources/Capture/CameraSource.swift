@@ -141,6 +141,9 @@ public final class CameraSource: FrameSource {
         streaming = false
     }
 
+    /// Itself: a camera read directly, without a capture thread.
+    public var camera: CameraSource? { self }
+
     public var summary: String {
         "\(device.path) \(mode.width)x\(mode.height) \(mode.fourcc)\(mode.rate.map { " at \(CameraMode.formatRate($0)) fps" } ?? "") (\(colorSpace))"
     }

@@ -8,7 +8,8 @@ import Pixels
 /// driver (counted in `lateDrops`) instead of piling up. A frame the consumer
 /// took stays valid until it asks for the next one.
 public final class CaptureQueue: FrameSource {
-    public var camera: CameraSource { state.camera }
+    public var camera: CameraSource? { state.camera }
+    private var device: CameraSource { state.camera }
     private let state: State
     private let thread: JoinableThread
 
@@ -29,10 +30,14 @@ public final class CaptureQueue: FrameSource {
         state.camera.stop()
     }
 
-    public var summary: String { camera.summary }
+    public var summary: String { device.summary }
 
     /// Frames dropped because the consumer had not taken them when newer ones came.
     public var lateDrops: Int { state.withLock { state.lateDrops } }
+
+    public var captureStatistics: CaptureStatistics? {
+        CaptureStatistics(framesCaptured: device.framesCaptured, lateDrops: lateDrops, driverDrops: device.driverDrops, measuredRate: device.measuredRate)
+    }
 
     /// The oldest waiting frame; blocks until one comes. Errors of the capture
     /// thread (an unplugged camera) are thrown here.

@@ -12,10 +12,35 @@ public protocol FrameSource: AnyObject {
     /// Passes over `count` frames (to start an export at a later frame);
     /// returns how many there were before the stream ended.
     func skip(_ count: Int) throws -> Int
+    /// The camera behind a live source (its controls, zoom and counters); nil for files and the test pattern.
+    var camera: CameraSource? { get }
+    /// What a live source has captured and dropped so far; nil for files and the test pattern.
+    var captureStatistics: CaptureStatistics? { get }
+    /// Releases the device at once, before the source itself goes (a camera
+    /// switch opens the next one only after); frames already taken stay readable.
+    func stop()
+}
+
+/// What a live source has captured and dropped.
+public struct CaptureStatistics: Sendable {
+    public var framesCaptured: Int
+    /// Frames dropped because the loop had not taken them when newer came.
+    public var lateDrops: Int
+    /// Frames the driver reported lost (gaps in its sequence numbers).
+    public var driverDrops: Int
+    /// Frames a second, from the driver's timestamps; nil before two frames.
+    public var measuredRate: Double?
+
+    public init(framesCaptured: Int, lateDrops: Int, driverDrops: Int, measuredRate: Double?) {
+        (self.framesCaptured, self.lateDrops, self.driverDrops, self.measuredRate) = (framesCaptured, lateDrops, driverDrops, measuredRate)
+    }
 }
 
 extension FrameSource {
     public var inventory: FrameInventory? { nil }
+    public var camera: CameraSource? { nil }
+    public var captureStatistics: CaptureStatistics? { nil }
+    public func stop() {}
 
     public func skip(_ count: Int) throws -> Int {
         for done in 0..<count where try nextFrame() == nil { return done }

@@ -1,7 +1,7 @@
 import Pixels
 /// The built-in test pattern: 75 % color bars over a gray ramp, a white square
-/// that moves with the frame index, and the frame number drawn in the top-left
-/// corner. Frame `n` always looks the same, so renders of it can be compared.
+/// that moves with the frame index, and the frame number on a black box at the
+/// top, centered. Frame `n` always looks the same, so renders of it can be compared.
 public final class TestPattern: FrameSource {
     public let width: Int
     public let height: Int

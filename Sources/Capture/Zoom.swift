@@ -1,7 +1,8 @@
 import Foundation
 
-/// Zoom as the documents describe it: a slider value v in 0...1 maps to the
-/// factor maxZoom^v, with maxZoom = min(the device's maximum, 4).
+/// Zoom as camera apps offer it: a slider value v in 0...1 maps to the
+/// factor maxZoom^v (even steps in perceived size), with maxZoom = min(the
+/// device's maximum, 4).
 public struct ZoomRange: Equatable, Sendable {
     public static let cap = 4.0
     /// The largest factor offered, at most 4.

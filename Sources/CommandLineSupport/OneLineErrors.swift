@@ -34,7 +34,8 @@ extension ParsableCommand {
     }
 }
 
-/// `kamera: error: MESSAGE` on stderr, on one line whatever bytes it holds.
+/// `kamera: error: MESSAGE` on stderr, on one line whatever bytes it holds,
+/// the library's terms mapped to the options that mean them (`FlagNames`).
 public func reportError(_ error: Any) {
-    FileHandle.standardError.write(Data("kamera: error: \(TerminalText.oneLine(String(describing: error)))\n".utf8))
+    FileHandle.standardError.write(Data("kamera: error: \(TerminalText.oneLine(FlagNames.mapped(String(describing: error))))\n".utf8))
 }

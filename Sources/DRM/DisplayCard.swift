@@ -72,9 +72,9 @@ public final class DisplayCard {
         let connector: DisplayConnector
         if let name {
             guard let found = outputs.first(where: { $0.name.lowercased() == name.lowercased() || String($0.id) == name }) else {
-                throw DRMError("--connector \(name): \(path) has no such connector; it has \(list)")
+                throw DRMError("connector \(name): \(path) has no such connector; it has \(list)")
             }
-            guard found.connected else { throw DRMError("--connector \(name): nothing is connected to it; connected ones: \(connectedList)") }
+            guard found.connected else { throw DRMError("connector \(name): nothing is connected to it; connected ones: \(connectedList)") }
             connector = found
         } else {
             guard let found = outputs.first(where: \.connected) else {
@@ -86,10 +86,10 @@ public final class DisplayCard {
         let mode: DisplayMode
         if let wanted {
             guard let request = DisplayChoice.parseMode(wanted) else {
-                throw DRMError("--mode \(wanted) is not a mode; use WxH or WxH@Hz, e.g. \(offered.first ?? "1920x1080@60")")
+                throw DRMError("display mode \(wanted) is not a mode; use WxH or WxH@Hz, e.g. \(offered.first ?? "1920x1080@60")")
             }
             guard let found = connector.modes.first(where: { $0.matches(width: request.width, height: request.height, refresh: request.refresh) }) else {
-                throw DRMError("--mode \(wanted): \(connector.name) does not offer it; it offers \(Self.summarize(offered))")
+                throw DRMError("display mode \(wanted): \(connector.name) does not offer it; it offers \(Self.summarize(offered))")
             }
             mode = found
         } else {

@@ -109,7 +109,7 @@ final class BlurStage: RenderStage {
         return (weights, offsets)
     }
 
-    func render(_ input: CameraTexture, _ frame: StageFrame) throws -> CameraTexture {
+    func render(_ input: TextureView, _ frame: StageFrame) throws -> TextureView {
         let (width, height) = (input.pixelWidth, input.pixelHeight)
         if layout?.width != width || layout?.height != height { layout = Self.layout(sigma: sigma, width: width, height: height) }
         let layout = layout!
@@ -143,7 +143,7 @@ final class BlurStage: RenderStage {
         program.draw(across.asTexture, step: SIMD2(0, 1 / Float(current.height)), weights: layout.weights, offsets: layout.offsets, into: down,
                      quad: frame.copier.quad)
         passes += 2
-        return CameraTexture(name: down.texture, width: down.width, height: down.height, region: layout.pictureRegion(level: layout.halvings),
+        return TextureView(name: down.texture, width: down.width, height: down.height, region: layout.pictureRegion(level: layout.halvings),
                              imageSize: (width, height))
     }
 }
@@ -162,7 +162,7 @@ private final class BlurProgram {
         offsets = program.location("u_offsets")
     }
 
-    func draw(_ texture: CameraTexture, step direction: SIMD2<Float>, weights w: [Float], offsets o: [Float], into target: Framebuffer, quad: Quad) {
+    func draw(_ texture: TextureView, step direction: SIMD2<Float>, weights w: [Float], offsets o: [Float], into target: Framebuffer, quad: Quad) {
         target.bind()
         program.use()
         glUniform2f(step, direction.x, direction.y)

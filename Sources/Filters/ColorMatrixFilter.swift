@@ -54,7 +54,7 @@ final class ColorMatrixStage: RenderStage {
 
     var passes: Int { 1 }
 
-    func render(_ input: CameraTexture, _ frame: StageFrame) throws -> CameraTexture {
+    func render(_ input: TextureView, _ frame: StageFrame) throws -> TextureView {
         let target = try Framebuffer.reused(&output, width: input.pixelWidth, height: input.pixelHeight)
         target.bind()
         program.use()

@@ -53,7 +53,7 @@ final class ConvolutionStage: RenderStage {
         scaled.withUnsafeBufferPointer { glUniform1fv(program.location("u_kernel"), GLsizei(scaled.count), $0.baseAddress) }
     }
 
-    func render(_ input: CameraTexture, _ frame: StageFrame) throws -> CameraTexture {
+    func render(_ input: TextureView, _ frame: StageFrame) throws -> TextureView {
         let picture = try frame.copier.whole(input, scratch: &scratch)
         passes = picture.name == input.name ? 1 : 2
         let target = try Framebuffer.reused(&output, width: picture.width, height: picture.height)

@@ -48,7 +48,7 @@ final class CustomShaderStage: RenderStage {
         self.pass = pass
     }
 
-    func render(_ input: CameraTexture, _ frame: StageFrame) throws -> CameraTexture {
+    func render(_ input: TextureView, _ frame: StageFrame) throws -> TextureView {
         let (width, height) = (input.pixelWidth, input.pixelHeight)
         var current = input
         passes = 1

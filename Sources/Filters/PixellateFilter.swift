@@ -38,7 +38,7 @@ final class PixellateStage: RenderStage {
 
     var passes: Int { 1 }
 
-    func render(_ input: CameraTexture, _ frame: StageFrame) throws -> CameraTexture {
+    func render(_ input: TextureView, _ frame: StageFrame) throws -> TextureView {
         let (width, height) = (input.pixelWidth, input.pixelHeight)
         let target = try Framebuffer.reused(&output, width: width, height: height)
         target.bind()

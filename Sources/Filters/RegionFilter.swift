@@ -56,7 +56,7 @@ final class RegionStage: RenderStage {
         rect = program.location("u_rect")
     }
 
-    func render(_ input: CameraTexture, _ frame: StageFrame) throws -> CameraTexture {
+    func render(_ input: TextureView, _ frame: StageFrame) throws -> TextureView {
         // Whole, the picture and the filtered one share texture coordinates.
         let picture = try frame.copier.whole(input, scratch: &scratch)
         let filtered = try frame.copier.whole(inner.render(picture, frame), scratch: &filteredCopy)

@@ -19,9 +19,9 @@ public struct ShaderInputs {
     /// `iDate`, `u_date`: year, month (0-11), day (1-31), seconds since midnight.
     public var date = SIMD4<Float>(2000, 0, 1, 0)
     /// `iChannel0...3` (and `u_tex0...3`): for Kamera's convention, channel 0 is `u_texture`.
-    public var channels: [CameraTexture?] = [nil, nil, nil, nil]
+    public var channels: [TextureView?] = [nil, nil, nil, nil]
     /// Other samplers by uniform name, e.g. glslViewer's `u_buffer0`.
-    public var samplers: [String: CameraTexture] = [:]
+    public var samplers: [String: TextureView] = [:]
 
     public init() {}
 }
@@ -36,7 +36,7 @@ public struct ShaderUniformValue: Equatable, Sendable {
     public init(parsing argument: String) throws {
         let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty else {
-            throw FilterError("--uniform \(argument): use NAME=VALUE, e.g. u_gain=1.5, u_color=1,0.5,0 or u_on=true")
+            throw FilterError("uniform \(argument): use NAME=VALUE, e.g. u_gain=1.5, u_color=1,0.5,0 or u_on=true")
         }
         name = String(parts[0])
         text = String(parts[1])
@@ -46,7 +46,7 @@ public struct ShaderUniformValue: Equatable, Sendable {
         default:
             let items = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard !items.isEmpty, items.count <= 4, items.allSatisfy({ $0.map { abs($0) <= Double(Float.greatestFiniteMagnitude) } == true }) else {
-                throw FilterError("--uniform \(argument): \"\(text)\" is not a value; give 1 to 4 numbers (each within a float's range, about ±3.4e38) separated by commas, or true/false")
+                throw FilterError("uniform \(argument): \"\(text)\" is not a value; give 1 to 4 numbers (each within a float's range, about ±3.4e38) separated by commas, or true/false")
             }
             numbers = items.map { $0! }
         }

@@ -44,7 +44,7 @@ final class SharpenStage: RenderStage {
         blurredRegion = program.location("u_blurred_region")
     }
 
-    func render(_ input: CameraTexture, _ frame: StageFrame) throws -> CameraTexture {
+    func render(_ input: TextureView, _ frame: StageFrame) throws -> TextureView {
         let picture = try frame.copier.whole(input, scratch: &scratch)
         let blurred = try blur.render(picture, frame)
         let target = try Framebuffer.reused(&output, width: input.pixelWidth, height: input.pixelHeight)

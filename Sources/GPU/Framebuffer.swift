@@ -76,14 +76,14 @@ public final class Framebuffer: RenderTarget {
         glViewport(0, 0, GLsizei(width), GLsizei(height))
     }
 
-    /// The framebuffer's texture as a whole-image `CameraTexture`.
-    public var asTexture: CameraTexture {
-        CameraTexture(name: texture, width: width, height: height, region: .full)
+    /// The framebuffer's texture as a whole-image `TextureView`.
+    public var asTexture: TextureView {
+        TextureView(name: texture, width: width, height: height, region: .full)
     }
 
     /// The texture of a pass drawn in GL's orientation (row 0 the image's bottom).
-    public var asBottomUpTexture: CameraTexture {
-        CameraTexture(name: texture, width: width, height: height, region: .bottomUp)
+    public var asBottomUpTexture: TextureView {
+        TextureView(name: texture, width: width, height: height, region: .bottomUp)
     }
 
     /// Reads the pixels back as RGBA, first row = image top (Kamera renders

@@ -98,7 +98,7 @@ public final class GPUContext {
             }
         }
         guard let (display, platformName) = opened else {
-            throw GPUError("no EGL display for --gpu \(platform): \(failures.joined(separator: "; "))")
+            throw GPUError("the EGL platform \(platform): no EGL display: \(failures.joined(separator: "; "))")
         }
         var major: EGLint = 0, minor: EGLint = 0
         guard eglInitialize(display, &major, &minor) != 0 else {

@@ -6,7 +6,7 @@
 public protocol RenderStage: AnyObject {
     /// Draws this stage's passes from `input`; the texture returned stays
     /// valid until this stage renders again.
-    func render(_ input: CameraTexture, _ frame: StageFrame) throws -> CameraTexture
+    func render(_ input: TextureView, _ frame: StageFrame) throws -> TextureView
     /// Render passes the last `render` drew.
     var passes: Int { get }
 }

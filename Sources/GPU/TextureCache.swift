@@ -45,8 +45,16 @@ public final class TextureCache {
     private var convertedUpload: (texture: GLuint, width: Int, height: Int, format: GLenum)?
     /// True when the last frame was converted at half size (see `texture(for:folding:magnification:)`).
     public private(set) var lastConversionHalved = false
-    /// The path the last frame took: "dmabuf" or "copy".
-    public private(set) var lastPath = "copy"
+    /// How a frame reached the GPU.
+    public enum UploadPath: String, Sendable {
+        /// Its bytes copied into a texture (`glTexSubImage2D`), converted on the CPU or not.
+        case copy
+        /// Its dma-buf imported as an EGLImage, no copy.
+        case dmabuf
+    }
+
+    /// The path the last frame took.
+    public private(set) var lastPath = UploadPath.copy
     /// Why dma-buf frames are copied rather than imported, once that is decided.
     public private(set) var copyReason: String?
     private let importer: DMABufImporter?
@@ -102,6 +110,14 @@ public final class TextureCache {
     /// Whether dma-buf frames can be imported at all.
     public var canImportDMABuf: Bool { importer != nil }
 
+    /// The formats whose dma-bufs are imported; the others are copied.
+    public static let importedFormats: [PixelFormat] = [.yuyv, .rgba, .bgra]
+
+    /// Why a frame of `format` is copied rather than imported, nil when it can be imported.
+    public static func notImported(_ format: PixelFormat) -> String? {
+        importedFormats.contains(format) ? nil : "\(format.fourcc) frames are not imported (\(importedFormats.map { $0.fourcc == "AB24" ? "RGBA" : $0.fourcc == "AR24" ? "BGRA" : $0.fourcc }.joined(separator: ", ")) are)"
+    }
+
     /// Drops imported buffers; call it when the source changes, as its
     /// descriptors may be reused for other buffers.
     public func forgetImportedBuffers() {
@@ -112,7 +128,7 @@ public final class TextureCache {
 
     /// Uploads `frame` and returns the texture for the renderer. The texture is
     /// valid until the next call.
-    public func texture(for frame: Frame) throws -> CameraTexture {
+    public func texture(for frame: Frame) throws -> TextureView {
         try texture(for: frame, folding: nil).texture
     }
 
@@ -136,7 +152,7 @@ public final class TextureCache {
         guard convertsToMemory(frame) else { return nil }
         let rect = cropRectangle(for: frame)
         cpuConverter.convert(frame, x: rect.x, y: rect.y, width: rect.width, height: rect.height, transform: transform, mosaic: mosaic)
-        lastPath = "copy"
+        lastPath = .copy
         return UnsafeRawBufferPointer(cpuConverter.pixels)
     }
 
@@ -157,7 +173,7 @@ public final class TextureCache {
     /// a mosaic of blocks that size, each the color of its center pixel, as
     /// `pixellate=N` draws: one pixel a block is converted. Other frames ignore it.
     public func texture(for frame: Frame, folding transform: RGBTransform?,
-                        magnification: Float = 1, mosaic: Int = 1) throws -> (texture: CameraTexture, folded: Bool) {
+                        magnification: Float = 1, mosaic: Int = 1) throws -> (texture: TextureView, folded: Bool) {
         guard frame.width > 0, frame.height > 0 else { throw GPUError("frame size \(frame.width)x\(frame.height) is empty") }
         lastConversionHalved = false
         let rect = crop.rectangle(width: frame.width, height: frame.height, zoom: zoom)
@@ -166,13 +182,13 @@ public final class TextureCache {
         let folds = transform != nil && frame.format.isYUV
         if upload != .copy, frame.planes[0].dmabuf != nil {
             if let imported = try importedTexture(for: frame, rect: rect, region: region, transform: transform) {
-                lastPath = "dmabuf"
+                lastPath = .dmabuf
                 return (imported, folds)
             }
         } else if upload == .dmabuf {
-            throw GPUError("--upload dmabuf: the \(frame.format.name) frame is not in a dma-buf (only V4L2 cameras share their buffers)")
+            throw GPUError("dma-buf import required, but the \(frame.format.name) frame is not in a dma-buf (only V4L2 cameras share their buffers); copy it instead")
         }
-        lastPath = "copy"
+        lastPath = .copy
         if frame.format.isYUV && convertsYUVOnCPU {
             let halved = mosaic == 1 && magnification < Self.halvingMagnification && rect.width > 1 && rect.height > 1
             lastConversionHalved = halved
@@ -187,18 +203,18 @@ public final class TextureCache {
     /// The texture for `frame` by upload: `glTexSubImage2D` into reused
     /// textures; YUV through a conversion pass applying `transform`.
     private func copiedTexture(for frame: Frame, rect: (x: Int, y: Int, width: Int, height: Int), region: TextureRegion,
-                               transform: RGBTransform?) throws -> CameraTexture {
+                               transform: RGBTransform?) throws -> TextureView {
         try prepare(frame)
         switch frame.format {
         case .rgba, .rgb24, .grey:
             upload(frame, plane: 0, format: glFormat(frame.format), bytesPerPixel: frame.format == .rgba ? 4 : frame.format == .rgb24 ? 3 : 1,
                    width: frame.width, height: frame.height)
-            return CameraTexture(name: planes[0], width: frame.width, height: frame.height, region: region)
+            return TextureView(name: planes[0], width: frame.width, height: frame.height, region: region)
         case .bgra:
             upload(frame, plane: 0, format: uploadsBGRADirectly ? GLenum(GL_BGRA_EXT) : GLenum(GL_RGBA), bytesPerPixel: 4,
                    width: frame.width, height: frame.height)
             if uploadsBGRADirectly {
-                return CameraTexture(name: planes[0], width: frame.width, height: frame.height, region: region)
+                return TextureView(name: planes[0], width: frame.width, height: frame.height, region: region)
             }
             let program = try swizzleProgram ?? ShaderProgram(quadFragment: ShaderSource.bgra, name: "bgra.frag")
             swizzleProgram = program
@@ -226,7 +242,7 @@ public final class TextureCache {
     /// BGRA where the GPU takes it: llvmpipe draws a BGRA texture onto its
     /// BGRA/XRGB screen on a fixed-point path, several times faster than RGBA.
     private func convertedOnCPU(_ frame: Frame, rect: (x: Int, y: Int, width: Int, height: Int), transform: RGBTransform?,
-                                halved: Bool, mosaic: Int) throws -> CameraTexture {
+                                halved: Bool, mosaic: Int) throws -> TextureView {
         let size = YUVToRGBA.outputSize(width: rect.width, height: rect.height, halved: halved)
         let format = uploadsBGRADirectly ? GLenum(GL_BGRA_EXT) : GLenum(GL_RGBA)
         cpuConverter.convert(frame, x: rect.x, y: rect.y, width: rect.width, height: rect.height, transform: transform,
@@ -247,7 +263,7 @@ public final class TextureCache {
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
         glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(size.width), GLsizei(size.height), format,
                         GLenum(GL_UNSIGNED_BYTE), cpuConverter.pixels.baseAddress)
-        return CameraTexture(name: convertedUpload!.texture, width: size.width, height: size.height, region: .full)
+        return TextureView(name: convertedUpload!.texture, width: size.width, height: size.height, region: .full)
     }
 
     private func yuyv() throws -> YUVProgram {
@@ -258,7 +274,7 @@ public final class TextureCache {
 
     private func convert(_ frame: Frame, program: YUVProgram, planes luma: GLuint, _ chroma: GLuint,
                          rect: (x: Int, y: Int, width: Int, height: Int), region: TextureRegion,
-                         transform: RGBTransform?) throws -> CameraTexture {
+                         transform: RGBTransform?) throws -> TextureView {
         try converted.resize(width: rect.width, height: rect.height)
         converted.bind()
         program.program.use()
@@ -288,9 +304,9 @@ public final class TextureCache {
 
     /// The texture for `frame` by dma-buf import, or nil when it is to be copied.
     private func importedTexture(for frame: Frame, rect: (x: Int, y: Int, width: Int, height: Int),
-                                 region: TextureRegion, transform: RGBTransform?) throws -> CameraTexture? {
-        func fallBack(_ reason: String) throws -> CameraTexture? {
-            if upload == .dmabuf { throw GPUError("--upload dmabuf: \(reason)") }
+                                 region: TextureRegion, transform: RGBTransform?) throws -> TextureView? {
+        func fallBack(_ reason: String) throws -> TextureView? {
+            if upload == .dmabuf { throw GPUError("dma-buf import required, but \(reason)") }
             if copyReason == nil { copyReason = reason }
             return nil
         }
@@ -298,15 +314,15 @@ public final class TextureCache {
         if !importVerified, let copyReason { return try fallBack(copyReason) }
         guard let importer else { return try fallBack("no dma-buf import") }
         guard let layout = importLayout(for: frame), let dmabuf = frame.planes[0].dmabuf else {
-            return try fallBack("\(frame.format.name) frames are not imported (YUYV, RGBA and BGRA are)")
+            return try fallBack(Self.notImported(frame.format) ?? "the frame's planes are not in one dma-buf")
         }
-        let result: CameraTexture
+        let result: TextureView
         do {
             let texture = try importer.texture(for: dmabuf, layout: layout)
             if frame.format == .yuyv {
                 result = try convert(frame, program: yuyv(), planes: texture, 0, rect: rect, region: region, transform: transform)
             } else {
-                result = CameraTexture(name: texture, width: frame.width, height: frame.height, region: region)
+                result = TextureView(name: texture, width: frame.width, height: frame.height, region: region)
             }
         } catch {
             return try fallBack("\(error)")
@@ -333,7 +349,7 @@ public final class TextureCache {
     }
 
     /// The region of `texture` as RGBA bytes, drawn into a scratch framebuffer.
-    private func pixels(of texture: CameraTexture) throws -> [UInt8] {
+    private func pixels(of texture: TextureView) throws -> [UInt8] {
         let target = try Framebuffer.reused(&scratch, width: texture.pixelWidth, height: texture.pixelHeight)
         copier.copy(texture, into: target)
         var bytes = [UInt8](repeating: 0, count: target.width * target.height * 4)

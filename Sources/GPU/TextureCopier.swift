@@ -13,13 +13,13 @@ public final class TextureCopier {
     }
 
     /// Draws `region` of `texture` (its own region by default) over all of `target`.
-    public func copy(_ texture: CameraTexture, region: TextureRegion? = nil, into target: RenderTarget) {
+    public func copy(_ texture: TextureView, region: TextureRegion? = nil, into target: RenderTarget) {
         target.bind()
         draw(texture, Quad.vertices(filling: region ?? texture.region))
     }
 
     /// Draws `texture` with the plain program on the bound target, at `vertices`.
-    public func draw(_ texture: CameraTexture, _ vertices: Quad.Vertices) {
+    public func draw(_ texture: TextureView, _ vertices: Quad.Vertices) {
         program.use()
         GL.bindTexture(texture.name)
         quad.draw(vertices)
@@ -30,7 +30,7 @@ public final class TextureCopier {
     /// needed). A filter that samples neighbours reads such a copy, so that
     /// its edges clamp at the picture's edges rather than reading past a
     /// crop, and its distances are in the picture's pixels.
-    public func whole(_ texture: CameraTexture, scratch: inout Framebuffer?) throws -> CameraTexture {
+    public func whole(_ texture: TextureView, scratch: inout Framebuffer?) throws -> TextureView {
         guard texture.region != .full || texture.isReduced else { return texture }
         let target = try Framebuffer.reused(&scratch, width: texture.pixelWidth, height: texture.pixelHeight)
         copy(texture, into: target)

@@ -83,10 +83,10 @@ public final class KMSDisplay: FrameSink {
         queued = buffer
     }
 
-    /// Waits for the last flip, then gives the console back.
     /// Hears lines worth logging (the test hook's hold).
     public var onNote: ((String) -> Void)?
 
+    /// Waits for the last flip, then gives the console back.
     public func finish() throws {
         defer { restore() }
         if let seconds = ProcessInfo.processInfo.environment["KAMERA_TEST_HOLD_SECONDS"].flatMap(Double.init) {

@@ -30,16 +30,18 @@ final class CameraBufferPlan {
 
     private func choose(for mode: CameraMode) throws -> CameraMemory {
         func copy(_ why: String) throws -> CameraMemory {
-            if upload == .dmabuf { throw CaptureError("--upload dmabuf: \(why); use --upload copy or auto") }
+            if upload == .dmabuf { throw CaptureError("dma-buf import required, but \(why); copying the frames would work") }
             reason = "frames are copied: \(why)"
             return .mmap
         }
         guard canImport else {
-            return try copy("the EGL display (\(context.platform)) cannot import dma-bufs (no EGL_EXT_image_dma_buf_import); --gpu gbm:/dev/dri/cardN may")
+            let hint = context.rendersInSoftware
+                ? "a software renderer reads copied frames faster anyway"
+                : "a GPU's display opened on its card (EGL platform gbm:/dev/dri/cardN) usually can"
+            return try copy("the EGL display (\(context.platform)) cannot import dma-bufs (no EGL_EXT_image_dma_buf_import); \(hint)")
         }
-        guard [.yuyv, .rgba, .bgra].contains(mode.format), !mode.isCompressed else {
-            return try copy("\(mode.fourcc) frames are not imported (YUYV, RGBA and BGRA are)")
-        }
+        if mode.isCompressed { return try copy("\(mode.fourcc) frames are compressed and decoded on the CPU") }
+        if let why = TextureCache.notImported(mode.format) { return try copy(why) }
         if let node = allocatingNode() { return .drm(node) }
         if context.rendersInSoftware {
             // Measured: Mesa's llvmpipe imports the camera's own exported buffers but

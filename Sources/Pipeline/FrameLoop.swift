@@ -12,7 +12,7 @@ public final class FrameLoop {
         case frameCount, duration, quit, stopSignal, inputEnded
     }
 
-    public let session: CameraSession
+    public let session: SourceSession
     public let zoom: ZoomController
     public var sinks: [FrameSink]
     /// Also gets every input frame, raw (`--save-input`).
@@ -38,7 +38,7 @@ public final class FrameLoop {
     private var started = 0.0, startCPU = 0.0
     private var lastStatus = 0.0, lastStatusCPU = 0.0, framesAtStatus = 0
 
-    public init(session: CameraSession, sinks: [FrameSink] = [], zoom: ZoomController? = nil) {
+    public init(session: SourceSession, sinks: [FrameSink] = [], zoom: ZoomController? = nil) {
         self.session = session
         self.sinks = sinks
         self.zoom = zoom ?? ZoomController(source: session.source)
@@ -117,10 +117,10 @@ public final class FrameLoop {
         }
         statistics.elapsed = now - started
         statistics.cpuMillisecondsPerFrame = statistics.frames > 0 ? (cpu - startCPU) * 1000 / Double(statistics.frames) : 0
-        statistics.upload = renderer.cache.lastPath
-        if let queue = session.source as? CaptureQueue {
-            statistics.lateDrops = queue.lateDrops
-            statistics.driverDrops = queue.camera.driverDrops
+        statistics.upload = renderer.cache.lastPath.rawValue
+        if let capture = session.source?.captureStatistics {
+            statistics.lateDrops = capture.lateDrops
+            statistics.driverDrops = capture.driverDrops
         }
         (lastStatus, lastStatusCPU, framesAtStatus) = (now, cpu, statistics.frames)
     }
@@ -131,7 +131,7 @@ public final class FrameLoop {
         var parts = [String(format: "%.1f fps", s.recentFPS), session.source?.summary ?? "no source",
                      String(format: "zoom %.2fx %@", zoom.currentFactor, zoom.usesHardware ? "camera" : "digital"),
                      "filter \(renderer.settings.filters.summary)", "upload \(s.upload)"]
-        if session.source is CaptureQueue {
+        if session.source?.captureStatistics != nil {
             parts.append("late \(s.lateDrops), driver \(s.driverDrops)")
         } else if paced {
             parts.append("late \(s.lateFrames)")

@@ -26,7 +26,7 @@ public final class FrameRenderer: PixelSource {
     /// The last frame's picture, and what its layout drew from (to draw it
     /// again offscreen when it went to a screen and is then read back).
     private var picture: RenderedPicture?
-    private var lastLayout: (texture: CameraTexture, matrix: ColorMatrix, frame: StageFrame, from: Int)?
+    private var lastLayout: (texture: TextureView, matrix: ColorMatrix, frame: StageFrame, from: Int)?
     private var pixels = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     private var framesDrawn = 0
     private var framesRead = -1

@@ -11,7 +11,7 @@ public final class LiveControls: KeyControls {
         case quit
     }
 
-    private let session: CameraSession
+    private let session: SourceSession
     private let zoom: ZoomController
     private var filterNames: [String]
     public private(set) var intensity: Double
@@ -23,7 +23,7 @@ public final class LiveControls: KeyControls {
 
     /// `filters` and `intensity` as given on the command line, so that
     /// intensity keys rebuild the same chain.
-    public init(session: CameraSession, zoom: ZoomController, filters: [String], intensity: Double,
+    public init(session: SourceSession, zoom: ZoomController, filters: [String], intensity: Double,
                 snapshots: SnapshotWriter = SnapshotWriter()) {
         self.session = session
         self.zoom = zoom

@@ -116,7 +116,7 @@ public final class RunBuilder {
         let custom = try stages(context)
         let renderer = try FrameRenderer(context: context, settings: settings)
         renderer.customStages = custom
-        let session = try CameraSession(renderer: renderer, configuration: description.source) { note in logger?.info("\(note)") }
+        let session = try SourceSession(renderer: renderer, configuration: description.source) { note in logger?.info("\(note)") }
         let source = try session.runningSource()
         logger?.info("source: \(source.summary); filters: \(renderer.settings.filters.summary)")
         try startInput(at: description.firstNumber, of: source)
@@ -200,13 +200,13 @@ public final class RunBuilder {
 public final class Run {
     public let context: GPUContext
     public let renderer: FrameRenderer
-    public let session: CameraSession
+    public let session: SourceSession
     public let loop: FrameLoop
     /// The console's display, with `-o kms`.
     public let display: KMSDisplay?
     public let customStages: [RenderStage]
 
-    init(context: GPUContext, renderer: FrameRenderer, session: CameraSession, loop: FrameLoop, display: KMSDisplay?, customStages: [RenderStage]) {
+    init(context: GPUContext, renderer: FrameRenderer, session: SourceSession, loop: FrameLoop, display: KMSDisplay?, customStages: [RenderStage]) {
         self.context = context
         self.renderer = renderer
         self.session = session

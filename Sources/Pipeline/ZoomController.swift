@@ -12,7 +12,7 @@ public final class ZoomController {
     private var hardware: CameraControl?
     private let clock: () -> Double
     private var applied: Double = 0
-    /// Called with the new factor whenever it changes (the delegate of the documents).
+    /// Called with the new factor whenever it changes, as a camera app's zoom delegate is.
     public var onChange: ((Double) -> Void)?
 
     /// `clock` gives seconds; the default is the monotonic clock.
@@ -25,7 +25,7 @@ public final class ZoomController {
     /// Follows a new source (after switching camera), keeping the factor; the
     /// next `apply(to:)` sets it there.
     public func attach(to source: FrameSource?) {
-        camera = (source as? CaptureQueue)?.camera ?? source as? CameraSource
+        camera = source?.camera
         hardware = camera?.hardwareZoom
         applied = 0
     }

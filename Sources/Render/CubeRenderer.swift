@@ -79,7 +79,7 @@ public final class CubeRenderer: LayoutStage {
         return projection * view * model
     }
 
-    public func draw(_ picture: CameraTexture, matrix: ColorMatrix, into target: RenderTarget, _ frame: StageFrame) {
+    public func draw(_ picture: TextureView, matrix: ColorMatrix, into target: RenderTarget, _ frame: StageFrame) {
         render(picture, into: target, frame: frame.index, matrix: matrix)
     }
 
@@ -93,7 +93,7 @@ public final class CubeRenderer: LayoutStage {
     /// Renders the cube at `frame` into `target`, its faces showing `texture`
     /// through `matrix`. The cube is convex, so culling its back faces hides
     /// all that a depth test would: no depth buffer to clear and test.
-    public func render(_ texture: CameraTexture, into target: RenderTarget, frame: Int, matrix: ColorMatrix = .identity) {
+    public func render(_ texture: TextureView, into target: RenderTarget, frame: Int, matrix: ColorMatrix = .identity) {
         target.bind()
         glClearColor(background.x, background.y, background.z, background.w)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))

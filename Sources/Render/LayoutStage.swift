@@ -6,7 +6,7 @@ import GPU
 /// color matrix left at the end of the filter chain, which so costs no pass.
 public protocol LayoutStage: AnyObject {
     /// Draws `picture` over all of `target`, `matrix` applied to every pixel.
-    func draw(_ picture: CameraTexture, matrix: ColorMatrix, into target: RenderTarget, _ frame: StageFrame)
+    func draw(_ picture: TextureView, matrix: ColorMatrix, into target: RenderTarget, _ frame: StageFrame)
     /// Output pixels per picture pixel (the smaller along the two axes) for a
     /// `width` x `height` picture on an output of `outputWidth` x `outputHeight`:
     /// under 1/√2 the picture may be converted at half size.

@@ -26,7 +26,7 @@ public final class PreviewRenderer: LayoutStage {
 
     /// Without a color matrix, the plain texture draw: llvmpipe runs such a
     /// shader on its fast fixed-point path, at about half the cost.
-    public func draw(_ texture: CameraTexture, matrix: ColorMatrix, into target: RenderTarget, _ frame: StageFrame) {
+    public func draw(_ texture: TextureView, matrix: ColorMatrix, into target: RenderTarget, _ frame: StageFrame) {
         target.bind()
         glClearColor(0, 0, 0, 1)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
@@ -42,7 +42,7 @@ public final class PreviewRenderer: LayoutStage {
     }
 
     /// The quad's corners: output place and texture coordinate of each.
-    private func vertices(for texture: CameraTexture, on target: RenderTarget) -> Quad.Vertices {
+    private func vertices(for texture: TextureView, on target: RenderTarget) -> Quad.Vertices {
         let e = layout.extent(imageWidth: texture.pixelWidth, imageHeight: texture.pixelHeight,
                               outputWidth: target.width, outputHeight: target.height)
         let r = texture.region

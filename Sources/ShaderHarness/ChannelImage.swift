@@ -7,7 +7,7 @@ import Output
 /// A PNG loaded once into a texture for a channel, bottom row first, as
 /// Shadertoy and glslViewer present images.
 final class ChannelImage {
-    let texture: CameraTexture
+    let texture: TextureView
 
     init(path: String) throws {
         guard FileManager.default.fileExists(atPath: path) else {
@@ -30,7 +30,7 @@ final class ChannelImage {
             glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA, GLsizei(width), GLsizei(height), 0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), $0.baseAddress)
         }
         try GL.check("uploading \(path)")
-        texture = CameraTexture(name: name, width: width, height: height, region: .bottomUp)
+        texture = TextureView(name: name, width: width, height: height, region: .bottomUp)
     }
 
     deinit {

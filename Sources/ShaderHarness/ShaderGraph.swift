@@ -20,7 +20,7 @@ final class ShaderGraph {
             self.pass = pass
         }
 
-        var output: CameraTexture? {
+        var output: TextureView? {
             guard targets.count == 2 else { return nil }
             return pass.shader.convention.isBottomUp ? targets[front].asBottomUpTexture : targets[front].asTexture
         }
@@ -71,7 +71,7 @@ final class ShaderGraph {
         let used = Set(([image] + buffers.map(\.pass)).flatMap { $0.uniforms.map(\.name) })
         if let unused = configuration.uniforms.first(where: { !used.contains($0.name) }) {
             let names = used.sorted().joined(separator: ", ")
-            throw HarnessError("--uniform \(unused.name)=\(unused.text): no pass has an active uniform \(unused.name) (active: \(names.isEmpty ? "none" : names); the compiler drops uniforms a shader never reads)")
+            throw HarnessError("uniform \(unused.name)=\(unused.text): no pass has an active uniform \(unused.name) (active: \(names.isEmpty ? "none" : names); the compiler drops uniforms a shader never reads)")
         }
         self.files = files
         channels = configuration.channels
@@ -95,7 +95,7 @@ final class ShaderGraph {
     private(set) var passes = 0
 
     /// Renders every pass for one frame and returns the image pass's output.
-    func render(frame: CameraTexture, inputs template: ShaderInputs, width: Int, height: Int, copier: TextureCopier) throws -> CameraTexture {
+    func render(frame: TextureView, inputs template: ShaderInputs, width: Int, height: Int, copier: TextureCopier) throws -> TextureView {
         let bottomUpFrame = try bottomUp(frame, copier: copier)
         let quad = copier.quad
         passes = buffers.count + 1 + (bottomUpFrame == frame ? 0 : 1)
@@ -124,7 +124,7 @@ final class ShaderGraph {
         return image.shader.convention.isBottomUp ? target.asBottomUpTexture : target.asTexture
     }
 
-    private func inputs(_ template: ShaderInputs, for pass: ShaderPass, frame: CameraTexture, bottomUpFrame: CameraTexture,
+    private func inputs(_ template: ShaderInputs, for pass: ShaderPass, frame: TextureView, bottomUpFrame: TextureView,
                         width: Int, height: Int) -> ShaderInputs {
         var inputs = template
         (inputs.width, inputs.height) = (width, height)
@@ -145,7 +145,7 @@ final class ShaderGraph {
 
     /// The frame as a whole texture with row 0 at the image's bottom, copied
     /// once a frame when a bottom-up pass reads it.
-    private func bottomUp(_ frame: CameraTexture, copier: TextureCopier) throws -> CameraTexture {
+    private func bottomUp(_ frame: TextureView, copier: TextureCopier) throws -> TextureView {
         guard frame.region != .bottomUp else { return frame }
         let passes = buffers.map(\.pass) + [image]
         guard passes.contains(where: { $0.shader.convention.isBottomUp }), channels.values.contains(.frame) else { return frame }

@@ -45,7 +45,7 @@ public final class ShaderHarness: RenderStage {
 
     public var passes: Int { graph.passes }
 
-    public func render(_ texture: CameraTexture, _ frame: StageFrame) throws -> CameraTexture {
+    public func render(_ texture: TextureView, _ frame: StageFrame) throws -> TextureView {
         if let watcher, watcher.takeChange() { reload() }
         let tick = clock.tick(index: frame.index)
         var inputs = ShaderInputs()

@@ -79,8 +79,8 @@ struct PreviewCommand: ParsableCommand {
             try loop.run(frames: frames, duration: duration)
             var summary = loop.statistics.summary(verb: "previewed")
             if let screen = run.display { summary += " on \(screen.summary); \(screen.flips) page flips completed" }
-            if let queue = session.source as? CaptureQueue {
-                summary += "; \(queue.lateDrops) camera frames dropped late, \(queue.camera.driverDrops) by the driver"
+            if let capture = session.source?.captureStatistics {
+                summary += "; \(capture.lateDrops) camera frames dropped late, \(capture.driverDrops) by the driver"
             } else {
                 summary += String(format: "; %d frames late (over 1/%g s behind the input's pace)", loop.statistics.lateFrames, renderer.settings.rate)
             }

@@ -76,8 +76,8 @@ struct RenderCommand: ParsableCommand {
             loop.onFrame = { frame in
                 guard frame.index == 0 else { return }
                 logger.info("render passes in the first frame: \(renderer.lastPassCount)")
-                if let queue = source as? CaptureQueue {
-                    logger.info("upload: \(renderer.cache.lastPath) (camera buffers: \(queue.camera.memory))\(renderer.cache.lastPath == "copy" ? renderer.cache.copyReason.map { "; \($0)" } ?? "" : "")")
+                if let camera = source.camera {
+                    logger.info("upload: \(renderer.cache.lastPath) (camera buffers: \(camera.memory))\(renderer.cache.lastPath == .copy ? renderer.cache.copyReason.map { "; \($0)" } ?? "" : "")")
                 }
             }
             do {
@@ -89,10 +89,13 @@ struct RenderCommand: ParsableCommand {
                 throw PartialRunError(error: error, builder: builder)
             }
             progress.clear()
-            if let queue = source as? CaptureQueue {
-                let camera = queue.camera
-                let rate = camera.measuredRate.map { String(format: "%.2f", $0) } ?? "unknown"
-                logger.info("captured \(camera.framesCaptured) frames, \(queue.lateDrops) dropped late, \(camera.driverDrops) dropped by the driver, capture rate \(rate) fps, upload \(renderer.cache.lastPath)")
+            if let capture = source.captureStatistics {
+                let rate = capture.measuredRate.map { String(format: "%.2f", $0) } ?? "unknown"
+                logger.info("captured \(capture.framesCaptured) frames, \(capture.lateDrops) dropped late, \(capture.driverDrops) dropped by the driver, capture rate \(rate) fps, upload \(renderer.cache.lastPath)")
+            }
+            if let analysis = loop.analysis {
+                let a = analysis.statistics
+                logger.info("analysed \(a.analysed) frames, skipped \(a.skippedBusy) while the analysers were busy and \(a.skippedRate) for the rate")
             }
             return loop.statistics.frames
         }

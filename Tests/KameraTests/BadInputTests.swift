@@ -190,7 +190,7 @@ final class BadInputTests: KameraProcessTestCase {
         Case(arguments: ["shader", "ok.frag", "--tolerance", "300"], expect: ["--tolerance 300", "0 to 255"], files: ["ok.frag": BadInputTests.okShader]),
         Case(arguments: ["shader", "ok.frag", "--time", "1", "--frames", "3"], expect: ["--frames and --time both given"], files: ["ok.frag": BadInputTests.okShader]),
         Case(arguments: ["shader", "ok.frag", "--frames", "3", "-o", "one.png"], expect: ["names one file", "%d"], files: ["ok.frag": BadInputTests.okShader]),
-        Case(arguments: ["shader", "ok.frag", "--expect", "missing.png"], expect: ["missing.png: no such file", "-o missing.png"], files: ["ok.frag": BadInputTests.okShader]),
+        Case(arguments: ["shader", "ok.frag", "--expect", "missing.png"], expect: ["missing.png: no such file", "rendering to missing.png"], files: ["ok.frag": BadInputTests.okShader]),
         Case(arguments: ["shader", "inc.frag"], expect: ["inc.frag:1: #include \"gone.glsl\": no such file", "-I DIR"],
              files: ["inc.frag": Array("#include \"gone.glsl\"\nvoid main() {}\n".utf8)]),
         Case(arguments: ["shader", "v.frag"], expect: ["v.frag:1: #version 310 es is not supported", "300 es"],

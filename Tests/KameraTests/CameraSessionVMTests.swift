@@ -19,7 +19,7 @@ final class CameraSessionVMTests: XCTestCase {
             options.camera = "/dev/video0"
             options.format = .yuyv
             options.inputSize = (640, 480)
-            let session = try CameraSession(renderer: renderer, configuration: options)
+            let session = try SourceSession(renderer: renderer, configuration: options)
 
             func renderNext() throws -> (Frame, Image, RenderTarget?) {
                 let frame = try XCTUnwrap(try session.nextFrame())

@@ -51,12 +51,8 @@ final class VMTests: XCTestCase {
         process.currentDirectoryURL = folder
         var environment = ProcessInfo.processInfo.environment
         environment["KAMERA"] = CommandLineTests.binary.path
-        // QEMU 7.2's TCG emulation of AVX2 gathers faults on memory that is mapped
-        // (the core dumps show it readable) when another process runs beside
-        // llvmpipe: 5 of 5 display runs died in a JIT'd texture fetch (vpgatherdd)
-        // with a polling shell loop beside them, 0 of 5 with AVX off. Capping
-        // llvmpipe at SSE4.1 sidesteps the emulator bug; real CPUs do not have it.
-        environment["GALLIUM_OVERRIDE_CPU_CAPS"] = "sse4.1"
+        // run-in-vm caps llvmpipe at SSE4.1 in the guest (QEMU's TCG mis-emulates
+        // AVX2 gathers); see its README.
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output
@@ -92,8 +88,8 @@ final class VMTests: XCTestCase {
         local.executableURL = URL(fileURLWithPath: kamera)
         local.arguments = arguments + ["--gpu", "surfaceless", "-o", "surfaceless-%d.png"]
         local.currentDirectoryURL = folder
-        // The same llvmpipe code on both sides: the VM caps it at SSE4.1 (see `run`),
-        // and other vector code rounds differently by a unit here and there.
+        // The same llvmpipe code on both sides: run-in-vm caps it at SSE4.1 in the
+        // guest, and other vector code rounds differently by a unit here and there.
         local.environment = ProcessInfo.processInfo.environment.merging(["GALLIUM_OVERRIDE_CPU_CAPS": "sse4.1"]) { $1 }
         try local.run()
         local.waitUntilExit()

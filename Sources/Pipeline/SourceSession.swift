@@ -6,7 +6,7 @@ import Pixels
 /// switching camera, format, size or rate keeps the GL context, the textures
 /// and the output framebuffer; only the source is replaced. Use it on the
 /// thread that owns the renderer's context.
-public final class CameraSession {
+public final class SourceSession {
     public let renderer: FrameRenderer
     /// The options the running source was made from; change them between
     /// `beginConfiguration()` and `commitConfiguration()`.
@@ -41,7 +41,7 @@ public final class CameraSession {
         if configuration.camera == "auto" { configuration.camera = try SourceOptions.firstCamera() }
         guard configuration != running else { return }
         // Release the device now, even if frames of the old source are still held.
-        (source as? CaptureQueue)?.stop()
+        source?.stop()
         source = nil
         renderer.cache.forgetImportedBuffers()
         do {
