@@ -25,7 +25,7 @@ public enum OutputRequest: Equatable, Sendable {
             return
         }
         let pattern = try OutputPattern(text)
-        let ext = (text as NSString).pathExtension.lowercased()
+        let ext = fileExtension(text).lowercased()
         switch ext {
         case "png": self = .png(pattern)
         case "y4m": self = .y4m(pattern)

@@ -190,7 +190,7 @@ public final class RunBuilder {
 
     /// `out.png` → `out-diff.png`; `out-%04d.png` → `out-%04d-diff.png`.
     public static func diffName(for path: String) -> String {
-        let ext = (path as NSString).pathExtension
+        let ext = fileExtension(path)
         let stem = ext.isEmpty ? path : String(path.dropLast(ext.count + 1))
         return stem + "-diff.png"
     }

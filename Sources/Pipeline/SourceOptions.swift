@@ -71,7 +71,7 @@ public struct SourceOptions: Equatable {
         guard (info.st_mode & S_IFMT) != S_IFDIR else {
             throw CaptureError("\(input): is a folder; give a file: .png, .y4m, or raw frames with their format and size")
         }
-        switch (input as NSString).pathExtension.lowercased() {
+        switch fileExtension(input).lowercased() {
         case "png": return try ImageSource(path: input)
         case "y4m":
             let source = try Y4MSource(path: input)

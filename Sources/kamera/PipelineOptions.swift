@@ -75,7 +75,7 @@ struct PipelineOptions: ParsableArguments {
         if camera != nil && input != nil { throw UsageError("--camera and --input both given; choose one") }
         if camera == "" { throw UsageError("--camera is empty; give a device such as /dev/video0, or auto") }
         if input == "" { throw UsageError("--input is empty; give a file, or leave --input out for the test pattern") }
-        if let input, ["png", "y4m"].contains((input as NSString).pathExtension.lowercased()) {
+        if let input, ["png", "y4m"].contains(fileExtension(input).lowercased()) {
             let given = [format.map { _ in "--format" }, inputSize.map { _ in "--input-size" }].compactMap { $0 }
             guard given.isEmpty else {
                 throw UsageError("\(given.joined(separator: " and ")) \(given.count > 1 ? "are" : "is") for raw input and the test pattern; \(excerpt(input)) gives its own; leave \(given.count > 1 ? "them" : "it") out")

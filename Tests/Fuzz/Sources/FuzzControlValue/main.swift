@@ -1,5 +1,5 @@
 import FuzzSupport
-import Pipeline
+import KameraKit
 
 /// `--set NAME=VALUE` values against a control whose type, range, step and
 /// menu come from the input too, as a driver could report them.

@@ -1,5 +1,5 @@
 import FuzzSupport
-import Pipeline
+import KameraKit
 
 /// A PNG file through libpng's simplified API, as `--input x.png` reads it.
 @_cdecl("LLVMFuzzerTestOneInput")

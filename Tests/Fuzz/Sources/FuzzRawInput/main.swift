@@ -1,5 +1,5 @@
 import FuzzSupport
-import Pipeline
+import KameraKit
 
 /// Raw frames: a first line "FORMAT SIZE" as the command line gives them
 /// (--format, --input-size), then the file's bytes.

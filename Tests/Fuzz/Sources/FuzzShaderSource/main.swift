@@ -1,5 +1,5 @@
 import FuzzSupport
-import Pipeline
+import KameraKit
 
 /// User shader text, whatever its bytes: includes (resolved next to a file
 /// in a scratch folder), `#version`, convention detection and the prolog,

@@ -1,5 +1,5 @@
 import FuzzSupport
-import Pipeline
+import KameraKit
 
 /// A Y4M file: the header, the scan ahead, and the first frames.
 @_cdecl("LLVMFuzzerTestOneInput")
