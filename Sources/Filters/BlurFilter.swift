@@ -24,7 +24,7 @@ public struct BlurFilter: Filter {
 /// A separable Gaussian: a horizontal pass and a vertical one, each fetch
 /// between two texels weighing both. A wide blur first halves the picture
 /// (each halving a 2x2 mean, from the bilinear filter) until the kernel left
-/// is under 4 texels of deviation, blurs there, and hands on the reduced
+/// is under 2.5 texels of deviation, blurs there, and hands on the reduced
 /// texture: the next draw samples it back up, bilinearly. The kernel at the
 /// reduced size is chosen so that the variances of the halvings, the blur
 /// and the bilinear resampling add up to the one asked for. The halvings
@@ -74,7 +74,7 @@ final class BlurStage: RenderStage {
     /// The number of halvings and the deviation left to blur at that size, in its texels.
     static func plan(sigma: Float, width: Int, height: Int) -> (halvings: Int, sigma: Float) {
         var halvings = 0
-        while sigma >= 4 * Float(1 << halvings), min(width, height) >> (halvings + 1) >= 2 { halvings += 1 }
+        while sigma >= 2.5 * Float(1 << halvings), min(width, height) >> (halvings + 1) >= 2 { halvings += 1 }
         guard halvings > 0 else { return (0, sigma) }
         let scale = Float(1 << halvings)
         // A 2x2 mean at level j adds a variance of 4^j / 4; bilinear resampling from level k about 4^k / 6.

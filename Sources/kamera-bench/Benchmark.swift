@@ -19,9 +19,32 @@ enum BenchWorkload: String, CaseIterable {
     case glSepia = "GL: upload+sepia+readback"
     /// Upload, square crop, cube at the crop size, read back.
     case cube = "upload+cube+readback"
+    /// Sepia with the luma analyser offered every frame, on a live run's terms
+    /// (frames it is busy for are skipped): what the analysis costs the loop.
+    case sepiaAnalysed = "sepia + luma analysis"
+    /// The filters beyond color matrices, at the end-to-end bench's settings.
+    case blur = "upload+blur=5+readback"
+    case sharpen = "upload+sharpen=1+readback"
+    case convolve = "upload+convolve 3x3+readback"
+    case pixellate = "upload+pixellate=16+readback"
 
-    /// Where a software renderer skips GL (see `FrameRenderer.allowsPassthrough`), the GL rows do not.
+    /// Where a software renderer skips GL (see `RenderPlan.Rewrites.passthrough`), the GL rows do not.
     var forcesGL: Bool { self == .glPlain || self == .glSepia }
+
+    /// Measured at 1280x720 only: the filters and the analysis.
+    var onlyAt720p: Bool { [.sepiaAnalysed, .blur, .sharpen, .convolve, .pixellate].contains(self) }
+
+    /// The `--filter` arguments of the filter rows.
+    var filters: [String] {
+        switch self {
+        case .sepia, .glSepia, .sepiaAnalysed: ["sepia"]
+        case .blur: ["blur=5"]
+        case .sharpen: ["sharpen=1"]
+        case .convolve: ["convolve=0,-1,0,-1,5,-1,0,-1,0"]
+        case .pixellate: ["pixellate=16"]
+        case .plain, .glPlain, .cube: []
+        }
+    }
 }
 
 struct BenchResult {
@@ -94,10 +117,9 @@ struct Benchmark {
     }
 
     var settings: RenderSettings {
-        switch workload {
-        case .plain, .glPlain: RenderSettings(crop: .none)
-        case .sepia, .glSepia: RenderSettings(crop: .none, filters: FilterChain([ColorMatrixFilter(name: "sepia", matrix: .sepia)]))
-        case .cube: RenderSettings(crop: .square, mode: .cube)
+        get throws {
+            workload == .cube ? RenderSettings(crop: .square, mode: .cube)
+                : RenderSettings(crop: .none, filters: try FilterChain(parsing: workload.filters))
         }
     }
 
@@ -106,14 +128,20 @@ struct Benchmark {
     private func warmedUp<T>(on thread: RenderThread, warmUp: Int,
                              _ body: @escaping (_ render: (Int) throws -> Void) throws -> T) throws -> T {
         let (frameList, buffers) = try makeFrames()
-        var settings = self.settings
+        var settings = try self.settings
         settings.upload = upload
         let context = self.context
+        let analysis = workload == .sepiaAnalysed ? FrameAnalysis(analyzers: [LumaAnalyzer()], whenBusy: .skip) : nil
+        defer { analysis?.stop() }
         return try thread.sync {
             try context.makeCurrent()
             let renderer = try FrameRenderer(context: context, settings: settings)
             if workload.forcesGL { renderer.rewrites.remove(.passthrough) }
-            let render = { (i: Int) throws in _ = try renderer.render(frameList[i % frameList.count], index: i) }
+            let render = { (i: Int) throws in
+                let frame = frameList[i % frameList.count]
+                try analysis?.offer(frame, index: i)
+                _ = try renderer.render(frame, index: i)
+            }
             for i in 0..<warmUp { try render(i) }
             return try withExtendedLifetime(buffers) { try body(render) }
         }

@@ -16,9 +16,37 @@ struct EndToEndBenchmark {
     var formats: [PixelFormat]
     var frames = 60
     var runs = 5
+    var workloads: [Workload] = [.sepia, .cube]
 
     enum Workload: String, Codable, CaseIterable {
-        case sepia, cube
+        case sepia, cube, blur, sharpen, convolve, pixellate
+
+        /// The filters beyond color matrices, each beside ffmpeg's equivalent.
+        static let filters: [Workload] = [.blur, .sharpen, .convolve, .pixellate]
+
+        /// Kamera's `--filter`, or nil for the cube.
+        var kameraFilter: String? {
+            switch self {
+            case .sepia: "sepia"
+            case .cube: nil
+            case .blur: "blur=5"
+            case .sharpen: "sharpen=1"
+            case .convolve: "convolve=0,-1,0,-1,5,-1,0,-1,0"
+            case .pixellate: "pixellate=16"
+            }
+        }
+
+        /// ffmpeg's filter graph for the same job, nil where it has none (the cube).
+        var ffmpegFilter: String? {
+            switch self {
+            case .sepia: "format=rgba,\(EndToEndBenchmark.sepiaMixer)"
+            case .cube: nil
+            case .blur: "gblur=sigma=5"
+            case .sharpen: "unsharp=5:5:1.0"
+            case .convolve: "convolution=" + Array(repeating: "0 -1 0 -1 5 -1 0 -1 0", count: 4).joined(separator: ":")
+            case .pixellate: "pixelize=w=16:h=16"
+            }
+        }
     }
 
     enum Program: String, Codable, CaseIterable {
@@ -65,14 +93,16 @@ struct EndToEndBenchmark {
         let size = "\(width)x\(height)"
         switch program {
         case .kamera:
-            return [kamera.path, "render", "--input", input, "--format", format.name, "--input-size", size, "--crop", "none",
-                    workload == .sepia ? "--filter" : "--cube"] + (workload == .sepia ? ["sepia"] : [])
+            return [kamera.path, "render", "--input", input, "--format", format.name, "--input-size", size, "--crop", "none"]
+                + (workload.kameraFilter.map { ["--filter", $0] } ?? ["--cube"])
                 + ["--frames", "\(frames)", "-o", "\(output)/f-%03d.png", "--quiet"]
         case .ffmpeg:
-            guard workload == .sepia else { return nil }
+            // ffmpeg's own path: its filters on the YUV frames where they take them, RGB PNGs.
+            guard let filter = workload.ffmpegFilter else { return nil }
             return ["ffmpeg", "-nostdin", "-v", "error", "-f", "rawvideo", "-pix_fmt", format == .yuyv ? "yuyv422" : "nv12",
-                    "-s", size, "-i", input, "-vf", "format=rgba,\(Self.sepiaMixer)", "\(output)/f-%03d.png"]
+                    "-s", size, "-i", input, "-vf", filter, "\(output)/f-%03d.png"]
         case .gstreamer:
+            guard workload == .sepia || workload == .cube else { return nil }
             return ["gst-launch-1.0", "-q", "filesrc", "location=\(input)", "!", "rawvideoparse",
                     "format=\(format == .yuyv ? "yuy2" : "nv12")", "width=\(width)", "height=\(height)", "framerate=30/1",
                     "!", "glupload", "!", "glcolorconvert", "!"] + (workload == .sepia ? ["gleffects", "effect=sepia"] : ["glfiltercube"])
@@ -91,7 +121,7 @@ struct EndToEndBenchmark {
             for format in formats {
                 let input = (folder as NSString).appendingPathComponent("in-\(size.width)x\(size.height).\(format.name)")
                 try writeFrames(to: input, width: size.width, height: size.height, format: format)
-                for workload in Workload.allCases {
+                for workload in workloads {
                     progress("\(workload.rawValue) \(size.width)x\(size.height) \(format.name)")
                     cases.append(try measure(workload, size: size, format: format, input: input, output: output))
                 }
@@ -206,9 +236,9 @@ struct EndToEndBenchmark {
     /// The report as a table, with the exact command lines.
     static func text(_ report: Report) -> String {
         var lines = ["End to end, whole processes (\(report.job)); \(report.runs) runs each, alternated; median wall seconds (min–max), and megabytes of PNG written:",
-                     "job     size        format  " + Program.allCases.map { ($0.rawValue + " s, MB").padded(26) }.joined() + "ffmpeg/kamera  gstreamer/kamera"]
+                     "job       size        format  " + Program.allCases.map { ($0.rawValue + " s, MB").padded(26) }.joined() + "ffmpeg/kamera  gstreamer/kamera"]
         for c in report.cases {
-            var row = c.workload.rawValue.padded(7) + " " + "\(c.width)x\(c.height)".padded(11) + " " + c.format.padded(8)
+            var row = c.workload.rawValue.padded(9) + " " + "\(c.width)x\(c.height)".padded(11) + " " + c.format.padded(8)
             for program in Program.allCases {
                 guard let m = c.measurements.first(where: { $0.program == program }) else { row += "-".padded(26); continue }
                 if let median = m.median, let lo = m.min, let hi = m.max {
@@ -222,7 +252,7 @@ struct EndToEndBenchmark {
             }
             lines.append(row)
         }
-        lines.append("(a ratio above 1: Kamera took less wall time; targets: ≥ 1.0x ffmpeg and ≥ 3x GStreamer for sepia, ≥ 2x GStreamer's glfiltercube)")
+        lines.append("(a ratio above 1: Kamera took less wall time; targets: ≥ 1.0x ffmpeg for every filter, ≥ 3x GStreamer for sepia, ≥ 2x GStreamer's glfiltercube)")
         var notes: [String] = []
         for c in report.cases {
             for m in c.measurements {
@@ -235,6 +265,10 @@ struct EndToEndBenchmark {
             lines += first.measurements.map { "  \($0.program.rawValue): \($0.command)" }
             if let cube = report.cases.first(where: { $0.workload == .cube }) {
                 lines += cube.measurements.filter { $0.program != .kamera }.map { "  \($0.program.rawValue) (cube): \($0.command)" }
+            }
+            for workload in Workload.filters {
+                guard let c = report.cases.first(where: { $0.workload == workload }) else { continue }
+                lines.append("  \(workload.rawValue): kamera --filter \(workload.kameraFilter ?? ""), ffmpeg -vf \(workload.ffmpegFilter ?? "")")
             }
         }
         lines.append("Machine: \(report.machine)")

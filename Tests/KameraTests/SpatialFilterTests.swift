@@ -6,7 +6,7 @@ import XCTest
 /// picture of gradients and strong per-pixel noise (up to ±0.5). Tolerances,
 /// per channel, of 255: 2 where the GPU computes what the reference does
 /// (8-bit intermediate textures round twice); 3 for a blur worked at a
-/// reduced size (a deviation of 4 or more: see `BlurStage`), whose halvings
+/// reduced size (a deviation of 2.5 or more: see `BlurStage`), whose halvings
 /// and bilinear resampling approximate the kernel.
 final class SpatialFilterTests: XCTestCase {
     let input = sampleImage(width: 96, height: 80)
@@ -27,8 +27,8 @@ final class SpatialFilterTests: XCTestCase {
 
     func testBlurMatchesTheGaussian() throws {
         // Full size up to a deviation of 4; from 4, one halving; from 8, two.
-        // Full size below a deviation of 4; then a halving at 4, 8 and 16.
-        for (sigma, halvings) in [(Float(0.5), 0), (1.5, 0), (3, 0), (5, 1), (12, 2), (30, 3)] {
+        // Full size below a deviation of 2.5; then a halving at 2.5, 5, 10 and 20.
+        for (sigma, halvings) in [(Float(0.5), 0), (1.5, 0), (2.4, 0), (3, 1), (5, 2), (12, 3), (30, 4)] {
             let (image, passes) = try render(["blur=\(sigma)"])
             XCTAssertClose(image, CPUReference.blur(input, sigma: sigma), tolerance: halvings == 0 ? 2 : 3, "blur=\(sigma)")
             XCTAssertEqual(passes, halvings + 2 + 1, "blur=\(sigma): \(halvings) halvings, two blur passes and the layout")
