@@ -134,6 +134,7 @@ public final class YUVToRGBA {
     }
 
     private func convert<S: ColorStage, P: ChannelPacking>(_ rows: Range<Int>, _ task: Task, _ stage: S, _: P.Type) {
+        if task.mosaic > 1 { return mosaic(rows, task, stage, P.self) }
         let out = pixels.baseAddress!.assumingMemoryBound(to: UInt32.self)
         let (frame, rect) = (task.frame, task.rect)
         let convert = Converter<S, P>(stage: stage)
@@ -151,20 +152,7 @@ public final class YUVToRGBA {
         let lastColumn = rect.x + rect.width - 1, lastRow = rect.y + rect.height - 1
         for row in rows {
             let o = out + row * width
-            if task.mosaic > 1 {
-                let block = task.mosaic
-                if row % block != 0 && row != rows.lowerBound {
-                    // A block's rows are alike: the row above, already done.
-                    (o - width).withMemoryRebound(to: UInt8.self, capacity: width * 4) { UnsafeMutableRawPointer(o).copyMemory(from: $0, byteCount: width * 4) }
-                    continue
-                }
-                let (line, chroma) = lines(rect.y + min((row / block) * block + block / 2, rect.height - 1))
-                if yuyv {
-                    convert.mosaicRow(YUYVLayout.self, line, chroma, from: rect.x, count: width, block: block, into: o)
-                } else {
-                    convert.mosaicRow(NV12Layout.self, line, chroma, from: rect.x, count: width, block: block, into: o)
-                }
-            } else if task.halved {
+            if task.halved {
                 let r0 = rect.y + 2 * row
                 let (a, ac) = lines(r0), (b, bc) = lines(min(r0 + 1, lastRow))
                 if yuyv {
@@ -179,6 +167,40 @@ public final class YUVToRGBA {
                 } else {
                     convert.row(NV12Layout.self, line, chroma, from: rect.x, count: width, into: o)
                 }
+            }
+        }
+    }
+
+    /// Output rows `rows` as a mosaic (`task.mosaic` pixels a block), apart from
+    /// the plain loops so that theirs stay as tight as they were.
+    @inline(never)
+    private func mosaic<S: ColorStage, P: ChannelPacking>(_ rows: Range<Int>, _ task: Task, _ stage: S, _: P.Type) {
+        let out = pixels.baseAddress!.assumingMemoryBound(to: UInt32.self)
+        let (frame, rect) = (task.frame, task.rect)
+        let convert = Converter<S, P>(stage: stage)
+        let luma = frame.planes[0]
+        let lumaBase = luma.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let chromaPlane = frame.format == .nv12 ? frame.planes[1] : luma
+        let chromaBase = chromaPlane.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let yuyv = frame.format == .yuyv
+        // Row r's luma line and the line holding its chroma.
+        func lines(_ r: Int) -> (UnsafePointer<UInt8>, UnsafePointer<UInt8>) {
+            let line = lumaBase + r * luma.bytesPerRow
+            return (line, yuyv ? line : chromaBase + (r >> 1) * chromaPlane.bytesPerRow)
+        }
+        let width = outputWidth, block = task.mosaic
+        for row in rows {
+            let o = out + row * width
+            if row % block != 0 && row != rows.lowerBound {
+                // A block's rows are alike: the row above, already done.
+                UnsafeMutableRawPointer(o).copyMemory(from: UnsafeRawPointer(o - width), byteCount: width * 4)
+                continue
+            }
+            let (line, chroma) = lines(rect.y + min((row / block) * block + block / 2, rect.height - 1))
+            if yuyv {
+                convert.mosaicRow(YUYVLayout.self, line, chroma, from: rect.x, count: width, block: block, into: o)
+            } else {
+                convert.mosaicRow(NV12Layout.self, line, chroma, from: rect.x, count: width, block: block, into: o)
             }
         }
     }

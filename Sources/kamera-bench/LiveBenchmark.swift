@@ -11,7 +11,8 @@ import Pipeline
 struct LiveBenchmark {
     var kamera: URL
     var seconds = 10.0
-    static let cases: [(width: Int, height: Int, fps: Int)] = [(1920, 1080, 30), (1280, 720, 60)]
+    /// The last runs the luma analyser beside the loop: it must not make frames late.
+    static let cases: [(width: Int, height: Int, fps: Int, analysed: Bool)] = [(1920, 1080, 30, false), (1280, 720, 60, false), (1280, 720, 30, false), (1280, 720, 30, true)]
 
     func run() throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-bench-live-\(getpid())")
@@ -21,8 +22,9 @@ struct LiveBenchmark {
         for c in Self.cases {
             let arguments = ["preview", "--input-size", "\(c.width)x\(c.height)", "--fps", "\(c.fps)", "--filter", "sepia",
                              "--duration", "\(seconds)", "-o", folder.appendingPathComponent("live.png").path, "--quiet"]
+                + (c.analysed ? ["--analyze", "luma", "--metadata", folder.appendingPathComponent("luma.jsonl").path] : [])
             let result = try ChildProcess(executable: kamera.path, arguments: arguments).run()
-            let label = "  \(c.width)x\(c.height) at \(c.fps) fps:".padded(24)
+            let label = "  \(c.width)x\(c.height) at \(c.fps) fps\(c.analysed ? " + luma" : ""):".padded(31)
             guard result.status == 0, let line = result.output.split(separator: "\n").last(where: { $0.contains("previewed") }),
                   let late = Self.lateFrames(in: String(line)) else {
                 lines.append(label + " failed (exit \(result.status)): \(TerminalText.oneLine(result.output.split(separator: "\n").last.map(String.init) ?? ""))")

@@ -78,6 +78,10 @@ struct PreviewCommand: ParsableCommand {
             loop.onStatus = { _ in status.show(loop.statusText) }
             try loop.run(frames: frames, duration: duration)
             var summary = loop.statistics.summary(verb: "previewed")
+            if let analysis = loop.analysis {
+                let a = analysis.statistics
+                summary += "; analysed \(a.analysed), skipped \(a.skippedBusy) while busy and \(a.skippedRate) for the rate"
+            }
             if let screen = run.display { summary += " on \(screen.summary); \(screen.flips) page flips completed" }
             if let capture = session.source?.captureStatistics {
                 summary += "; \(capture.lateDrops) camera frames dropped late, \(capture.driverDrops) by the driver"

@@ -1,3 +1,4 @@
+import CGLES
 import Foundation
 import KameraKit
 import XCTest
@@ -172,5 +173,57 @@ enum LumaReference {
         let m = laplacians.isEmpty ? 0 : laplacians.reduce(0, +) / Double(laplacians.count)
         let variance = laplacians.isEmpty ? 0 : laplacians.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(laplacians.count)
         return LumaStatistics(mean: mean, histogram: histogram, clippedLow: low, clippedHigh: high, focus: variance)
+    }
+}
+
+/// An overlay reading the analysers' results: a white bar along the top whose
+/// width is the frame's mean luma over 255, as a meter on a kiosk would be.
+final class LumaMeterOverlay: OverlayStage {
+    let analysis: FrameAnalysis
+    init(_ analysis: FrameAnalysis) { self.analysis = analysis }
+
+    func draw(onto target: RenderTarget, _ frame: StageFrame) throws {
+        guard let luma = analysis.record(for: frame.index)?.result("luma") as? LumaStatistics else { return }
+        let width = Int((luma.mean / 255 * Double(target.width)).rounded())
+        target.bind()
+        glEnable(GLenum(GL_SCISSOR_TEST))
+        glScissor(0, target.topRowFirst ? 0 : GLint(target.height - 2), GLsizei(width), 2)
+        glClearColor(1, 1, 1, 1)
+        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        glDisable(GLenum(GL_SCISSOR_TEST))
+    }
+}
+
+final class AnalysisOverlayTests: KameraProcessTestCase {
+    /// Offline, the overlay draws each frame's own result: frames of growing
+    /// luma get bars of growing width, the same on every run.
+    func testAnOverlayDrawsTheResultOfTheFrameItDraws() throws {
+        let (width, height) = (64, 8)
+        var file = Data("YUV4MPEG2 W\(width) H\(height) F25:1 C420jpeg XCOLORRANGE=FULL\n".utf8)
+        let levels: [UInt8] = [32, 96, 160, 224]
+        for level in levels {
+            file += Data("FRAME\n".utf8) + Data(repeating: level, count: width * height) + Data(repeating: 128, count: 2 * (width / 2) * (height / 2))
+        }
+        let input = run.folder.appendingPathComponent("levels.y4m")
+        try file.write(to: input)
+        var description = RunDescription()
+        description.source.input = input.path
+        description.settings = RenderSettings(crop: .none)
+        description.frames = levels.count
+        description.analyzers = ["luma"]
+        description.metadata = run.folder.appendingPathComponent("m.jsonl").path
+        description.outputs = [.png(try OutputPattern(run.folder.appendingPathComponent("f-%d.png").path))]
+        let builder = try RunBuilder(description)
+        try RenderThread(name: "kamera.tests.meter").sync {
+            let run = try builder.build()
+            run.renderer.overlays = [LumaMeterOverlay(try XCTUnwrap(run.loop.analysis))]
+            try run.loop.run(frames: levels.count)
+        }
+        for (i, level) in levels.enumerated() {
+            let frame = try XCTUnwrap(try ImageSource(path: run.folder.appendingPathComponent("f-\(i).png").path).nextFrame())
+            let row = Array(frame.planes[0].bytes.prefix(width * 4))
+            let bar = (0..<width).filter { row[4 * $0] == 255 && row[4 * $0 + 1] == 255 && row[4 * $0 + 2] == 255 }.count
+            XCTAssertEqual(bar, Int((Double(level) / 255 * Double(width)).rounded()), "frame \(i), luma \(level)")
+        }
     }
 }

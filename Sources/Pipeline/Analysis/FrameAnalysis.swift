@@ -38,6 +38,7 @@ public final class FrameAnalysis {
     private var newestRecord: MetadataRecord?
     private var counts = (analysed: 0, busy: 0, rate: 0)
     private var lastTime: Double?
+    private var lastTaken: Int?
     private var continuation: AsyncStream<MetadataRecord>.Continuation?
     private var thread: JoinableThread?
 
@@ -87,6 +88,18 @@ public final class FrameAnalysis {
     /// The newest record, for overlays drawing what was found.
     public var newest: MetadataRecord? { state.withLock { newestRecord } }
 
+    /// The record an overlay draws over frame `index`: on offline runs, that
+    /// frame's own once it is analysed (so every run draws the same); on live
+    /// runs, and for a frame not taken, the newest there is, without waiting.
+    public func record(for index: Int) -> MetadataRecord? {
+        state.withLock {
+            if whenBusy == .wait && lastTaken == index {
+                while newestRecord?.frame != index && failure == nil && !stopping { state.wait() }
+            }
+            return newestRecord
+        }
+    }
+
     /// Takes frame `index` for analysis, or skips it (see the type's description).
     public func offer(_ frame: Frame, index: Int) throws {
         let time = Double(frame.timestamp) / 1e9
@@ -111,6 +124,7 @@ public final class FrameAnalysis {
         LumaCopy.copy(frame, into: buffers[target].pixels.baseAddress!)
         state.withLock {
             lastTime = time
+            lastTaken = index
             pending = Job(buffer: target, width: frame.width, height: frame.height, range: LumaCopy.range(of: frame.format, frame.colorSpace),
                           frame: index, sequence: frame.sequence, timestamp: time)
             state.broadcast()
