@@ -54,7 +54,18 @@ final class DisplayVMTests: XCTestCase {
             state after-atomic
             $K cube -o kms --legacy --input-size 64x48 --frames 12 > legacy.txt 2>&1; echo "legacy exit $?" >> legacy.txt
             state after-legacy
+            $K preview -o kms -o live.png -o clip.y4m --input-size 64x48 --frames 6 --png-every 0.01 > several.txt 2>&1; echo "several exit $?" >> several.txt
+            state after-several
             """)
+        // Several outputs at once: the display, a PNG kept current and a Y4M clip, all at the display's mode.
+        XCTAssertTrue(text("several.txt").contains("several exit 0"), text("several.txt"))
+        assertConsoleRestored("before", "after-several", "kms with a PNG and a Y4M clip")
+        let png = try Data(contentsOf: folder.appendingPathComponent("live.png"))
+        XCTAssertEqual(Array(png[16..<24]), [0, 0, 4, 0, 0, 0, 3, 0], "live.png is 1024x768")
+        let clip = try Data(contentsOf: folder.appendingPathComponent("clip.y4m"))
+        XCTAssertTrue(clip.starts(with: Data("YUV4MPEG2 W1024 H768 F30:1 ".utf8)), String(decoding: clip.prefix(60), as: UTF8.self))
+        let frameBytes = 6 + 1024 * 768 * 3 / 2
+        XCTAssertEqual((clip.count - (clip.firstIndex(of: 10)! + 1)) / frameBytes, 6, "six frames")
         for (name, backend) in [("atomic", "atomic"), ("legacy", "legacy")] {
             let out = text("\(name).txt")
             XCTAssertTrue(out.contains("\(name) exit 0"), "\(name) run failed:\n\(out)\n\(log.suffix(2000))")
