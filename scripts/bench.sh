@@ -5,6 +5,7 @@
 #   scripts/bench.sh                          # everything
 #   scripts/bench.sh --end-to-end-only        # raw file → sepia/cube → PNGs, beside ffmpeg and GStreamer
 #   scripts/bench.sh --end-to-end-only --json > e2e.json
+#   scripts/bench.sh --filters-only           # blur, sharpen, convolve, pixellate beside ffmpeg's filters
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/install-deps.sh" --bench

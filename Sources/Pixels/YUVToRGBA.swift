@@ -138,16 +138,8 @@ public final class YUVToRGBA {
         let out = pixels.baseAddress!.assumingMemoryBound(to: UInt32.self)
         let (frame, rect) = (task.frame, task.rect)
         let convert = Converter<S, P>(stage: stage)
-        let luma = frame.planes[0]
-        let lumaBase = luma.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let chromaPlane = frame.format == .nv12 ? frame.planes[1] : luma
-        let chromaBase = chromaPlane.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let yuyv = frame.format == .yuyv
-        // Row r's luma line and the line holding its chroma.
-        func lines(_ r: Int) -> (UnsafePointer<UInt8>, UnsafePointer<UInt8>) {
-            let line = lumaBase + r * luma.bytesPerRow
-            return (line, yuyv ? line : chromaBase + (r >> 1) * chromaPlane.bytesPerRow)
-        }
+        let lines = RowLines(frame)
+        let yuyv = lines.yuyv
         let width = outputWidth
         let lastColumn = rect.x + rect.width - 1, lastRow = rect.y + rect.height - 1
         for row in rows {
@@ -178,16 +170,8 @@ public final class YUVToRGBA {
         let out = pixels.baseAddress!.assumingMemoryBound(to: UInt32.self)
         let (frame, rect) = (task.frame, task.rect)
         let convert = Converter<S, P>(stage: stage)
-        let luma = frame.planes[0]
-        let lumaBase = luma.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let chromaPlane = frame.format == .nv12 ? frame.planes[1] : luma
-        let chromaBase = chromaPlane.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let yuyv = frame.format == .yuyv
-        // Row r's luma line and the line holding its chroma.
-        func lines(_ r: Int) -> (UnsafePointer<UInt8>, UnsafePointer<UInt8>) {
-            let line = lumaBase + r * luma.bytesPerRow
-            return (line, yuyv ? line : chromaBase + (r >> 1) * chromaPlane.bytesPerRow)
-        }
+        let lines = RowLines(frame)
+        let yuyv = lines.yuyv
         let width = outputWidth, block = task.mosaic
         for row in rows {
             let o = out + row * width
@@ -205,3 +189,28 @@ public final class YUVToRGBA {
         }
     }
 }
+
+/// Where row r of a YUYV or NV12 frame has its luma, and the line holding its chroma.
+private struct RowLines {
+    let luma: UnsafePointer<UInt8>
+    let lumaStride: Int
+    let chroma: UnsafePointer<UInt8>
+    let chromaStride: Int
+    let yuyv: Bool
+
+    init(_ frame: Frame) {
+        let plane = frame.planes[0], chromaPlane = frame.format == .nv12 ? frame.planes[1] : plane
+        luma = plane.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        lumaStride = plane.bytesPerRow
+        chroma = chromaPlane.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        chromaStride = chromaPlane.bytesPerRow
+        yuyv = frame.format == .yuyv
+    }
+
+    @inline(__always)
+    func callAsFunction(_ r: Int) -> (UnsafePointer<UInt8>, UnsafePointer<UInt8>) {
+        let line = luma + r * lumaStride
+        return (line, yuyv ? line : chroma + (r >> 1) * chromaStride)
+    }
+}
+
