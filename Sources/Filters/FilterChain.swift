@@ -25,21 +25,34 @@ public struct FilterChain: Equatable {
 
     public var summary: String { filters.isEmpty ? "none" : filters.map(\.name).joined(separator: " → ") }
 
-    /// Each run of consecutive color matrices multiplied into one.
-    public var foldedMatrices: [ColorMatrix] {
-        var result: [ColorMatrix] = []
-        var pending: ColorMatrix?
-        for filter in filters {
-            if let m = filter.colorMatrix {
-                pending = (pending ?? .identity).then(m)
-            } else if let m = pending {
-                result.append(m)
-                pending = nil
-            }
+    /// The filters with each run of consecutive color matrices multiplied
+    /// into one (named by their names joined with `+`), a run that comes to
+    /// the identity dropped. The product skips the clamp to 0...1 between
+    /// matrices, as Core Image's extended-range working space does.
+    public var folded: [any Filter] {
+        var result: [any Filter] = []
+        var run: [any Filter] = []
+        func flush() {
+            defer { run.removeAll() }
+            guard let first = run.first?.colorMatrix else { return }
+            let matrix = run.dropFirst().reduce(first) { $0.then($1.colorMatrix!) }
+            if matrix.isIdentity { return }
+            result.append(run.count == 1 ? run[0] : ColorMatrixFilter(name: run.map(\.name).joined(separator: "+"), matrix: matrix))
         }
-        if let pending { result.append(pending) }
+        for filter in filters {
+            if filter.colorMatrix != nil {
+                run.append(filter)
+                continue
+            }
+            flush()
+            result.append(filter)
+        }
+        flush()
         return result
     }
+
+    /// The matrix of each run of consecutive color matrices (see `folded`).
+    public var foldedMatrices: [ColorMatrix] { folded.compactMap(\.colorMatrix) }
 
     /// One `--filter` argument: a registered name (`sepia`, `blur=5`), a
     /// `.frag` file, either followed by `@x,y,w,h[~F]` to limit it to a region.

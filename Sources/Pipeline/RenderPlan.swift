@@ -20,10 +20,18 @@ public struct RenderPlan {
     }
 
     public private(set) var steps: [Step]
+    private let filters: FilterChain
+    private let customStages: Int
+    private let overlays: Int
 
     /// The steps as asked for, before any rewrite.
     public init(filters: FilterChain, customStages: Int = 0, overlays: Int = 0) {
-        steps = [.conversion(.identity, mosaic: 1)] + filters.filters.map { .filter($0) } + (0..<customStages).map { .custom($0) }
+        (self.filters, self.customStages, self.overlays) = (filters, customStages, overlays)
+        steps = Self.steps(filters.filters, customStages: customStages, overlays: overlays)
+    }
+
+    private static func steps(_ filters: [any Filter], customStages: Int, overlays: Int) -> [Step] {
+        [.conversion(.identity, mosaic: 1)] + filters.map { .filter($0) } + (0..<customStages).map { .custom($0) }
             + [.layout(.identity)] + (0..<overlays).map { .overlay($0) }
     }
 
@@ -32,8 +40,7 @@ public struct RenderPlan {
     public struct Rewrites: OptionSet, Sendable {
         public let rawValue: Int
         public init(rawValue: Int) { self.rawValue = rawValue }
-        /// Consecutive color matrices multiplied into one (no clamp between them,
-        /// as Core Image's extended-range working space); identity dropped.
+        /// Consecutive color matrices multiplied into one (`FilterChain.folded`).
         public static let foldMatrices = Rewrites(rawValue: 1)
         /// A color matrix just before the layout is drawn by the layout itself.
         public static let matrixIntoLayout = Rewrites(rawValue: 2)
@@ -68,7 +75,9 @@ public struct RenderPlan {
     /// The plan after `rewrites`, where `conditions` allow.
     public func rewritten(_ rewrites: Rewrites, _ conditions: Conditions) -> RenderPlan {
         var plan = self
-        if rewrites.contains(.foldMatrices) { plan.foldMatrices() }
+        if rewrites.contains(.foldMatrices) {
+            plan.steps = Self.steps(filters.folded, customStages: customStages, overlays: overlays)
+        }
         if rewrites.contains(.mosaicIntoConversion) && conditions.convertsToMemory { plan.foldMosaicIntoConversion() }
         if rewrites.contains(.matrixIntoLayout) { plan.foldMatrixIntoLayout() }
         if rewrites.contains(.matrixIntoConversion) && conditions.conversionTakesMatrix { plan.foldMatrixIntoConversion() }
@@ -76,28 +85,6 @@ public struct RenderPlan {
             plan.passThrough()
         }
         return plan
-    }
-
-    private mutating func foldMatrices() {
-        var result: [Step] = []
-        var run: [ColorMatrixFilter] = []
-        func flush() {
-            defer { run.removeAll() }
-            guard !run.isEmpty else { return }
-            let matrix = run.dropFirst().reduce(run[0].matrix) { $0.then($1.matrix) }
-            if matrix.isIdentity { return }
-            result.append(.filter(run.count == 1 ? run[0] : ColorMatrixFilter(name: run.map(\.name).joined(separator: "+"), matrix: matrix)))
-        }
-        for step in steps {
-            if case .filter(let filter) = step, let m = filter.colorMatrix {
-                run.append(filter as? ColorMatrixFilter ?? ColorMatrixFilter(name: filter.name, matrix: m))
-                continue
-            }
-            flush()
-            result.append(step)
-        }
-        flush()
-        steps = result
     }
 
     private mutating func foldMosaicIntoConversion() {
