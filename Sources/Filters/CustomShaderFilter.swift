@@ -50,15 +50,9 @@ final class CustomShaderStage: RenderStage {
 
     func render(_ input: TextureView, _ frame: StageFrame) throws -> TextureView {
         let (width, height) = (input.pixelWidth, input.pixelHeight)
-        var current = input
-        passes = 1
         let bottomUp = pass.shader.convention.isBottomUp
-        if bottomUp && current.region != .bottomUp {
-            let copy = try Framebuffer.reused(&flipped, width: width, height: height)
-            frame.copier.copy(current, region: current.region.flippedVertically, into: copy)
-            current = copy.asBottomUpTexture
-            passes += 1
-        }
+        let current = bottomUp ? try frame.copier.bottomUp(input, scratch: &flipped) : input
+        passes = current == input ? 1 : 2
         let target = try Framebuffer.reused(&output, width: width, height: height)
         target.bind()
         var inputs = ShaderInputs()

@@ -25,6 +25,16 @@ public final class TextureCopier {
         quad.draw(vertices)
     }
 
+    /// `texture` as a whole texture with row 0 at the picture's bottom (GL's
+    /// own orientation, which glslViewer and Shadertoy passes sample in):
+    /// itself when it is one, else copied so into `scratch`.
+    public func bottomUp(_ texture: TextureView, scratch: inout Framebuffer?) throws -> TextureView {
+        guard texture.region != .bottomUp else { return texture }
+        let target = try Framebuffer.reused(&scratch, width: texture.pixelWidth, height: texture.pixelHeight)
+        copy(texture, region: texture.region.flippedVertically, into: target)
+        return target.asBottomUpTexture
+    }
+
     /// `texture` as a whole texture (region `.full`) of one texel a pixel:
     /// itself when it is one, else copied into `scratch` (made or resized as
     /// needed). A filter that samples neighbours reads such a copy, so that

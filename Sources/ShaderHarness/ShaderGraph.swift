@@ -146,11 +146,11 @@ final class ShaderGraph {
     /// The frame as a whole texture with row 0 at the image's bottom, copied
     /// once a frame when a bottom-up pass reads it.
     private func bottomUp(_ frame: TextureView, copier: TextureCopier) throws -> TextureView {
-        guard frame.region != .bottomUp else { return frame }
-        let passes = buffers.map(\.pass) + [image]
-        guard passes.contains(where: { $0.shader.convention.isBottomUp }), channels.values.contains(.frame) else { return frame }
-        let copy = try Framebuffer.reused(&frameCopy, width: frame.pixelWidth, height: frame.pixelHeight)
-        copier.copy(frame, region: frame.region.flippedVertically, into: copy)
-        return copy.asBottomUpTexture
+        guard readsFrameBottomUp else { return frame }
+        return try copier.bottomUp(frame, scratch: &frameCopy)
     }
+
+    /// True when a bottom-up pass reads the frame: worked out once, not each frame.
+    private lazy var readsFrameBottomUp = channels.values.contains(.frame)
+        && (buffers.map(\.pass) + [image]).contains { $0.shader.convention.isBottomUp }
 }
