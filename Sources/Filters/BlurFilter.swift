@@ -117,7 +117,7 @@ final class BlurStage: RenderStage {
         var current = try frame.copier.whole(input, scratch: &scratch)
         if current.name != input.name { passes += 1 }
         while halves.count < layout.halvings { halves.append(nil) }
-        for level in 1...max(1, layout.halvings) where layout.halvings > 0 {
+        for level in stride(from: 1, through: layout.halvings, by: 1) {
             // The source coordinates this level's texture covers: the picture and
             // its margins, past the first level's edges (clamped there).
             let (w, h) = layout.size(level: level)

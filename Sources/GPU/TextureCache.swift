@@ -115,7 +115,7 @@ public final class TextureCache {
 
     /// Why a frame of `format` is copied rather than imported, nil when it can be imported.
     public static func notImported(_ format: PixelFormat) -> String? {
-        importedFormats.contains(format) ? nil : "\(format.fourcc) frames are not imported (\(importedFormats.map { $0.fourcc == "AB24" ? "RGBA" : $0.fourcc == "AR24" ? "BGRA" : $0.fourcc }.joined(separator: ", ")) are)"
+        importedFormats.contains(format) ? nil : "\(format.fourcc) frames are not imported (\(importedFormats.map { $0.name.uppercased() }.joined(separator: ", ")) are)"
     }
 
     /// Drops imported buffers; call it when the source changes, as its

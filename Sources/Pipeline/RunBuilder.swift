@@ -130,6 +130,11 @@ public final class RunBuilder {
             case .y4m: sinks.append(Y4MSink(y4m.next()!))
             }
         }
+        if let logger, logger.logLevel <= .info {
+            for output in pngOutputs { output.onWrite = { logger.info("wrote \($0)") } }
+            for output in y4mOutputs { output.onWrite = { logger.info("wrote \($0)") } }
+            expectation?.onResult = { logger.info("\($0)") }
+        }
         if let expectation { sinks.append(expectation) }
         if let metadata { sinks.append(MetadataSink(metadata)) }
         let loop = FrameLoop(session: session, sinks: sinks)

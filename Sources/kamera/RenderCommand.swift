@@ -68,9 +68,6 @@ struct RenderCommand: ParsableCommand {
             if let inventory = source.inventory, frames > inventory.frames, let damage = inventory.damage {
                 throw UsageError("\(source.summary): \(damage); the \(inventory.frames) frame(s) before it are whole: use --frames \(inventory.frames) or fewer")
             }
-            for output in builder.pngOutputs { output.onWrite = { logger.info("wrote \($0)") } }
-            for output in builder.y4mOutputs { output.onWrite = { logger.info("wrote \($0)") } }
-            builder.expectation?.onResult = { logger.info("\($0)") }
             loop.statusInterval = 0.5
             loop.onStatus = { progress.show($0.progress(of: frames)) }
             loop.onFrame = { frame in

@@ -192,8 +192,6 @@ struct ShaderCommand: ParsableCommand {
             }
             for warning in harness.warnings { status.show("warning: \(warning)") }
             logger.info("\(shader): \(harness.convention.rawValue) convention; files: \(harness.files.joined(separator: ", "))")
-            for output in builder.pngOutputs { output.onWrite = { logger.info("wrote \($0)") } }
-            builder.expectation?.onResult = { logger.info("\($0)") }
             let loop = run.loop
             if watch {
                 let watcher = FileWatcher(files: harness.files, folders: configuration.includePaths)
