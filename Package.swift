@@ -38,6 +38,9 @@ let package = Package(
             ],
             swiftSettings: swift5),
         .target(name: "Lifecycle", dependencies: ["CLinux"], swiftSettings: swift5),
+        // `kameraVersion`, stamped at build time from VERSION and the git commit.
+        .target(name: "BuildInfo", swiftSettings: swift5, plugins: ["VersionStamp"]),
+        .plugin(name: "VersionStamp", capability: .buildTool()),
         .target(name: "DRM", dependencies: ["CDRM", "CLinux", "Lifecycle"], swiftSettings: swift5),
         .target(name: "Pixels", dependencies: ["Lifecycle"], swiftSettings: swift5),
         .target(name: "Capture", dependencies: ["Pixels", "CPNG", "CV4L2", "CJPEG", "CDRM", "DRM", "Lifecycle"], swiftSettings: swift5),
@@ -58,12 +61,12 @@ let package = Package(
         .target(name: "ShaderHarness", dependencies: ["Pipeline", "Filters", "GPU", "Pixels", "Capture", "Output", "Lifecycle", "CGLES", "Shaders"], swiftSettings: swift5),
         .target(
             name: "CommandLineSupport",
-            dependencies: ["Lifecycle", "Pixels", "Capture", "Output", "Pipeline", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["BuildInfo", "Lifecycle", "Pixels", "Capture", "Output", "Pipeline", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .executableTarget(
             name: "kamera",
             dependencies: [
-                "Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Pipeline", "CommandLineSupport", "ShaderHarness",
+                "Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Pipeline", "CommandLineSupport", "ShaderHarness", "BuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -71,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "kamera-bench",
             dependencies: [
-                "Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Pipeline", "CommandLineSupport",
+                "Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Pipeline", "CommandLineSupport", "BuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ],

@@ -147,17 +147,27 @@ extension CameraDevice {
     /// returns the control with the value read back.
     @discardableResult
     public func setControl(_ assignment: String) throws -> CameraControl {
-        let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
-        guard parts.count == 2, !parts[0].isEmpty else {
-            throw CaptureError("control assignment \(assignment): use NAME=VALUE, e.g. brightness=140")
-        }
+        try setControls([assignment])[0]
+    }
+
+    /// Sets every `name=value`, in order, after checking them all: a bad name
+    /// or value anywhere sets none. Returns the controls with their values read back.
+    public func setControls(_ assignments: [String]) throws -> [CameraControl] {
         let all = controls()
-        let wanted = CameraControl.normalizedName(parts[0])
-        guard let control = all.first(where: { $0.name == wanted }) else {
-            throw CaptureError("\(path) has no control '\(parts[0])'; its controls: \(all.map(\.name).joined(separator: ", "))")
+        let checked = try assignments.map { assignment -> (CameraControl, Int64, String) in
+            let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw CaptureError("control assignment \(assignment): use NAME=VALUE, e.g. brightness=140; nothing was set")
+            }
+            let wanted = CameraControl.normalizedName(parts[0])
+            guard let control = all.first(where: { $0.name == wanted }) else {
+                throw CaptureError("\(path) has no control '\(parts[0])'; nothing was set; its controls: \(all.map(\.name).joined(separator: ", "))")
+            }
+            return (control, try control.parse(parts[1]), parts[1])
         }
-        try setControl(control, to: try control.parse(parts[1]), as: parts[1])
-        return controls().first { $0.id == control.id } ?? control
+        for (control, value, text) in checked { try setControl(control, to: value, as: text) }
+        let after = controls()
+        return checked.map { c in after.first { $0.id == c.0.id } ?? c.0 }
     }
 
     /// Sets one control by its id (one ioctl, no listing): for values set

@@ -10,6 +10,8 @@ public struct CameraMode: Equatable, Sendable {
     public var height: Int
     /// nil leaves the rate as it is.
     public var rate: Double?
+    /// What the user should know of the choice (`--fps max` finding nothing above 30 fps).
+    public var note: String?
 
     public init(format: PixelFormat, fourcc: String, width: Int, height: Int, rate: Double?) {
         self.format = format
@@ -46,7 +48,7 @@ public struct CameraMode: Equatable, Sendable {
         var candidates: [(CameraFormat, CameraSize)] = []
         for f in usable { for s in f.sizes where fits(s) { candidates.append((f, s)) } }
         if candidates.isEmpty {
-            let sizes = Set(usable.flatMap { $0.sizes.map { "\($0.width)x\($0.height)" } }).sorted().joined(separator: ", ")
+            let sizes = Self.sizeList(usable.flatMap(\.sizes))
             throw CaptureError("\(path) does not offer \(size.width)x\(size.height)\(request.format.map { " in \($0.name)" } ?? ""); sizes: \(sizes)")
         }
         // Uncompressed formats by bytes per pixel; MJPEG (decoded on the CPU) last.
@@ -61,10 +63,11 @@ public struct CameraMode: Equatable, Sendable {
                 return cheapest(b, a)
             }!
             let rate = best.1.rates.first ?? 0
-            guard rate > 30 else {
-                throw CaptureError("\(path) offers no rate above 30 fps (the highest is \(formatRate(rate)) fps at \(best.1.width)x\(best.1.height) \(best.0.fourcc))")
+            var mode = CameraMode(format: best.0.pixelFormat!, fourcc: best.0.fourcc, width: best.1.width, height: best.1.height, rate: rate)
+            if rate <= 30 {
+                mode.note = "--fps max: \(path) offers nothing faster than \(formatRate(rate)) fps; running at \(formatRate(rate)) fps, \(best.1.width)x\(best.1.height) \(best.0.fourcc)"
             }
-            return CameraMode(format: best.0.pixelFormat!, fourcc: best.0.fourcc, width: best.1.width, height: best.1.height, rate: rate)
+            return mode
         case .fps(let fps):
             let withRate = candidates.filter { $0.1.rates.isEmpty || $0.1.rates.contains { abs($0 - fps) < 0.01 } }
             guard let chosen = withRate.sorted(by: cheapest).first else {
@@ -76,6 +79,15 @@ public struct CameraMode: Equatable, Sendable {
             let chosen = candidates.sorted(by: cheapest).first!
             return CameraMode(format: chosen.0.pixelFormat!, fourcc: chosen.0.fourcc, width: chosen.1.width, height: chosen.1.height, rate: nil)
         }
+    }
+
+    /// Sizes as "320x180, 640x480, 1280x720": each once, smallest first.
+    static func sizeList(_ sizes: [CameraSize]) -> String {
+        var seen = Set<String>()
+        let ordered = sizes.sorted { a, b in
+            a.width * a.height != b.width * b.height ? a.width * a.height < b.width * b.height : a.width < b.width
+        }
+        return ordered.map { "\($0.width)x\($0.height)" }.filter { seen.insert($0).inserted }.joined(separator: ", ")
     }
 
     /// A rate as people write it: 30, 12.5.

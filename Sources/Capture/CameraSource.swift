@@ -45,6 +45,12 @@ public final class CameraSource: FrameSource {
         guard let first, let latest, latest.timestamp > first.timestamp else { return nil }
         return Double(latest.sequence - first.sequence) / (Double(latest.timestamp - first.timestamp) / 1e9)
     }
+    /// The camera's format and rate as Kamera found them, put back when it is
+    /// done (V4L2 drivers keep the last mode set, so `--fps max` would leave the
+    /// next program a tiny picture).
+    var foundFormat = v4l2_format()
+    var foundRate = v4l2_streamparm()
+    var modeRestored = false
     /// How long `nextFrame` waits for the driver before giving up, in milliseconds.
     public var timeoutMilliseconds: Int32 = 3000
 
@@ -63,6 +69,9 @@ public final class CameraSource: FrameSource {
         var current = v4l2_format()
         current.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         V4L2.ioctl(device.fd, KAMERA_VIDIOC_G_FMT, &current)
+        foundFormat = current
+        foundRate.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        V4L2.ioctl(device.fd, KAMERA_VIDIOC_G_PARM, &foundRate)
         let mode = try CameraMode.choose(request, from: device.formats(),
                                          current: (Int(current.fmt.pix.width), Int(current.fmt.pix.height)), path: path)
         var format = v4l2_format()
@@ -109,6 +118,28 @@ public final class CameraSource: FrameSource {
         request.memory = memoryType
         V4L2.ioctl(device.fd, KAMERA_VIDIOC_REQBUFS, &request)
         device.close()
+        restoreFoundMode()
+    }
+
+    /// Opens the camera once more, after it was closed, to set the format and
+    /// rate it had before Kamera, when they differ from Kamera's.
+    private func restoreFoundMode() {
+        guard !modeRestored else { return }
+        modeRestored = true
+        let pix = foundFormat.fmt.pix
+        let foundFrame = foundRate.parm.capture.timeperframe
+        let sameRate = mode.rate.map { rate in
+            foundFrame.numerator > 0 && abs(Double(foundFrame.denominator) / Double(foundFrame.numerator) - rate) < 0.01
+        } ?? true
+        guard pix.width > 0, Int(pix.width) != mode.width || Int(pix.height) != mode.height
+                || FourCC.text(pix.pixelformat) != mode.fourcc || !sameRate else { return }
+        let fd = open(device.path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { Glibc.close(fd) }
+        var format = foundFormat
+        V4L2.ioctl(fd, KAMERA_VIDIOC_S_FMT, &format)
+        var rate = foundRate
+        if rate.parm.capture.capability & UInt32(V4L2_CAP_TIMEPERFRAME) != 0 { V4L2.ioctl(fd, KAMERA_VIDIOC_S_PARM, &rate) }
     }
 
     /// Stops streaming and closes the device, so that another program (or
@@ -132,6 +163,7 @@ public final class CameraSource: FrameSource {
         for fd in exportedFDs { close(fd) }
         exportedFDs.removeAll()
         device.close()
+        restoreFoundMode()
     }
 
     private func streamOff() {

@@ -1,15 +1,31 @@
 import CPNG
 import Pixels
 
-/// A still PNG image as a source: every frame is the same picture.
+/// A still PNG or JPEG image as a source: every frame is the same picture.
+/// A JPEG is turned upright by its EXIF orientation.
 public final class ImageSource: FrameSource {
     public let path: String
     private let buffer: FrameBuffer
     private var index: UInt64 = 0
+    private let kind: String
+
+    /// JPEG stills larger than this are refused before they are read.
+    public static let maxJPEGBytes = 256 << 20
 
     public init(path: String) throws {
         self.path = path
-        _ = try PNGStructure.check(try FileReader(path: path))
+        let reader = try FileReader(path: path)
+        guard reader.isRegular else {
+            throw CaptureError("\(path): an image input must be a regular file (this is a pipe or a device); stream frames as .y4m or raw instead")
+        }
+        if try Self.isJPEG(reader) {
+            kind = "jpeg"
+            buffer = try Self.readJPEG(reader)
+            return
+        }
+        kind = "png"
+        reader.seek(to: 0)
+        _ = try PNGStructure.check(reader)
         var image = png_image()
         image.version = kamera_png_image_version
         guard png_image_begin_read_from_file(&image, path) != 0 else {
@@ -28,7 +44,45 @@ public final class ImageSource: FrameSource {
         }
     }
 
-    public var summary: String { "\(path) \(buffer.width)x\(buffer.height) png" }
+    public var summary: String { "\(path) \(buffer.width)x\(buffer.height) \(kind)" }
+
+    private static func isJPEG(_ reader: FileReader) throws -> Bool {
+        var start = [UInt8](repeating: 0, count: 3)
+        let count = start.withUnsafeMutableBytes { reader.read(into: $0) }
+        return count == 3 && start == [0xFF, 0xD8, 0xFF]
+    }
+
+    /// The whole file in memory (bounded), decoded with libjpeg-turbo, turned upright.
+    private static func readJPEG(_ reader: FileReader) throws -> FrameBuffer {
+        let path = reader.path
+        guard reader.size <= maxJPEGBytes else {
+            throw CaptureError("\(path): the JPEG is \(reader.size >> 20) MiB; Kamera reads JPEG stills of at most \(maxJPEGBytes >> 20) MiB")
+        }
+        reader.seek(to: 0)
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: reader.size, alignment: 1)
+        defer { bytes.deallocate() }
+        guard reader.read(into: bytes) == reader.size else { throw CaptureError("\(path): cannot read the whole file") }
+        let jpeg = UnsafeRawBufferPointer(bytes)
+        let decoder = try JPEGDecoder()
+        let size: (width: Int, height: Int)
+        do { size = try decoder.size(of: jpeg) } catch {
+            throw CaptureError("\(path): damaged JPEG: its header cannot be read; give a .jpg or .png image")
+        }
+        guard FrameLimits.allows(width: size.width, height: size.height) else {
+            throw CaptureError("\(path): the image is \(size.width)x\(size.height), too large; Kamera reads images of \(FrameLimits.summary)")
+        }
+        let stored = FrameBuffer(format: .rgba, width: size.width, height: size.height)
+        do { try decoder.decode(jpeg, into: stored) } catch {
+            throw CaptureError("\(path): damaged JPEG: \(error)")
+        }
+        let orientation = EXIFOrientation.read(jpeg: jpeg)
+        guard orientation != .upright else { return stored }
+        let upright = orientation.swapsSides
+            ? FrameBuffer(format: .rgba, width: size.height, height: size.width)
+            : FrameBuffer(format: .rgba, width: size.width, height: size.height)
+        orientation.apply(from: stored, to: upright)
+        return upright
+    }
 
     /// Every frame is the same picture: nothing to pass over.
     public func skip(_ count: Int) throws -> Int { count }

@@ -73,7 +73,8 @@ public final class TestPattern: FrameSource {
         let size = max(2, height / 6)
         let travel = max(1, width - size)
         let step = max(1, width / 60)
-        let x = Int((UInt64(travel / 2) + index * UInt64(step)) % UInt64(travel))
+        // (index x step) mod travel without the product overflowing for any index.
+        let x = Int((UInt64(travel / 2) + (index % UInt64(travel)) * UInt64(step)) % UInt64(travel))
         return (x, height * 2 / 3 - size / 2, size)
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Pixels
 
 /// Parsers for numeric option values. Every value option is parsed
 /// `.unconditional`, so `--frames -1` reaches the checks that say what range
@@ -12,6 +13,26 @@ public enum ArgumentValue {
     public static func integer(_ rule: String) -> @Sendable (String) throws -> Int {
         { text in
             guard let value = Int(text) else { throw Invalid(description: "use \(rule)") }
+            return value
+        }
+    }
+
+    /// A frame count, 1 to `FrameLimits.maxFrames`.
+    public static func frameCount(_ option: String) -> @Sendable (String) throws -> Int {
+        { text in
+            guard let value = Int(text), (1...FrameLimits.maxFrames).contains(value) else {
+                throw Invalid(description: "use a whole number of frames from 1 to \(FrameLimits.maxFrames)")
+            }
+            return value
+        }
+    }
+
+    /// A number of seconds above 0 and at most `FrameLimits.maxSeconds`.
+    public static func seconds() -> @Sendable (String) throws -> Double {
+        { text in
+            guard let value = Double(text), value.isFinite, value > 0, value <= FrameLimits.maxSeconds else {
+                throw Invalid(description: "use a number of seconds above 0 and at most 1e9")
+            }
             return value
         }
     }

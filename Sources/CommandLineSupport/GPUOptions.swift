@@ -1,4 +1,5 @@
 import ArgumentParser
+import BuildInfo
 import Foundation
 import GPU
 import Logging
@@ -33,7 +34,10 @@ public struct GPUOptions: ParsableArguments {
     public func makeLogger() -> Logger {
         LoggingSystem.bootstrap { _ in OneLineLogHandler() }
         var logger = Logger(label: "kamera")
-        logger.logLevel = verbose ? .info : .warning
+        // Notices (a choice the user should know of, such as --fps max finding
+        // nothing faster) show unless --quiet; progress only with -v.
+        logger.logLevel = verbose ? .info : quiet ? .warning : .notice
+        logger.info("kamera \(kameraVersion)")
         return logger
     }
 }

@@ -20,9 +20,15 @@ extension ParsableCommand {
             let code = exitCode(for: error)
             switch code {
             case .success:
-                print(fullMessage(for: error))
+                print(HelpExamples.keepingExamplesWhole(narrow: fullMessage(for: error), wide: fullMessage(for: error, columns: 100_000)))
             case .validationFailure:
-                reportError(CommandLineError(message(for: error), help: helpHint()))
+                let text = message(for: error)
+                // A habit from another tool is answered with Kamera's option; other errors as they are.
+                if text.hasPrefix("Unknown option"), let answer = Habits.answer(for: Array(CommandLine.arguments.dropFirst())) {
+                    reportError(CommandLineError(answer, help: helpHint()))
+                } else {
+                    reportError(CommandLineError(text, help: helpHint()))
+                }
                 status = 1
             default:
                 if !(error is ExitCode) { reportError(error) }

@@ -17,7 +17,7 @@ public struct OneLineLogHandler: LogHandler {
 
     public func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
              file: String, function: String, line: UInt) {
-        let prefix = level >= .warning ? "kamera: \(level): " : "kamera: "
+        let prefix = level >= .warning ? "kamera: \(level): " : level == .notice ? "kamera: note: " : "kamera: "
         FileHandle.standardError.write(Data((prefix + TerminalText.oneLine(message.description) + "\n").utf8))
     }
 }

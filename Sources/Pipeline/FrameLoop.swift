@@ -128,7 +128,8 @@ public final class FrameLoop {
     /// The live status line: fps, source, zoom, filters, upload, drops, CPU.
     public var statusText: String {
         let s = statistics
-        var parts = [String(format: "%.1f fps", s.recentFPS), session.source?.summary ?? "no source",
+        var parts = [String(format: "%.1f fps", s.recentFPS), renderer.settings.mode == .cube ? "cube" : "preview",
+                     session.source?.summary ?? "no source",
                      String(format: "zoom %.2fx %@", zoom.currentFactor, zoom.usesHardware ? "camera" : "digital"),
                      "filter \(renderer.settings.filters.summary)", "upload \(s.upload)"]
         if session.source?.captureStatistics != nil {

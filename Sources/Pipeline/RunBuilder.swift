@@ -118,6 +118,7 @@ public final class RunBuilder {
         renderer.customStages = custom
         let session = try SourceSession(renderer: renderer, configuration: description.source) { note in logger?.info("\(note)") }
         let source = try session.runningSource()
+        if let note = source.camera?.mode.note { logger?.notice("\(note)") }
         logger?.info("source: \(source.summary); filters: \(renderer.settings.filters.summary)")
         try startInput(at: description.firstNumber, of: source)
         for output in y4mOutputs { output.rate = renderer.settings.rate }

@@ -65,14 +65,13 @@ public struct SourceOptions: Equatable {
             return TestPattern(width: size.width, height: size.height, format: format ?? .yuyv, colorSpace: colorSpace, rate: rate)
         }
         var info = stat()
-        guard stat(input, &info) == 0 else {
-            throw CaptureError("\(input): no such file; check the name, or leave the input out for the test pattern")
-        }
+        guard stat(input, &info) == 0 else { throw CaptureError(Self.unreadable(input, errno: errno)) }
         guard (info.st_mode & S_IFMT) != S_IFDIR else {
-            throw CaptureError("\(input): is a folder; give a file: .png, .y4m, or raw frames with their format and size")
+            throw CaptureError("\(input): is a folder; give a file: \(Self.readableFiles)")
         }
-        switch fileExtension(input).lowercased() {
-        case "png": return try ImageSource(path: input)
+        let type = fileExtension(input).lowercased()
+        switch type {
+        case "png", "jpg", "jpeg": return try ImageSource(path: input)
         case "y4m":
             let source = try Y4MSource(path: input)
             if rateFromFile, let renderer, renderer.settings.rate != source.rate {
@@ -83,7 +82,10 @@ public struct SourceOptions: Equatable {
             return source
         default:
             guard let format, let size = inputSize else {
-                throw CaptureError("\(input): raw input needs --format (\(PixelFormat.validNames)) and --input-size WxH; or give a .png or .y4m file")
+                if Self.unreadTypes.contains(type) {
+                    throw CaptureError("\(input): Kamera does not read .\(type) files; it reads \(Self.readableFiles) (ffmpeg -i \(input) -pix_fmt yuv420p clip.y4m converts one)")
+                }
+                throw CaptureError("\(input): raw input needs --format (\(PixelFormat.validNames)) and --input-size WxH; Kamera reads \(Self.readableFiles)")
             }
             return try RawVideoSource(path: input, format: format, width: size.width, height: size.height, colorSpace: colorSpace)
         }
@@ -91,6 +93,23 @@ public struct SourceOptions: Equatable {
 }
 
 extension SourceOptions {
+    /// What `--input` takes, for the messages that refuse a file.
+    static let readableFiles = ".png, .jpg/.jpeg and .y4m files, and raw frames with --format and --input-size"
+
+    /// Picture and video files a user may hand over that Kamera does not decode.
+    static let unreadTypes: Set<String> = ["gif", "bmp", "webp", "tif", "tiff", "heic", "avif", "mp4", "mov", "mkv", "webm", "avi", "mjpeg", "mjpg", "h264", "264", "hevc", "265", "ts"]
+
+    /// Why `stat(path)` failed, in words that say what to do.
+    static func unreadable(_ path: String, errno code: Int32) -> String {
+        switch code {
+        case ELOOP: return "\(path): a loop of symbolic links; point the link at a file"
+        case ENAMETOOLONG: return "\(excerpt(path)): the name is longer than the system allows (4096 bytes a path, 255 a name)"
+        case EACCES: return "\(path): permission denied on a folder of the path"
+        case ENOTDIR: return "\(path): a part of the path is a file, not a folder"
+        default: return "\(path): no such file; check the name, or leave the input out for the test pattern"
+        }
+    }
+
     static func firstCamera() throws -> String {
         guard let first = CameraDevice.list().first(where: { !$0.busy }) ?? CameraDevice.list().first else {
             throw CaptureError("no camera found (no /dev/videoN can capture video); use --input FILE or leave both out for the test pattern")

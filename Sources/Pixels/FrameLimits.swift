@@ -9,6 +9,13 @@ public enum FrameLimits {
     /// Frames per second: one an hour up to 1000.
     public static let rates: ClosedRange<Double> = (1.0 / 3600)...1000
 
+    /// The largest frame number and frame count, everywhere (`--frames`, ranges,
+    /// `--time` x fps): a billion, a year at 30 fps; arithmetic on frame numbers
+    /// below it cannot overflow.
+    public static let maxFrames = 1_000_000_000
+    /// The longest `--duration` or `--time`, in seconds (about 31 years).
+    public static let maxSeconds = 1e9
+
     public static let summary = "at most \(maxSide) pixels a side and 64 megapixels (8192x8192)"
     public static let rateSummary = "from 1/3600 (one frame an hour) to 1000 frames per second"
 

@@ -18,6 +18,8 @@ struct DisplayBenchmark {
     var shortRun = 30
     var longRun = 150
     var rounds = 3
+    /// With `--no-peers`, Kamera's programs alone: kmscube is not run.
+    var peers = true
 
     /// kmscube adds its framebuffers with DRM_FORMAT_MOD_INVALID when GBM gives
     /// no modifier, which vkms refuses at the mode set; with this preloaded,
@@ -74,6 +76,7 @@ struct DisplayBenchmark {
         var shim: URL?
         defer { if let shim { try? FileManager.default.removeItem(at: shim.deletingLastPathComponent()) } }
         do {
+            guard peers else { throw BenchError("skipped, as --no-peers asks") }
             guard let executable = Self.find("kmscube") else { throw BenchError("kmscube is not installed (apt-get install kmscube)") }
             var environment: [String: String] = [:]
             if display.driver == "vkms" {

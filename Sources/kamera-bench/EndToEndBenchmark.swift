@@ -17,6 +17,8 @@ struct EndToEndBenchmark {
     var frames = 60
     var runs = 5
     var workloads: [Workload] = [.sepia, .cube]
+    /// The programs run: Kamera alone with `--no-peers`.
+    var programs: [Program] = Program.allCases
 
     enum Workload: String, Codable, CaseIterable {
         case sepia, cube, blur, sharpen, convolve, pixellate
@@ -135,7 +137,7 @@ struct EndToEndBenchmark {
 
     private func measure(_ workload: Workload, size: (width: Int, height: Int), format: PixelFormat, input: String, output: String) throws -> Case {
         var jobs: [(Program, [String])] = []
-        for program in Program.allCases {
+        for program in programs {
             if let line = command(program, workload: workload, width: size.width, height: size.height, format: format, input: input, output: output) {
                 jobs.append((program, line))
             }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BuildInfo
 import CommandLineSupport
 import DRM
 import Foundation
@@ -18,7 +19,8 @@ struct KameraBench: ParsableCommand {
           swift build -c release && .build/release/kamera bench
         This is the kamera-bench executable, which `kamera bench` runs; it links the malloc
         interposer that counts allocations (kamera itself does not).
-        """)
+        """,
+        version: kameraVersion)
 
     @Option(parsing: .unconditional, help: "Frame sizes, comma-separated.")
     var sizes = "640x480,1280x720,1920x1080"
@@ -34,7 +36,7 @@ struct KameraBench: ParsableCommand {
             transform: ArgumentValue.integer("a whole number of frames, 0 to skip the soak"))
     var soak = 10_000
 
-    @Flag(inversion: .prefixedNo, help: "Measure the peers (ffmpeg, GStreamer GL) on the same frames.")
+    @Flag(inversion: .prefixedNo, help: "Measure the peers (ffmpeg, GStreamer GL, kmscube) beside Kamera; --no-peers runs Kamera alone.")
     var peers = true
 
     @Flag(help: "Only the zero-copy comparison (dma-buf import vs copy); it needs a DRM card and dma-buf import.")
@@ -87,7 +89,7 @@ struct KameraBench: ParsableCommand {
             throw UsageError("--display-frames \(excerpt(displayFrames)) is not valid; use SHORT,LONG with 1 <= SHORT < LONG <= 100000, such as 30,150")
         }
         guard (1...100).contains(displayRounds) else { throw UsageError("--display-rounds \(displayRounds) is not valid; use 1 to 100 rounds, such as 3") }
-        let display = DisplayBenchmark(kamera: binary, shortRun: counts[0], longRun: counts[1], rounds: displayRounds)
+        let display = DisplayBenchmark(kamera: binary, shortRun: counts[0], longRun: counts[1], rounds: displayRounds, peers: peers)
         if unplugOnly {
             print(try UnplugBenchmark.run(binary: binary))
             return
@@ -114,8 +116,9 @@ struct KameraBench: ParsableCommand {
         guard !sizeList.isEmpty else { throw UsageError("--sizes names no size; use WxH,WxH such as 640x480,1280x720") }
         guard !formatList.isEmpty else { throw UsageError("--formats names no format; use some of \(PixelFormat.validNames)") }
         guard frames >= 10 else { throw UsageError("--frames \(frames) is too few; use 10 or more") }
-        let endToEnd = EndToEndBenchmark(kamera: binary, sizes: sizeList, formats: formatList, frames: endToEndFrames, runs: endToEndRuns)
+        var endToEnd = EndToEndBenchmark(kamera: binary, sizes: sizeList, formats: formatList, frames: endToEndFrames, runs: endToEndRuns)
         var filtersEndToEnd = EndToEndBenchmark(kamera: binary, sizes: [(1280, 720)], formats: [.yuyv], frames: endToEndFrames, runs: endToEndRuns)
+        if !peers { (endToEnd.programs, filtersEndToEnd.programs) = ([.kamera], [.kamera]) }
         filtersEndToEnd.workloads = EndToEndBenchmark.Workload.filters
         if filtersOnly {
             print(EndToEndBenchmark.text(try filtersEndToEnd.run { FileHandle.standardError.write(Data("filters end to end: \($0)\n".utf8)) }))

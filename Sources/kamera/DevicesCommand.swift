@@ -12,7 +12,11 @@ struct DevicesCommand: ParsableCommand {
     @Argument(help: "One device to describe (default: every camera).")
     var device: String?
 
-    @Flag(help: "List pixel formats, frame sizes and frame rates too.")
+    @Option(name: [.customShort("d"), .customLong("device")], help: "The same as the device argument (v4l2-ctl's and fswebcam's -d).")
+    var deviceOption: String?
+
+    @Flag(name: [.long, .customLong("list-formats-ext"), .customLong("list-formats")],
+          help: "List pixel formats, frame sizes and frame rates too (v4l2-ctl's --list-formats-ext).")
     var formats = false
 
     @Flag(help: "Print JSON for scripts.")
@@ -24,6 +28,7 @@ struct DevicesCommand: ParsableCommand {
     }
 
     func run() throws {
+        let device = try DeviceArgument.one(device, deviceOption)
         let infos: [CameraInfo]
         if let device {
             infos = [try CameraDevice(path: device).info()]
@@ -65,19 +70,43 @@ struct ControlsCommand: ParsableCommand {
     @Argument(help: "The camera (default: the first one).")
     var device: String?
 
-    @Option(name: .customLong("set"), help: "NAME=VALUE to set, repeatable; names as listed, case-insensitive (e.g. brightness=140).")
+    @Option(name: [.customShort("d"), .customLong("device")], help: "The same as the camera argument (v4l2-ctl's -d).")
+    var deviceOption: String?
+
+    @Option(name: [.customLong("set"), .customLong("set-ctrl")],
+            help: "NAME=VALUE to set, repeatable; names as listed, case-insensitive (e.g. brightness=140). All are checked before any is set.")
     var assignments: [String] = []
 
+    @Flag(help: "Print JSON for scripts (the controls, or those set with their values read back).")
+    var json = false
+
+    /// A control as `--json` prints it.
+    struct Entry: Encodable {
+        var name: String, label: String, type: String
+        var minimum: Int64?, maximum: Int64?, step: Int64?, defaultValue: Int64, value: Int64?
+        var readOnly: Bool, inactive: Bool
+        var menu: [String: String]?
+
+        init(_ c: CameraControl) {
+            (name, label, type) = (c.name, c.label, c.kind.rawValue)
+            let ranged = c.kind != .boolean && c.kind != .button
+            (minimum, maximum, step) = ranged ? (c.minimum, c.maximum, c.step) : (nil, nil, nil)
+            (defaultValue, value, readOnly, inactive) = (c.defaultValue, c.value, c.readOnly, c.inactive)
+            menu = c.menu.isEmpty ? nil : Dictionary(c.menu.map { (String($0.index), $0.name) }, uniquingKeysWith: { a, _ in a })
+        }
+    }
+
     func run() throws {
+        let device = try DeviceArgument.one(device, deviceOption)
         let path = try device ?? (CameraDevice.list().first?.path).orThrow(UsageError("no cameras found; give a device such as /dev/video0"))
         let camera = try CameraDevice(path: path)
         if !assignments.isEmpty {
-            for a in assignments {
-                let c = try camera.setControl(a)
-                print("\(c.name) = \(c.value.map(String.init) ?? "?")")
-            }
+            let set = try camera.setControls(assignments)
+            if json { return try printJSON(set.map(Entry.init)) }
+            for c in set { print("\(c.name) = \(c.value.map(String.init) ?? "?")") }
             return
         }
+        if json { return try printJSON(camera.controls().map(Entry.init)) }
         for c in camera.controls() {
             var line = "\(c.name.padded(32)) (\(c.kind.rawValue))"
             switch c.kind {
@@ -90,6 +119,16 @@ struct ControlsCommand: ParsableCommand {
             print(line)
             for item in c.menu { print("    \(item.index): \(item.name)") }
         }
+    }
+}
+
+/// A device named as an argument or with `-d`/`--device`, as v4l2-ctl and fswebcam take it.
+enum DeviceArgument {
+    static func one(_ argument: String?, _ option: String?) throws -> String? {
+        if let argument, let option, argument != option {
+            throw UsageError("two devices named (\(argument) and -d \(option)); give one")
+        }
+        return argument ?? option
     }
 }
 

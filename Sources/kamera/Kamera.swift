@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import CommandLineSupport
+import BuildInfo
 
 @main
 struct Kamera: ParsableCommand {
@@ -14,7 +15,8 @@ struct Kamera: ParsableCommand {
         devices are released, and Kamera then ends by that signal (status 130 or 143 in a shell;
         a clean stop for systemd). A second Ctrl-C ends it at once.
         """,
-        subcommands: [RenderCommand.self, PreviewCommand.self, CubeCommand.self, ShaderCommand.self, DevicesCommand.self, DisplaysCommand.self, ControlsCommand.self, BenchCommand.self],
+        version: kameraVersion,
+        subcommands: [RenderCommand.self, PreviewCommand.self, CubeCommand.self, ShaderCommand.self, DevicesCommand.self, DisplaysCommand.self, ControlsCommand.self, BenchCommand.self, VersionCommand.self],
         defaultSubcommand: RenderCommand.self)
 
     static func main() { runWithOneLineErrors(helpHint: helpHint) }

@@ -11,16 +11,19 @@ import Render
 /// The options every rendering command shares: where frames come from, how
 /// they reach the GPU and what is drawn.
 struct PipelineOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: "Input file: .png, .y4m (4:2:0 or 4:2:2), or raw frames with --format and --input-size. Default: the test pattern.")
+    @Option(name: [.long, .customShort("i")], parsing: .unconditional,
+            help: "Input file: .png, .jpg (turned upright by its EXIF orientation), .y4m (4:2:0 or 4:2:2), or raw frames with --format and --input-size. Default: the test pattern.")
     var input: String?
 
-    @Option(parsing: .unconditional, help: "Camera to capture from: /dev/videoN, or auto for the first one (see `kamera devices`).")
+    @Option(name: [.long, .customShort("d"), .customLong("device")], parsing: .unconditional,
+            help: "Camera to capture from: /dev/videoN, or auto for the first one (see `kamera devices`); -d and --device as in v4l2-ctl and fswebcam.")
     var camera: String?
 
     @Option(parsing: .unconditional, help: "Pixel format of raw input, the camera (auto: the cheapest to upload; mjpeg too) or the test pattern: \(PixelFormat.validNames).")
     var format: String?
 
-    @Option(parsing: .unconditional, help: "Frame size of raw input or of the test pattern: WxH, vga, 720p or 1080p (test pattern default 1280x720).")
+    @Option(name: [.long, .customShort("r"), .customLong("resolution")], parsing: .unconditional,
+            help: "Frame size of the camera, raw input or the test pattern: WxH, vga, 720p or 1080p (test pattern default 1280x720); -r and --resolution as in fswebcam.")
     var inputSize: String?
 
     @Option(parsing: .unconditional, help: "Output size WxH (default: the size of the cropped frame).")

@@ -21,8 +21,8 @@ struct PreviewCommand: ParsableCommand {
           kamera preview -o kms --camera /dev/video0 --filter sepia
           kamera preview -o kms --card /dev/dri/card0 --connector HDMI-A-1 --mode 1920x1080@60 --cube
           kamera preview --camera auto -o live.png
-          kamera preview --camera /dev/video0 --filter sepia --duration 10
-          kamera preview --cube --duration 5
+          kamera preview --filter sepia --duration 3 -o live.png
+          kamera preview --cube --frames 30 -o spin.y4m
         """)
 
     @Option(name: .shortAndLong, parsing: .unconditionalSingleValue,
@@ -30,14 +30,14 @@ struct PreviewCommand: ParsableCommand {
     var output: [String] = []
 
     @Option(parsing: .unconditional, help: "Stop after this many frames (default: run until q or Ctrl-C).",
-            transform: ArgumentValue.integer("a whole number of frames, 1 or more"))
+            transform: ArgumentValue.frameCount("--frames"))
     var frames: Int?
 
     @Option(parsing: .unconditional, help: "Seconds between PNG updates.", transform: ArgumentValue.real("a number of seconds above 0"))
     var pngEvery = 1.0
 
     @Option(parsing: .unconditional, help: "Stop after this many seconds (default: run until q or Ctrl-C).",
-            transform: ArgumentValue.real("a number of seconds above 0"))
+            transform: ArgumentValue.seconds())
     var duration: Double?
 
     @Option(parsing: .unconditional, help: "Seconds between status lines (default 1, or 2 with -o kms).", transform: ArgumentValue.real("a number of seconds above 0"))
@@ -86,7 +86,8 @@ struct PreviewCommand: ParsableCommand {
             if let capture = session.source?.captureStatistics {
                 summary += "; \(capture.lateDrops) camera frames dropped late, \(capture.driverDrops) by the driver"
             } else {
-                summary += String(format: "; %d frames late (over 1/%g s behind the input's pace)", loop.statistics.lateFrames, renderer.settings.rate)
+                let late = loop.statistics.lateFrames
+                summary += String(format: "; %d %@ late (over 1/%g s behind the input's pace)", late, late == 1 ? "frame" : "frames", renderer.settings.rate)
             }
             return summary
         }

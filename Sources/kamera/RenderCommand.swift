@@ -17,12 +17,14 @@ struct RenderCommand: ParsableCommand {
         Examples:
           kamera render -o out.png
           kamera render --filter sepia --filter contrast=1.3 --intensity 0.8 --size 720x720 -o out.png
-          kamera render --cube --frames 60 -o frames/cube-%03d.png
-          kamera render --input clip.y4m --crop none --fit cover --size 640x360 -o clip.png
-          kamera render --input raw.yuv --format yuyv --input-size 1280x720 -o raw.png
-          kamera render --frames 30 -o - | ffmpeg -f png_pipe -i - out.mp4
-          kamera render --frames 30 -o - --stream y4m | ffmpeg -i - out.mp4
-          kamera render --frames 30 -o clip.y4m -o frames/f-%02d.png
+          kamera render --cube --frames 60 -o cube-%03d.png
+          kamera render --input Examples/Media/photo.jpg --filter instant -o photo.png
+          kamera render --input Examples/Media/clip.y4m --crop none --fit cover --size 640x360 --frames 12 -o clip-%02d.png
+          kamera render --input Examples/Media/raw.yuv --format yuyv --input-size 320x180 -o raw.png
+          kamera render --frames 30 -o - | ffmpeg -v error -y -f png_pipe -i - out.mp4
+          kamera render --frames 30 -o - --stream y4m | ffmpeg -v error -y -i - out.mp4
+          kamera render --frames 30 -o clip.y4m -o f-%02d.png
+          kamera render --camera /dev/video0 --input-size 1280x720 --frames 30 -o cam-%02d.png
         """)
 
     @Option(name: .shortAndLong, parsing: .unconditionalSingleValue,
@@ -32,7 +34,7 @@ struct RenderCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Also write every rendered input frame, raw and tightly packed, to this file (replay it with --input).")
     var saveInput: String?
 
-    @Option(parsing: .unconditional, help: "Number of frames to render.", transform: ArgumentValue.integer("a whole number of frames, 1 or more"))
+    @Option(parsing: .unconditional, help: "Number of frames to render.", transform: ArgumentValue.frameCount("--frames"))
     var frames = 1
 
     @Option(parsing: .unconditional, help: "Golden PNG (or %d sequence) each frame must match: exit 1 with the differing pixels and a diff image beside the output otherwise.")

@@ -20,12 +20,12 @@ struct ShaderCommand: ParsableCommand {
         Time is frame-exact in exports: frame N is at N / --fps seconds.
         Live keys (-o kms): \(ShaderControls.help).
         Examples:
-          kamera shader wave.frag --time 1.5 -o still.png
-          kamera shader wave.frag --frames 0..59 --fps 30 -o out/wave-%04d.png
-          kamera shader wave.frag --time 1.5 --expect golden.png --tolerance 2
-          kamera shader image.frag --buffer A=feedback.frag --channel 1=A --frames 0..9 -o f-%02d.png
-          kamera shader wave.frag --watch -o wave.png          (re-renders on every save)
-          kamera shader wave.frag -o kms --camera /dev/video0 --watch
+          kamera shader Examples/Shaders/ripple.frag --time 1.5 -o still.png
+          kamera shader Examples/Shaders/ripple.frag --frames 0..59 --fps 30 -o wave-%04d.png
+          kamera shader Examples/Shaders/ripple.frag --time 1.5 --size 240x240 --expect Examples/Shaders/ripple-1.5s.png --tolerance 2
+          kamera shader Examples/Shaders/trails.frag --buffer A=Examples/Shaders/trails-buffer.frag --channel 1=A --frames 0..9 -o f-%02d.png
+          kamera shader Examples/Shaders/ripple.frag --watch -o wave.png   # re-renders on every save
+          kamera shader Examples/Shaders/ripple.frag -o kms --camera /dev/video0 --watch
         """)
 
     @Argument(help: "The fragment shader.")
@@ -68,7 +68,7 @@ struct ShaderCommand: ParsableCommand {
     @Flag(help: "Recompile on every save of the shader or a file it includes; a save that does not compile keeps the last good shader.")
     var watch = false
 
-    @Option(parsing: .unconditional, help: "With -o kms: stop after this many seconds.", transform: ArgumentValue.real("a number of seconds above 0"))
+    @Option(parsing: .unconditional, help: "With -o kms: stop after this many seconds.", transform: ArgumentValue.seconds())
     var duration: Double?
 
     @Option(parsing: .unconditional, help: "With -o kms: seconds between status lines (default 2).", transform: ArgumentValue.real("a number of seconds above 0"))
@@ -131,9 +131,10 @@ struct ShaderCommand: ParsableCommand {
         guard let frames else { return (0, 1) }
         let parts = frames.components(separatedBy: "..")
         let numbers = parts.map { Int($0.trimmingCharacters(in: .whitespaces)) }
-        if parts.count == 1, let n = numbers[0], n >= 1, n <= 1_000_000 { return (0, n) }
-        if parts.count == 2, let a = numbers[0], let b = numbers[1], a >= 0, b >= a, b - a < 1_000_000 { return (a, b - a + 1) }
-        throw UsageError("--frames \(excerpt(frames)) is not valid; give a count such as 60, or a range A..B such as 0..59 (B at least A)")
+        let most = FrameLimits.maxFrames
+        if parts.count == 1, let n = numbers[0], n >= 1, n <= most { return (0, n) }
+        if parts.count == 2, let a = numbers[0], let b = numbers[1], a >= 0, b >= a, b < most { return (a, b - a + 1) }
+        throw UsageError("--frames \(excerpt(frames)) is not valid; give a count such as 60 (at most \(most)), or a range A..B such as 0..59 (B at least A, below \(most))")
     }
 
     private func runHarness() throws {
@@ -142,7 +143,7 @@ struct ShaderCommand: ParsableCommand {
         var description = try describeRun(pipeline, outputs: outputs, outputOptions, display, gpuOptions)
         let live = description.showsOnDisplay
         if frames != nil && time != nil { throw UsageError("--frames and --time both given; --time renders one still, --frames a sequence") }
-        if let time, !(0...1e9).contains(time) { throw UsageError("--time \(time) is out of range; use 0 to 1000000000 seconds") }
+        if let time, !(0...FrameLimits.maxSeconds).contains(time) { throw UsageError("--time \(time) is out of range; use 0 to 1000000000 seconds") }
         if live && (expect != nil || time != nil || frames?.contains("..") == true) {
             throw UsageError("-o kms runs live on the clock; --time, --expect and --frames A..B are for file output (--frames N stops after N frames)")
         }
@@ -156,7 +157,10 @@ struct ShaderCommand: ParsableCommand {
         let fps = description.settings.rate
         let mode: ShaderClock.Mode = live ? .live : time.map { .still($0) } ?? .exact(start: range.start)
         // The frame number of the first picture: where exports start, and the input with them.
-        description.firstNumber = live ? 0 : time.map { Int(min($0 * fps, 1e15).rounded(.down)) } ?? range.start
+        if let time, time * fps >= Double(FrameLimits.maxFrames) {
+            throw UsageError("--time \(time) at \(fps) fps is frame \(Int(min(time * fps, 1e15))), past the last frame Kamera numbers (\(FrameLimits.maxFrames - 1)); use a smaller --time")
+        }
+        description.firstNumber = live ? 0 : time.map { Int(($0 * fps).rounded(.down)) } ?? range.start
         let count = watch && !live ? nil : (live && frames == nil ? nil : range.count)
         description.frames = count
         if live {

@@ -23,11 +23,24 @@ final class CameraUnitTests: XCTestCase {
         XCTAssertEqual(grey.format, .grey)
     }
 
-    func testFpsMaxPicksTheHighestRateAndRefusesThirtyOrLess() throws {
+    func testFpsMaxPicksTheHighestRateAndSaysWhenNothingBeatsThirty() throws {
         let mode = try CameraMode.choose(CameraRequest(rate: .max), from: webcam, current: (640, 480))
         XCTAssertEqual(mode, CameraMode(format: .yuyv, fourcc: "YUYV", width: 320, height: 240, rate: 90))
-        XCTAssertThrowsError(try CameraMode.choose(CameraRequest(size: (640, 480), rate: .max), from: Array(webcam.prefix(3)), current: (640, 480))) {
-            XCTAssertTrue("\($0)".contains("offers no rate above 30 fps (the highest is 30 fps at 640x480"), "\($0)")
+        XCTAssertNil(mode.note)
+        // Nothing above 30 fps: it runs at the best there is, and says so.
+        let slow = try CameraMode.choose(CameraRequest(size: (640, 480), rate: .max), from: Array(webcam.prefix(3)), current: (640, 480),
+                                         path: "/dev/video3")
+        XCTAssertEqual(slow.rate, 30)
+        XCTAssertEqual([slow.width, slow.height], [640, 480])
+        XCTAssertEqual(slow.note, "--fps max: /dev/video3 offers nothing faster than 30 fps; running at 30 fps, 640x480 \(slow.fourcc)")
+    }
+
+    func testSizesInMessagesAreListedBySize() {
+        XCTAssertThrowsError(try CameraMode.choose(CameraRequest(size: (800, 600)), from: webcam, current: (640, 480))) {
+            let listed = "\($0)".components(separatedBy: "sizes: ").last ?? ""
+            let areas = listed.split(separator: ",").compactMap { parseSize($0.trimmingCharacters(in: .whitespaces)) }.map { $0.width * $0.height }
+            XCTAssertGreaterThan(areas.count, 1, "\($0)")
+            XCTAssertEqual(areas, areas.sorted(), "\($0)")
         }
     }
 

@@ -30,6 +30,47 @@ final class JPEGTests: XCTestCase {
         XCTAssertClose(decoded, image, tolerance: 6, "JPEG round trip")
     }
 
+    /// A JPEG still as `--input`: each EXIF orientation 1-8 is turned upright,
+    /// against the EXIF table's mapping written out here (stored pixel at
+    /// column c, row r of a W x H image → upright position), within JPEG loss.
+    func testJPEGStillIsTurnedUprightByItsEXIFOrientation() throws {
+        let upright = sampleImage(width: 48, height: 32)
+        for orientation in 1...8 {
+            let swaps = orientation >= 5
+            let (w, h) = swaps ? (upright.height, upright.width) : (upright.width, upright.height)
+            // The stored picture: the upright one seen through the orientation's inverse.
+            var stored = Image(width: w, height: h, pixels: [UInt8](repeating: 0, count: w * h * 4))
+            for r in 0..<h {
+                for c in 0..<w {
+                    let (x, y): (Int, Int)
+                    switch orientation {
+                    case 1: (x, y) = (c, r)
+                    case 2: (x, y) = (w - 1 - c, r)
+                    case 3: (x, y) = (w - 1 - c, h - 1 - r)
+                    case 4: (x, y) = (c, h - 1 - r)
+                    case 5: (x, y) = (r, c)
+                    case 6: (x, y) = (h - 1 - r, c)
+                    case 7: (x, y) = (h - 1 - r, w - 1 - c)
+                    default: (x, y) = (r, w - 1 - c)
+                    }
+                    for k in 0..<4 { stored.pixels[(r * w + c) * 4 + k] = upright.pixels[(y * upright.width + x) * 4 + k] }
+                }
+            }
+            var jpeg = try encode(stored)
+            let exif: [UInt8] = [0xFF, 0xE1, 0x00, 0x22] + Array("Exif".utf8) + [0, 0, 0x49, 0x49, 0x2A, 0, 8, 0, 0, 0,
+                                 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, UInt8(orientation), 0, 0, 0, 0, 0, 0, 0]
+            jpeg.insert(contentsOf: exif, at: 2)
+            let path = NSTemporaryDirectory() + "kamera-exif-\(getpid())-\(orientation).jpg"
+            try Data(jpeg).write(to: URL(fileURLWithPath: path))
+            defer { unlink(path) }
+            let source = try ImageSource(path: path)
+            let frame = try XCTUnwrap(try source.nextFrame())
+            XCTAssertEqual([frame.width, frame.height], [upright.width, upright.height], "orientation \(orientation)")
+            let decoded = Image(width: frame.width, height: frame.height, pixels: Array(frame.planes[0].bytes))
+            XCTAssertClose(decoded, upright, tolerance: 6, "EXIF orientation \(orientation)")
+        }
+    }
+
     func testDamagedJPEGIsAnError() throws {
         let decoder = try JPEGDecoder()
         let target = FrameBuffer(format: .rgba, width: 64, height: 48)

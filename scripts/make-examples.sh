@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Makes the example inputs under Examples/Media, all from Kamera's own test
+# pattern (so they are the project's own work, under its licence), with kamera
+# and ffmpeg. Run it from a clone after building; the files are committed, so
+# users never need to.
+#   scripts/make-examples.sh [KAMERA]   (default .build/debug/kamera)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+kamera="${1:-$root/.build/debug/kamera}"
+media="$root/Examples/Media"
+mkdir -p "$media"
+cd "$media"
+"$kamera" render --crop none --size 320x180 -o photo.png
+# photo.jpg: the same picture stored a quarter turn counter-clockwise, with EXIF
+# orientation 6 ("turn it clockwise to view"): Kamera reads it upright.
+ffmpeg -v error -y -i photo.png -vf transpose=2 -q:v 2 -f mjpeg stored.jpg
+{
+  head -c 2 stored.jpg
+  # APP1, 34 bytes: "Exif\0\0", big-endian TIFF header, one IFD entry: 0x0112 SHORT 1 = 6.
+  printf '\xff\xe1\x00\x22Exif\x00\x00MM\x00\x2a\x00\x00\x00\x08\x00\x01\x01\x12\x00\x03\x00\x00\x00\x01\x00\x06\x00\x00\x00\x00\x00\x00'
+  tail -c +3 stored.jpg
+} > photo.jpg
+rm stored.jpg
+"$kamera" render --crop none --size 192x108 --frames 12 -o clip.y4m
+"$kamera" render --format yuyv --input-size 320x180 --frames 2 --save-input raw.yuv -o "$(mktemp -d)/ignored-%d.png"
+ffmpeg -v error -y -f lavfi -i "color=gray:s=64x64,noise=alls=100:allf=t,format=rgb24" -frames:v 1 noise.png
+ls -l "$media"
