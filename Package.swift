@@ -58,7 +58,7 @@ let package = Package(
             swiftSettings: swift5),
         // The library product's one import: every layer re-exported, for programs built on Kamera.
         .target(name: "KameraKit", dependencies: ["Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Pipeline"], swiftSettings: swift5),
-        .target(name: "ShaderHarness", dependencies: ["Pipeline", "Filters", "GPU", "Pixels", "Capture", "Output", "Lifecycle", "CGLES", "Shaders"], swiftSettings: swift5),
+        .target(name: "ShaderHarness", dependencies: ["Pipeline", "Render", "Filters", "GPU", "Pixels", "Capture", "Output", "Lifecycle", "CGLES", "Shaders"], swiftSettings: swift5),
         .target(
             name: "CommandLineSupport",
             dependencies: ["BuildInfo", "Lifecycle", "Pixels", "Capture", "Output", "Pipeline", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],

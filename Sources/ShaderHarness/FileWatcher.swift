@@ -65,8 +65,12 @@ public final class FileWatcher {
         if descriptor >= 0 {
             // Drain the events; they only wake the wait: a change counts when a watched file's stamp moved.
             var events = false
-            while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 { events = true }
-            if events && anyChangeCounts { pending = true }
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                guard count > 0 else { break }
+                if anyChangeCounts && Self.namesASource(buffer[0..<count]) { events = true }
+            }
+            if events { pending = true }
         }
         for file in files {
             let stamp = Self.stamp(file)
@@ -92,6 +96,27 @@ public final class FileWatcher {
             }
             look()
             if pending { return true }
+        }
+        return false
+    }
+
+    /// True when a batch of inotify events names a file that could be a
+    /// shader source: not Kamera's own outputs (pictures, clips, metadata, unnamed temporaries)
+    /// nor hidden files (its temporaries, editors' swap files). Without this,
+    /// a PNG written beside a broken shader would count as the fix and the
+    /// broken shader would be compiled, and its errors printed, without end.
+    static func namesASource(_ events: ArraySlice<UInt8>) -> Bool {
+        var offset = events.startIndex
+        let header = MemoryLayout<inotify_event>.size
+        while offset + header <= events.endIndex {
+            let length = events[(offset + 12)..<(offset + 16)].reversed().reduce(0) { $0 << 8 | Int($1) }
+            let nameBytes = events[(offset + header)..<min(events.endIndex, offset + header + length)].prefix { $0 != 0 }
+            let name = String(decoding: nameBytes, as: UTF8.self)
+            offset += header + length
+            // "#INODE": a file made unnamed (O_TMPFILE) and linked in, as the PNG writer does.
+            if name.isEmpty || name.hasPrefix(".") || name.hasPrefix("#") || name.hasSuffix("~") { continue }
+            if ["png", "y4m", "jsonl", "json", "yuv", "tmp", "swp"].contains((name as NSString).pathExtension.lowercased()) { continue }
+            return true
         }
         return false
     }

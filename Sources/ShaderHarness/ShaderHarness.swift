@@ -2,6 +2,7 @@ import Filters
 import Foundation
 import GPU
 import Pipeline
+import Render
 
 /// Shader development over the frame loop: the user's shader (Kamera's,
 /// glslViewer's or Shadertoy's convention, with buffer passes) drawn over
@@ -24,6 +25,9 @@ public final class ShaderHarness: RenderStage {
     /// The compile error of the last save, nil once it compiles.
     public private(set) var lastError: String?
     public private(set) var reloads = 0
+    /// The frame fitted to the output's shape (`frameFit`), drawn only when the shapes differ.
+    private var fitter: PreviewRenderer?
+    private var fitted: Framebuffer?
 
     /// Compiles every pass; call on the thread that owns `context`.
     public init(configuration: ShaderHarnessConfiguration, clock: ShaderClock, context: GPUContext) throws {
@@ -54,7 +58,20 @@ public final class ShaderHarness: RenderStage {
         inputs.delta = tick.delta
         inputs.frameRate = clock.fps
         inputs.date = Self.date(time: tick.time, live: clock.mode == .live)
-        return try graph.render(frame: texture, inputs: inputs, width: frame.outputWidth, height: frame.outputHeight, copier: frame.copier)
+        return try graph.render(frame: try fit(texture, frame), inputs: inputs, width: frame.outputWidth, height: frame.outputHeight,
+                                copier: frame.copier)
+    }
+
+    /// The frame as channel 0 sees it: as it is when its shape is the output's
+    /// or `frameFit` is `stretch`; otherwise drawn at the output's size with
+    /// bars (`contain`) or cropped (`cover`), so shaders see it undistorted.
+    private func fit(_ texture: TextureView, _ frame: StageFrame) throws -> TextureView {
+        let (w, h) = (frame.outputWidth, frame.outputHeight)
+        guard configuration.frameFit != .stretch, texture.pixelWidth * h != texture.pixelHeight * w else { return texture }
+        if fitter == nil { fitter = try PreviewRenderer(layout: PreviewLayout(fit: configuration.frameFit)) }
+        let target = try Framebuffer.reused(&fitted, width: w, height: h)
+        fitter!.draw(texture, matrix: .identity, into: target, frame)
+        return target.asTexture
     }
 
     /// Compiles the files again; on failure keeps the running shader and

@@ -1,4 +1,5 @@
 import Filters
+import Render
 
 /// What `kamera shader` runs: the image shader, its buffer passes and
 /// channels, defines, include paths and user uniforms.
@@ -12,6 +13,9 @@ public struct ShaderHarnessConfiguration: Equatable {
     public var defines: [ShaderDefine] = []
     public var includePaths: [String] = []
     public var uniforms: [ShaderUniformValue] = []
+    /// How the frame fills channel 0 when its shape is not the output's:
+    /// `contain` (bars), `cover` (cropped) or `stretch`, as `--fit` says.
+    public var frameFit: FitMode = .contain
 
     public init(main: String) {
         self.main = main

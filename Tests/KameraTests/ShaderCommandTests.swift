@@ -67,6 +67,28 @@ final class ShaderCommandTests: KameraProcessTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: run.path("ripple.png")))
     }
 
+    /// `--fit` shapes the frame in channel 0 when the output's shape is not
+    /// the frame's: bars for contain, cropped for cover, stretched for
+    /// stretch. The shader passes channel 0 through, so the output is the
+    /// preview's own layout of the same frame, which `render` draws.
+    func testFitShapesTheFrameTheShaderSees() throws {
+        try writeShader("pass.frag", "void mainImage(out vec4 o, in vec2 p) { o = texture(iChannel0, p / iResolution.xy); }\n")
+        var pictures: [String: Image] = [:]
+        for fit in ["contain", "cover", "stretch"] {
+            XCTAssertEqual(try run.run(["shader", "pass.frag", "--size", "96x48", "--fit", fit, "-o", "\(fit).png"]).status, 0)
+            XCTAssertEqual(try run.run(["render", "--size", "96x48", "--fit", fit, "-o", "ref-\(fit).png"]).status, 0)
+            let (got, want) = (try image("\(fit).png"), try image("ref-\(fit).png"))
+            pictures[fit] = got
+            // The shader samples the frame once at each pixel's centre, the layout through its own quad:
+            // sharp edges of the pattern may land a texel apart, so 2/255 holds on all but a few edge pixels.
+            let far = stride(from: 0, to: got.pixels.count, by: 4).filter { i in (0..<3).contains { abs(Int(got.pixels[i + $0]) - Int(want.pixels[i + $0])) > 2 } }
+            XCTAssertLessThan(Double(far.count) / Double(got.pixels.count / 4), 0.03, "shader --fit \(fit) against render's layout: \(far.count) pixels over 2/255")
+        }
+        XCTAssertEqual(pictures["contain"]?.pixel(2, 24), SIMD4(0, 0, 0, 255), "contain leaves bars at the sides")
+        XCTAssertNotEqual(pictures["contain"]?.pixels, pictures["cover"]?.pixels)
+        XCTAssertNotEqual(pictures["cover"]?.pixels, pictures["stretch"]?.pixels)
+    }
+
     func testRenderExpectUsesTheSameCheck() throws {
         XCTAssertEqual(try run.run(["render", "--filter", "sepia", "-o", "golden.png"]).status, 0)
         var result = try run.run(["render", "--filter", "sepia", "-o", "again.png", "--expect", "golden.png"])
@@ -167,6 +189,10 @@ final class ShaderCommandTests: KameraProcessTestCase {
         try writeShader("live.frag", "void mainImage(out vec4 o, in vec2 p) {\n    o = vec4(oops);\n}\n")
         waitFor("the compile error") { lock.withLock { stderr.contains("live.frag:2:") && stderr.contains("oops") } }
         XCTAssertTrue(process.isRunning, "a broken save must not end the run")
+        // The PNG written beside the shader is no save: the error shows once, then it waits.
+        Thread.sleep(forTimeInterval: 2)
+        let printed = lock.withLock { stderr.components(separatedBy: "still running the last shader").count - 1 }
+        XCTAssertEqual(printed, 1, "a broken save prints its errors once, then waits; stderr: \(lock.withLock { stderr })")
         XCTAssertEqual(firstPixel(), SIMD4(0, 255, 0, 255), "the last good shader's picture stays")
         try writeShader("live.frag", solid("0.0, 0.0, 1.0"))
         waitFor("the picture after the fix") { firstPixel() == SIMD4(0, 0, 255, 255) }

@@ -1,0 +1,100 @@
+import Foundation
+import XCTest
+
+/// Every example of the README and of each `--help` screen runs as written,
+/// from the repository root (here: a scratch folder holding the repository's
+/// `Examples`), with `kamera` on the PATH. Those that need a camera or the
+/// console's display are left to the VM tests; `kamera bench` to BenchTests.
+final class ExamplesTests: KameraProcessTestCase {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Examples that need a camera, the console's display or a DRM card, or that are the benchmark.
+    static func needsHardware(_ line: String) -> Bool {
+        let words = ["--camera", "/dev/video", "-o kms", "--card", "kamera controls", "kamera bench", "kamera devices --formats"]
+        return words.contains { line.contains($0) }
+    }
+
+    func testHelpExamplesStayOnOneLineAndRun() throws {
+        var ran = 0
+        for command in ["render", "preview", "cube", "shader", "devices", "displays", "controls"] {
+            let narrow = try help(command, columns: 50), wide = try help(command, columns: 400)
+            XCTAssertEqual(narrow, wide, "kamera \(command) --help: examples wrapped at 50 columns")
+            for line in narrow where !Self.needsHardware(line) {
+                try runExample(line)
+                ran += 1
+            }
+        }
+        XCTAssertGreaterThan(ran, 12, "examples run from the help screens")
+    }
+
+    func testReadmeExamplesRunAsWritten() throws {
+        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        var inShell = false, lines: [String] = []
+        for line in readme.components(separatedBy: "\n") {
+            if line.hasPrefix("```") { inShell = line == "```sh"; continue }
+            if inShell, line.hasPrefix("kamera ") { lines.append(line) }
+        }
+        XCTAssertGreaterThan(lines.count, 30, "the README's kamera examples")
+        var ran = 0
+        for line in lines where !Self.needsHardware(line) {
+            try runExample(line)
+            ran += 1
+        }
+        XCTAssertGreaterThan(ran, 20, "README examples run here")
+    }
+
+    /// The example lines of `kamera COMMAND --help` rendered `columns` wide.
+    private func help(_ command: String, columns: Int) throws -> [String] {
+        let result = try shell("COLUMNS=\(columns) kamera \(command) --help")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.output.components(separatedBy: "\n")
+        guard let start = lines.firstIndex(of: "Examples:") else { return [] }
+        let block = lines[(start + 1)...].prefix { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        for line in block { XCTAssertTrue(line.hasPrefix("  kamera "), "kamera \(command) --help: not an example line: '\(line)'") }
+        return block.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// Runs one example in the scratch folder; `--watch` runs are stopped with
+    /// Ctrl-C once they have written their picture.
+    private func runExample(_ line: String, file: StaticString = #filePath, lineNumber: UInt = #line) throws {
+        let line = line.components(separatedBy: "  #")[0]
+        if line.contains("--watch") {
+            let result = try shell("kamera_watch() { " + line + " & pid=$!; for i in $(seq 600); do [ -s wave.png ] && break; sleep 0.1; done; sleep 0.5; kill -INT $pid; wait $pid; }; rm -f wave.png; kamera_watch")
+            XCTAssertEqual(result.status, 130, "\(line): stopped by Ctrl-C: \(result.stderr)", file: file, line: lineNumber)
+            XCTAssertFalse(result.stderr.contains("error"), "\(line): \(result.stderr)", file: file, line: lineNumber)
+            return
+        }
+        let result = try shell("set -o pipefail; " + line)
+        XCTAssertEqual(result.status, 0, "\(line): \(result.stderr)", file: file, line: lineNumber)
+    }
+
+    private func shell(_ script: String) throws -> KameraProcess.Result {
+        let bin = run.folder.appendingPathComponent("bin")
+        if !FileManager.default.fileExists(atPath: bin.path) {
+            try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(at: bin.appendingPathComponent("kamera"), withDestinationURL: KameraProcess.binary)
+            try FileManager.default.createSymbolicLink(at: run.folder.appendingPathComponent("Examples"),
+                                                       withDestinationURL: Self.repository.appendingPathComponent("Examples"))
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        process.currentDirectoryURL = run.folder
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        var stdout = Data()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { stdout = out.fileHandleForReading.readDataToEndOfFile() }
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return KameraProcess.Result(status: process.terminationStatus, reason: process.terminationReason, stdout: stdout,
+                                    stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import KameraKit
+import XCTest
+
+/// What a new user types first: the version, habits from other tools, and
+/// the bounds of frame numbers, each answered in one line.
+final class NewUserTests: KameraProcessTestCase {
+    func testVersionOnEveryCommandAndAsACommand() throws {
+        let version = try run.run(["--version"])
+        XCTAssertEqual(version.status, 0, version.stderr)
+        let line = version.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertTrue(line.range(of: #"^\d+\.\d+\.\d+(\+g[0-9a-f]+(\.dirty)?)?$"#, options: .regularExpression) != nil, line)
+        for arguments in [["version"], ["render", "--version"], ["preview", "--version"], ["cube", "--version"], ["shader", "--version"],
+                          ["devices", "--version"], ["displays", "--version"], ["controls", "--version"]] {
+            let result = try run.run(arguments)
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.output.trimmingCharacters(in: .whitespacesAndNewlines), line, "\(arguments)")
+        }
+        let verbose = try run.run(["render", "--size", "8x8", "-v", "-o", "v.png"])
+        XCTAssertTrue(verbose.stderr.contains("kamera \(line)"), verbose.stderr)
+    }
+
+    func testOtherToolsHabitsAreAnsweredWithKamerasOption() throws {
+        let answers: [([String], String)] = [
+            (["render", "-vf", "hue=s=0"], "Kamera's is --filter"),
+            (["render", "-y", "-o", "x.png"], "replaces output files"),
+            (["render", "-s", "640x480"], "--size WxH"),
+            (["preview", "-t", "5"], "--duration S"),
+            (["cube", "-c", "100"], "--frames N"),
+            (["render", "-D", "/dev/dri/card0"], "--card /dev/dri/cardN"),
+            (["render", "--list-devices"], "kamera devices"),
+            (["render", "--fullscreen"], "-o kms"),
+            (["render", "--palette", "YUYV"], "--format NAME"),
+        ]
+        for (arguments, expected) in answers {
+            try run.assertFails(arguments, mentioning: ["unknown option \(arguments[1])", expected])
+        }
+    }
+
+    /// -i, -r/--resolution (fswebcam) and -d/--device (v4l2-ctl, fswebcam) are aliases.
+    func testAliasesUsersTypeAreTaken() throws {
+        let a = try run.run(["render", "-i", "in.raw", "--format", "grey", "-r", "4x2", "-o", "a.png"])
+        XCTAssertTrue(a.stderr.contains("in.raw: no such file"), "-i is --input: \(a.stderr)")
+        let b = try run.run(["render", "--resolution", "64x32", "--crop", "none", "-o", "b.png"])
+        XCTAssertEqual(b.status, 0, b.stderr)
+        let png = try Data(contentsOf: run.folder.appendingPathComponent("b.png"))
+        XCTAssertEqual(Array(png[16..<24]), [0, 0, 0, 64, 0, 0, 0, 32], "--resolution is --input-size")
+        let c = try run.run(["render", "-d", "/dev/kamera-no-such-camera", "-o", "c.png"])
+        XCTAssertTrue(c.stderr.contains("/dev/kamera-no-such-camera"), "-d is --camera: \(c.stderr)")
+        let d = try run.run(["devices", "--list-formats-ext", "-d", "/dev/kamera-no-such-camera"])
+        XCTAssertEqual(d.status, 1)
+        XCTAssertTrue(d.stderr.contains("/dev/kamera-no-such-camera"), d.stderr)
+    }
+
+    /// One bound for frame numbers, counts and durations; huge values are
+    /// refused in one line (the test pattern once trapped on an overflow).
+    func testFrameNumbersAndDurationsHaveOneBound() throws {
+        try run.assertFails(["shader", "none.frag", "--frames", "4611686018427387904..4611686018427387904", "-o", "f-%d.png"],
+                            mentioning: ["--frames", "1000000000"])
+        try run.assertFails(["render", "--frames", "4611686018427387904", "-o", "f-%d.png"], mentioning: ["--frames", "1000000000"])
+        try run.assertFails(["preview", "--duration", "1e308"], mentioning: ["--duration", "at most 1e9"])
+        try run.assertFails(["shader", "none.frag", "--time", "999999999", "--fps", "1000"], mentioning: ["--time", "past the last frame"])
+        // The test pattern at the last frame number: no trap.
+        try Data("void mainImage(out vec4 o, in vec2 p) { o = texture(iChannel0, p / iResolution.xy); }\n".utf8)
+            .write(to: run.folder.appendingPathComponent("ok.frag"))
+        let last = try run.run(["shader", "ok.frag", "--frames", "999999999..999999999", "--size", "16x16", "-o", "f-%d.png"])
+        XCTAssertEqual(last.status, 0, last.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: run.path("f-999999999.png")))
+    }
+
+    /// `--input` names what Kamera reads when it is given something else.
+    func testUnreadFileTypesSayWhatIsRead() throws {
+        try run.write("clip.mp4", [0, 0, 0, 0x18] + Array("ftypmp42".utf8))
+        try run.assertFails(["render", "--input", "clip.mp4"], mentioning: ["does not read .mp4", ".jpg", ".y4m", "ffmpeg -i"])
+        try run.write("frames.bin", [1, 2, 3])
+        try run.assertFails(["render", "--input", "frames.bin"], mentioning: ["--format", ".png, .jpg/.jpeg and .y4m"])
+        try FileManager.default.createSymbolicLink(atPath: run.path("loop-a"), withDestinationPath: "loop-b")
+        try FileManager.default.createSymbolicLink(atPath: run.path("loop-b"), withDestinationPath: "loop-a")
+        try run.assertFails(["render", "--input", "loop-a"], mentioning: ["loop of symbolic links"])
+        try run.assertFails(["render", "--input", String(repeating: "a/", count: 2100) + "x.png"], mentioning: ["longer than the system allows"])
+    }
+}
