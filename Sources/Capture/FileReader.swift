@@ -1,4 +1,5 @@
 import Glibc
+import Lifecycle
 
 /// Sequential reads from a file with stdio, with errors that name the file.
 final class FileReader {
@@ -14,17 +15,41 @@ final class FileReader {
         if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             throw CaptureError("\(path): is a folder, not a file")
         }
-        guard let file = fopen(path, "rb") else {
+        // Opened without blocking, so a FIFO with no writer yet cannot hold the
+        // run in open(), out of reach of Ctrl-C; it is waited for below instead.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw CaptureError("\(path): cannot open: \(String(cString: strerror(errno)))")
+        }
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFIFO {
+            do { try Self.waitForWriter(fd, path: path) } catch { close(fd); throw error }
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        guard let file = fdopen(fd, "rb") else {
+            close(fd)
             throw CaptureError("\(path): cannot open: \(String(cString: strerror(errno)))")
         }
         self.file = file
         self.path = path
-        if fstat(fileno(file), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
             isRegular = true
             size = Int(info.st_size)
         } else {
             isRegular = false
             size = 0
+        }
+    }
+
+    /// Waits for a FIFO's writer to send its first bytes, a tenth of a second
+    /// at a time, so that a stop (Ctrl-C, SIGTERM) ends the wait.
+    private static func waitForWriter(_ fd: Int32, path: String) throws {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            if StopSignal.isRequested { throw CaptureError("\(path): stopped while waiting for a program to write to this FIFO") }
+            poller.revents = 0
+            let ready = poll(&poller, 1, 100)
+            if ready > 0 { return }
+            if ready < 0 && errno != EINTR { throw CaptureError("\(path): cannot wait for the FIFO: \(String(cString: strerror(errno)))") }
         }
     }
 

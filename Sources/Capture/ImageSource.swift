@@ -1,4 +1,5 @@
 import CPNG
+import Glibc
 import Pixels
 
 /// A still PNG or JPEG image as a source: every frame is the same picture.
@@ -14,10 +15,12 @@ public final class ImageSource: FrameSource {
 
     public init(path: String) throws {
         self.path = path
-        let reader = try FileReader(path: path)
-        guard reader.isRegular else {
-            throw CaptureError("\(path): an image input must be a regular file (this is a pipe or a device); stream frames as .y4m or raw instead")
+        // A picture is read whole, from a file: a FIFO or device is refused before it is opened.
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG, (info.st_mode & S_IFMT) != S_IFDIR {
+            throw CaptureError("\(path): a picture must be a regular file (this is a FIFO or a device); stream frames as .y4m or raw instead")
         }
+        let reader = try FileReader(path: path)
         if try Self.isJPEG(reader) {
             kind = "jpeg"
             buffer = try Self.readJPEG(reader)

@@ -21,6 +21,10 @@ public struct GPUOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "No progress or status lines on stderr (errors still show).")
     public var quiet = false
 
+    @Option(parsing: .unconditional, help: "Seconds a frame or a shader compile may take before the run ends with an error (a shader that never finishes); after Ctrl-C or SIGTERM the GPU work in hand gets 2 s.",
+            transform: ArgumentValue.seconds())
+    public var frameTimeout = 60.0
+
     public func platform() throws -> GPUPlatform {
         guard let p = GPUPlatform(argument: gpu) else { throw UsageError("--gpu \(gpu) is not valid; use \(GPUPlatform.validNames)") }
         return p

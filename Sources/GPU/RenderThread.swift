@@ -40,7 +40,8 @@ public final class RenderThread: @unchecked Sendable {
             done.signal()
         }
         guard queued else { throw GPUError("the render thread has been shut down") }
-        done.wait()
+        // While waiting, watch the GPU work in hand: a stop never waits on a stuck frame.
+        while done.wait(timeout: .now() + .milliseconds(100)) == .timedOut { GPUWatchdog.check() }
         return try result!.get()
     }
 }

@@ -1,6 +1,7 @@
 import CGLES
 import Shaders
 import Foundation
+import Lifecycle
 
 /// A linked vertex + fragment shader. Compile errors name the shader file and
 /// line, as a compiler would: `sepia.frag:12:5: error: ...`.
@@ -13,6 +14,8 @@ public final class ShaderProgram {
     /// `fragmentPlace` names the place of a line of `fragment` in errors (see `formatLog`).
     public init(vertex: String, fragment: String, vertexName: String = "vertex shader",
                 fragmentName: String = "fragment shader", fragmentPlace: ((Int) -> String)? = nil) throws {
+        let watch = GPUWatchdog.begin(.compile)
+        defer { GPUWatchdog.end(watch) }
         let vs = try Self.compile(GLenum(GL_VERTEX_SHADER), vertex, name: vertexName)
         defer { glDeleteShader(vs) }
         let fs = try Self.compile(GLenum(GL_FRAGMENT_SHADER), fragment, name: fragmentName, place: fragmentPlace)

@@ -1,7 +1,7 @@
 import Glibc
 import Synchronization
 
-/// SIGINT (Ctrl-C) and SIGTERM as a request to stop, kept in a flag that the
+/// SIGINT (Ctrl-C), SIGTERM and the other terminating signals (`stopSignals`) as a request to stop, kept in a flag that the
 /// frame loop reads between frames, so the frame in hand is finished and
 /// nothing is left half-written. A second signal ends the process at once,
 /// after putting the terminal back (for a run stuck in a blocking call, such
@@ -25,6 +25,11 @@ public enum StopSignal {
         return pointer
     }()
 
+    /// The signals that ask Kamera to stop: Ctrl-C, SIGTERM, a closed terminal
+    /// or `systemctl reload` (SIGHUP), Ctrl-\\ (SIGQUIT, which would otherwise
+    /// print a crash report), and the rest whose default is to end the process.
+    public static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF]
+
     /// Installs the handlers. Call it first thing, before any work starts.
     public static func install() {
         _ = signal.load(ordering: .relaxed)
@@ -35,9 +40,10 @@ public enum StopSignal {
         action.__sigaction_handler.sa_handler = { signal in StopSignal.handle(signal) }
         sigemptyset(&action.sa_mask)
         action.sa_flags = SA_RESTART
-        sigaction(SIGINT, &action, nil)
-        sigaction(SIGTERM, &action, nil)
+        for number in stopSignals { sigaction(number, &action, nil) }
         Glibc.signal(SIGPIPE, SIG_IGN)
+        // A file over the size limit is a write error with a message, not a silent end.
+        Glibc.signal(SIGXFSZ, SIG_IGN)
     }
 
     private static func handle(_ number: Int32) {
@@ -45,6 +51,8 @@ public enum StopSignal {
         guard !first else { return }
         if hasTerminal.load(ordering: .acquiring) { tcsetattr(STDIN_FILENO, TCSANOW, terminal) }
         if hasRestorer.load(ordering: .acquiring) { restorer?() }
+        var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
+        setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCore)
         Glibc.signal(number, SIG_DFL)
         raise(number)
     }
@@ -76,12 +84,22 @@ public enum StopSignal {
         }
     }
 
+    /// Puts the terminal and the device back, as a second signal would, for a
+    /// process about to end without unwinding (`GPUWatchdog`).
+    public static func restoreForExit() {
+        if hasTerminal.load(ordering: .acquiring) { tcsetattr(STDIN_FILENO, TCSANOW, terminal) }
+        if hasRestorer.load(ordering: .acquiring) { restorer?() }
+    }
+
     /// Ends the process by the signal that asked it to stop, once everything is
     /// cleaned up and every thread joined: the parent sees the signal (a shell
     /// prints status 128 + n). Flushes standard output first.
     public static func endProcessBySignal() -> Never {
         let number = received == 0 ? SIGTERM : received
         fflush(nil)
+        // SIGQUIT's default also dumps core: a stop asked for is not a crash.
+        var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
+        setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCore)
         Glibc.signal(number, SIG_DFL)
         var set = sigset_t()
         sigemptyset(&set)

@@ -44,8 +44,14 @@ public final class ExpectationSink: FrameSink {
         }
         let diffPath = diffs.path(for: number)
         let diff = ImageComparison.diffImage(expected: image.planes[0].bytes, actual: pixels, width: frame.width, height: frame.height, tolerance: tolerance)
-        try diff.withUnsafeBytes { try PNGWriter.write($0, width: frame.width, height: frame.height, to: diffPath) }
-        let line = "\(path): \(comparison.summary); differences in \(diffPath)"
+        // The mismatch is reported whether or not its picture can be written.
+        let line: String
+        do {
+            try diff.withUnsafeBytes { try PNGWriter.write($0, width: frame.width, height: frame.height, to: diffPath) }
+            line = "\(path): \(comparison.summary); differences in \(diffPath)"
+        } catch {
+            line = "\(path): \(comparison.summary); the diff image could not be written (\(error))"
+        }
         failures.append(line)
         onResult?(line)
     }

@@ -1,4 +1,5 @@
 import CLinux
+import Lifecycle
 import Filters
 import GPU
 import Output
@@ -29,6 +30,8 @@ public final class FrameRenderer: PixelSource {
     private var lastLayout: (texture: TextureView, matrix: ColorMatrix, frame: StageFrame, from: Int)?
     private var pixels = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     private var framesDrawn = 0
+    /// The output number of the last frame drawn, for the watchdog's message.
+    private var lastIndex = 0
     private var framesRead = -1
 
     public init(context: GPUContext, settings: RenderSettings) throws {
@@ -88,6 +91,8 @@ public final class FrameRenderer: PixelSource {
     /// pixels, top row first; valid until the next call.
     @discardableResult
     public func render(_ frame: Frame, index: Int) throws -> UnsafeRawBufferPointer {
+        let watch = GPUWatchdog.begin(.frame, frame: index)
+        defer { GPUWatchdog.end(watch) }
         try draw(frame, index: index)
         return try readBack()
     }
@@ -96,6 +101,8 @@ public final class FrameRenderer: PixelSource {
     /// `screen`, its layout and overlays straight onto that screen.
     @discardableResult
     public func draw(_ frame: Frame, index: Int, onto screen: RenderTarget? = nil) throws -> RenderedPicture {
+        let watch = GPUWatchdog.begin(.frame, frame: index)
+        defer { GPUWatchdog.end(watch) }
         let size = screen.map { ($0.width, $0.height) } ?? outputSize(for: frame)
         let crop = cache.cropRectangle(for: frame)
         var conditions = RenderPlan.Conditions()
@@ -109,6 +116,7 @@ public final class FrameRenderer: PixelSource {
         let fold = plan.conversionMatrix == .identity ? nil : plan.conversionMatrix.rgbTransform
         lastOutputSize = size
         framesDrawn &+= 1
+        lastIndex = index
         lastLayout = nil
         let mosaic = plan.conversionMosaic
         if plan.steps.count == 1, let bytes = cache.convertedPixels(of: frame, transform: fold, mosaic: mosaic) {
@@ -159,6 +167,8 @@ public final class FrameRenderer: PixelSource {
     /// The pixels of the last frame drawn, RGBA, top row first; read from the
     /// GPU once per frame however many callers ask, into a reused buffer.
     public func readBack() throws -> UnsafeRawBufferPointer {
+        let watch = GPUWatchdog.begin(.frame, frame: lastIndex)
+        defer { GPUWatchdog.end(watch) }
         switch picture {
         case nil:
             throw GPUError("nothing has been rendered yet to read back")

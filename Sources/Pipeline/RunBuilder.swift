@@ -58,7 +58,19 @@ public final class RunBuilder {
             }
         }
         if let e = description.expectation {
-            let diffs = try OutputPattern(Self.diffName(for: description.outputs.first { $0 != .display }?.name ?? e.golden.pattern))
+            var info = stat()
+            let first = e.golden.path(for: description.firstNumber)
+            if stat(first, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+                throw PipelineError("golden image \(first): must be a regular PNG file, not a FIFO, device or folder")
+            }
+            // Beside the first output that is a file of its own; beside the golden when the outputs
+            // are a display, standard output, a FIFO or a device (`-o /dev/null-diff.png` is no place).
+            let beside = description.outputs.first { output in
+                guard output != .display, !output.isStandardOutput else { return false }
+                var info = stat()
+                return stat(output.name, &info) != 0 || (info.st_mode & S_IFMT) == S_IFREG
+            }
+            let diffs = try OutputPattern(Self.diffName(for: beside?.name ?? e.golden.pattern))
             for case .png(let pattern) in description.outputs {
                 try Self.refuseOverwriting(golden: e.golden, with: pattern, numbers: description.firstNumber..<(description.firstNumber + frames))
             }

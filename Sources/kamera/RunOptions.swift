@@ -1,6 +1,7 @@
 import CommandLineSupport
 import Output
 import Pipeline
+import Lifecycle
 
 /// The run every rendering command describes from its options.
 func describeRun(_ pipeline: PipelineOptions, outputs: [String], _ options: OutputOptions, _ display: DisplayOptions,
@@ -12,6 +13,7 @@ func describeRun(_ pipeline: PipelineOptions, outputs: [String], _ options: Outp
     description.y4mChroma = try options.chroma()
     description.platform = try gpu.platform()
     description.gles = try gpu.version()
+    GPUWatchdog.frameTimeout = gpu.frameTimeout
     description.zoom = try pipeline.zoomSlider()
     description.display = display.request
     description.analyzers = options.analyzers

@@ -232,7 +232,9 @@ struct ShaderCommand: ParsableCommand {
                 throw error
             }
             if let screen = run.display { return loop.statistics.summary(verb: "showed") + " on \(screen.summary)" }
-            if let count, loop.statistics.frames < count {
+            if let count, StopSignal.isRequested, !live {
+                FileHandle.standardError.write(Data("kamera: interrupted after \(loop.statistics.frames) of \(count) frame(s); every file written is complete\n".utf8))
+            } else if let count, loop.statistics.frames < count {
                 FileHandle.standardError.write(Data("kamera: the input ended after \(loop.statistics.frames) of \(count) frames\n".utf8))
             }
             if let expectation = builder.expectation {

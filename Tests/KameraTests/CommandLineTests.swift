@@ -37,7 +37,7 @@ final class CommandLineTests: KameraProcessTestCase {
                                 "--status-every", "0.5", "-o", "live.png"])
         XCTAssertEqual(timed.status, 0, timed.stderr)
         let lines = timed.stderr.split(separator: "\n")
-        XCTAssertTrue(lines.contains { $0.contains(" fps | test pattern 320x240 yuyv | zoom 1.00x digital | filter sepia | upload copy") }, timed.stderr)
+        XCTAssertTrue(lines.contains { $0.contains(" fps | preview | test pattern 320x240 yuyv | zoom 1.00x digital | filter sepia | upload copy") }, timed.stderr)
         let frames = try XCTUnwrap(Int(lines.last?.split(separator: " ")[2] ?? ""), timed.stderr)
         XCTAssertGreaterThan(frames, 5, timed.stderr)
         XCTAssertEqual(try files(), ["live.png"])
@@ -49,7 +49,7 @@ final class CommandLineTests: KameraProcessTestCase {
         XCTAssertTrue(quit.stderr.contains("kamera: filter: none"), quit.stderr)
         XCTAssertLessThan(Date().timeIntervalSince(start), 20, "q quits")
         try assertFails(["preview", "-o", "live-%d.png"], mentioning: ["give a name without %d"])
-        try assertFails(["cube", "--duration", "0"], mentioning: ["--duration 0.0 must be above 0"])
+        try assertFails(["cube", "--duration", "0"], mentioning: ["'0' is invalid for '--duration", "above 0"])
     }
 
     func testCubeSequence() throws {

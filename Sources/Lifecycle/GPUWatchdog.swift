@@ -1,0 +1,99 @@
+import Glibc
+import Synchronization
+
+/// Keeps a stop from waiting on the GPU. The render thread marks the GPU work
+/// in hand (a frame, a shader compile); the thread waiting on it (`check()`,
+/// called by `RenderThread.sync` every 100 ms) ends the process when that work
+/// outlasts a stop by `grace` seconds, or any frame by `frameTimeout`: a
+/// shader with an endless loop cannot be interrupted inside the driver. The
+/// terminal and the console are put back first, one line says what was
+/// running, and the process ends by the signal (after a stop) or with status 1
+/// (a frame timeout). Marking is two atomic stores: nothing is allocated.
+public enum GPUWatchdog {
+    public enum Work: Int32, Sendable {
+        case idle = 0, frame, compile
+    }
+
+    /// What was in hand before `begin`, for `end` to restore (a compile inside a frame).
+    public struct Token: Sendable {
+        fileprivate let kind: Int32
+        fileprivate let frame: Int64
+        fileprivate let since: Int64
+    }
+
+    private static let kind = Atomic<Int32>(0)
+    private static let frame = Atomic<Int64>(0)
+    private static let since = Atomic<Int64>(0)
+    private static let timeoutNanoseconds = Atomic<Int64>(60_000_000_000)
+    private static let stopSeenAt = Atomic<Int64>(0)
+
+    /// Seconds GPU work may go on after a stop before the process ends without it.
+    public static let grace = 2.0
+
+    /// The longest a frame or compile may take (`--frame-timeout`); default 60 s,
+    /// which no normal frame reaches even on a software renderer.
+    public static var frameTimeout: Double {
+        get { Double(timeoutNanoseconds.load(ordering: .relaxed)) / 1e9 }
+        set { timeoutNanoseconds.store(Int64(min(newValue, 1e9) * 1e9), ordering: .relaxed) }
+    }
+
+    private static var now: Int64 {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)
+    }
+
+    /// Marks the start of GPU work; pass the token to `end`.
+    @inline(__always)
+    public static func begin(_ work: Work, frame number: Int = 0) -> Token {
+        let token = Token(kind: kind.load(ordering: .relaxed), frame: frame.load(ordering: .relaxed), since: since.load(ordering: .relaxed))
+        since.store(now, ordering: .relaxed)
+        frame.store(Int64(number), ordering: .relaxed)
+        kind.store(work.rawValue, ordering: .releasing)
+        return token
+    }
+
+    @inline(__always)
+    public static func end(_ token: Token) {
+        kind.store(0, ordering: .relaxed)
+        frame.store(token.frame, ordering: .relaxed)
+        since.store(token.since, ordering: .relaxed)
+        kind.store(token.kind, ordering: .releasing)
+    }
+
+    /// Called by a thread waiting on the GPU's thread: ends the process when
+    /// the work in hand outlasts a stop by `grace` or any frame by `frameTimeout`.
+    public static func check() {
+        let work = Work(rawValue: kind.load(ordering: .acquiring)) ?? .idle
+        let t = now
+        if StopSignal.isRequested {
+            if stopSeenAt.load(ordering: .relaxed) == 0 { stopSeenAt.store(t, ordering: .relaxed) }
+        }
+        guard work != .idle else { return }
+        let started = since.load(ordering: .relaxed)
+        let stoppedAt = stopSeenAt.load(ordering: .relaxed)
+        if stoppedAt != 0, t - max(started, stoppedAt) >= Int64(grace * 1e9) {
+            fire(work, seconds: grace, after: "the stop")
+        }
+        if t - started >= timeoutNanoseconds.load(ordering: .relaxed) {
+            fire(work, seconds: frameTimeout, after: nil)
+        }
+    }
+
+    private static func fire(_ work: Work, seconds: Double, after stop: String?) -> Never {
+        StopSignal.restoreForExit()
+        let time = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+        let what: String
+        switch work {
+        case .compile: what = "the shader compiler did not finish in \(time) s: a shader too large or too deeply nested to compile?"
+        default: what = "the GPU did not finish frame \(frame.load(ordering: .relaxed)) in \(time) s: a shader with an endless loop or too much work per pixel?"
+        }
+        let line = stop == nil
+            ? "kamera: error: \(what) (--frame-timeout \(time)); ended without it\n"
+            : "kamera: \(what) Ended by the signal without waiting for it\n"
+        line.withCString { _ = write(STDERR_FILENO, $0, strlen($0)) }
+        if stop != nil { StopSignal.endProcessBySignal() }
+        fflush(nil)
+        _exit(1)
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import XCTest
+
+/// A stop never waits: on GPU work that does not end (the watchdog), on a
+/// FIFO with no writer, and whichever terminating signal asks for it, the
+/// terminal put back each time.
+final class StopTests: KameraProcessTestCase {
+    /// Far too much work per pixel: llvmpipe caps each loop at 65,535 turns, which at 4096x4096 is hours.
+    let slowShader = """
+        uniform float u_n;
+        void mainImage(out vec4 o, in vec2 p) {
+            float x = 0.0;
+            for (float i = 0.0; i < u_n; i += 1.0) { for (float j = 0.0; j < u_n; j += 1.0) { x += sin(i * j + p.x); } }
+            o = vec4(x);
+        }
+        """
+
+    private func start(_ arguments: [String]) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = KameraProcess.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = run.folder
+        let err = Pipe()
+        process.standardError = err
+        process.standardInput = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return (process, err)
+    }
+
+    /// Waits at most `seconds` (a bound that only catches a hang) for the end.
+    private func finish(_ process: Process, _ err: Pipe, within seconds: Double) -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(50_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return stderr
+    }
+
+    func testCtrlCDuringAFrameThatNeverEndsStopsAfterTheGrace() throws {
+        try Data(slowShader.utf8).write(to: run.folder.appendingPathComponent("slow.frag"))
+        let (process, err) = try start(["shader", "slow.frag", "--uniform", "u_n=60000", "--size", "4096x4096", "-o", "slow.png"])
+        sleep(3)
+        let stopped = Date()
+        kill(process.processIdentifier, SIGINT)
+        let stderr = finish(process, err, within: 60)
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal, stderr)
+        XCTAssertEqual(process.terminationStatus, SIGINT, stderr)
+        XCTAssertTrue(stderr.contains("the GPU did not finish frame 0 in 2 s"), stderr)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(stopped), 1.5, "the frame in hand gets its grace")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: run.path("slow.png")))
+    }
+
+    func testFrameTimeoutEndsAnExportWithOneLine() throws {
+        try Data(slowShader.utf8).write(to: run.folder.appendingPathComponent("slow.frag"))
+        let (process, err) = try start(["shader", "slow.frag", "--uniform", "u_n=60000", "--size", "4096x4096", "--frame-timeout", "2", "-o", "slow.png"])
+        let stderr = finish(process, err, within: 120)
+        XCTAssertEqual(process.terminationReason, .exit, stderr)
+        XCTAssertEqual(process.terminationStatus, 1, stderr)
+        XCTAssertEqual(stderr.split(separator: "\n").count, 1, stderr)
+        XCTAssertTrue(stderr.hasPrefix("kamera: error: the GPU did not finish frame 0 in 2 s"), stderr)
+        XCTAssertTrue(stderr.contains("--frame-timeout 2"), stderr)
+    }
+
+    func testAFIFOWithNoWriterDoesNotHoldCtrlCBack() throws {
+        XCTAssertEqual(mkfifo(run.path("in.y4m"), 0o600), 0)
+        let (process, err) = try start(["render", "--input", "in.y4m", "-o", "x.png"])
+        sleep(1)
+        kill(process.processIdentifier, SIGINT)
+        let stderr = finish(process, err, within: 30)
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal, "the first Ctrl-C ends it: \(stderr)")
+        XCTAssertTrue(stderr.contains("in.y4m: stopped while waiting for a program to write to this FIFO"), stderr)
+        // A golden picture or a still must be a file: refused before anything is rendered.
+        XCTAssertEqual(mkfifo(run.path("golden.png"), 0o600), 0)
+        try run.assertFails(["render", "--expect", "golden.png", "-o", "y.png"], mentioning: ["--expect golden.png", "regular PNG file"])
+        try run.assertFails(["render", "--input", "golden.png"], mentioning: ["golden.png", "regular file"])
+    }
+
+    /// SIGHUP, SIGQUIT and SIGUSR1 stop `preview` as SIGTERM does: ended by that
+    /// signal, no crash report, the terminal's modes as they were (in a pty).
+    func testEveryTerminatingSignalStopsAndRestoresTheTerminal() throws {
+        for signal in ["HUP", "QUIT", "USR1", "TERM"] {
+            let script = "stty -g > before; kamera preview --duration 60 -o live.png 2> err-\(signal) & sleep 2; kill -\(signal) $!; wait $!; echo $? > status; stty -g > after"
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            process.arguments = ["-qec", "PATH=\(KameraProcess.binary.deletingLastPathComponent().path):$PATH; " + script, "/dev/null"]
+            process.currentDirectoryURL = run.folder
+            process.standardInput = Pipe()
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let deadline = Date().addingTimeInterval(90)
+            while process.isRunning && Date() < deadline { usleep(50_000) }
+            XCTAssertFalse(process.isRunning, "SIG\(signal): the run did not end")
+            if process.isRunning { process.terminate() }
+            let read = { (name: String) in (try? String(contentsOf: self.run.folder.appendingPathComponent(name), encoding: .utf8)) ?? "" }
+            let stderr = read("err-\(signal)")
+            XCTAssertEqual(read("before"), read("after"), "SIG\(signal) left the terminal changed: \(stderr)")
+            XCTAssertFalse(read("before").isEmpty)
+            let number = ["HUP": SIGHUP, "QUIT": SIGQUIT, "USR1": SIGUSR1, "TERM": SIGTERM][signal]!
+            XCTAssertEqual(read("status").trimmingCharacters(in: .whitespacesAndNewlines), "\(128 + number)", "SIG\(signal): \(stderr)")
+            XCTAssertFalse(stderr.contains("crashed") || stderr.contains("Backtrace"), stderr)
+            XCTAssertTrue(stderr.contains("previewed"), "SIG\(signal) stops like Ctrl-C, with the summary: \(stderr)")
+        }
+    }
+
+    func testAnInterruptedShaderExportSaysSo() throws {
+        try Data("void mainImage(out vec4 o, in vec2 p) { o = vec4(p.x / iResolution.x); }\n".utf8)
+            .write(to: run.folder.appendingPathComponent("ok.frag"))
+        let (process, err) = try start(["shader", "ok.frag", "--frames", "100000", "--size", "64x64", "-o", "f-%06d.png"])
+        sleep(2)
+        kill(process.processIdentifier, SIGTERM)
+        let stderr = finish(process, err, within: 30)
+        XCTAssertTrue(stderr.contains("interrupted after"), stderr)
+        XCTAssertFalse(stderr.contains("the input ended"), stderr)
+    }
+
+    /// The diff image of a failed `--expect` goes beside the golden when the
+    /// output is a device or standard output, and the mismatch is told anyway.
+    func testDiffImageNeverLandsBesideADevice() throws {
+        XCTAssertEqual(try run.run(["render", "--size", "16x16", "-o", "golden.png"]).status, 0)
+        for output in ["/dev/null", "-"] {
+            let result = try run.run(["render", "--size", "16x16", "--filter", "sepia", "--expect", "golden.png", "-o", output])
+            XCTAssertEqual(result.status, 1)
+            XCTAssertTrue(result.stderr.contains("pixels differ") && result.stderr.contains("worst at"), result.stderr)
+            XCTAssertTrue(result.stderr.contains("differences in golden-diff.png"), result.stderr)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: run.path("--diff.png")))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/dev/null-diff.png"))
+    }
+}
