@@ -66,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "kamera",
             dependencies: [
-                "Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Pipeline", "CommandLineSupport", "ShaderHarness", "BuildInfo",
+                "Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Pipeline", "CommandLineSupport", "ShaderHarness", "BuildInfo", "CGLES",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -33,6 +33,7 @@ public final class ShaderPass {
     public init(_ shader: PreparedShader, uniforms values: [ShaderUniformValue] = []) throws {
         self.shader = shader
         let vertex = shader.version == 300 ? ShaderSource.quadVertex300 : ShaderSource.quadVertex
+        try ShaderCompileGuard.check?(vertex, shader.text, shader.name)
         do {
             program = try ShaderProgram(vertex: vertex, fragment: shader.text, vertexName: shader.version == 300 ? "quad300.vert" : "quad.vert",
                                         fragmentName: shader.name, fragmentPlace: { [shader] in shader.place(ofLine: $0) })

@@ -14,6 +14,7 @@ func describeRun(_ pipeline: PipelineOptions, outputs: [String], _ options: Outp
     description.platform = try gpu.platform()
     description.gles = try gpu.version()
     GPUWatchdog.frameTimeout = gpu.frameTimeout
+    CompileSandbox.install(gpu: gpu.gpu, gles: gpu.gles)
     description.zoom = try pipeline.zoomSlider()
     description.display = display.request
     description.analyzers = options.analyzers

@@ -128,4 +128,16 @@ final class StopTests: KameraProcessTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: run.path("--diff.png")))
         XCTAssertFalse(FileManager.default.fileExists(atPath: "/dev/null-diff.png"))
     }
+
+    /// Macros nested so that the preprocessor expands them to 2^39 terms: the
+    /// compile is tried first in a child with 3 GiB of address space, and the
+    /// shader is refused in one line, the machine untouched.
+    func testAShaderWhoseCompileWouldTakeTheMachineIsRefused() throws {
+        var lines = ["#define A0 x"]
+        for i in 1..<40 { lines.append("#define A\(i) A\(i - 1)+A\(i - 1)") }
+        lines.append("void mainImage(out vec4 o, in vec2 p) { float x = 1.0; o = vec4(A39); }")
+        try Data(lines.joined(separator: "\n").utf8).write(to: run.folder.appendingPathComponent("bomb.frag"))
+        try run.assertFails(["shader", "bomb.frag", "--size", "16x16", "-o", "b.png"], mentioning: ["bomb.frag", "the shader compiler needed more than 3 GiB"])
+        try run.assertFails(["render", "--filter", "bomb.frag", "--size", "16x16", "-o", "b.png"], mentioning: ["bomb.frag", "3 GiB"])
+    }
 }
