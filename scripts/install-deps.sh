@@ -2,7 +2,9 @@
 # Installs the Debian packages Kamera builds and renders with; does nothing
 # when they are already there. Runs apt-get as root, or through sudo.
 #   scripts/install-deps.sh           # building and running
-#   scripts/install-deps.sh --tests   # also what the tests use (ffmpeg's kmsgrab reads the VM's screen)
+#   scripts/install-deps.sh --tests   # also what the tests use (ffmpeg's kmsgrab reads the VM's screen; dpkg-dev, lintian and man-db check the package)
+#   scripts/install-deps.sh --package # dpkg-shlibdeps, for scripts/package-deb.sh
+#   scripts/install-deps.sh --lintian # lintian, for scripts/package-deb.sh --lintian
 #   scripts/install-deps.sh --bench   # also the peers `kamera bench` measures (ffmpeg, GStreamer GL under Xvfb, kmscube)
 set -euo pipefail
 
@@ -12,7 +14,9 @@ packages=(
     libegl-mesa0 libgl1-mesa-dri                                                 # Mesa EGL + llvmpipe
     systemd                                                                      # systemd-analyze (the kiosk unit test)
 )
-[ "${1:-}" = --tests ] && packages+=(ffmpeg)
+[ "${1:-}" = --tests ] && packages+=(ffmpeg dpkg-dev lintian man-db)
+[ "${1:-}" = --package ] && packages+=(dpkg-dev)
+[ "${1:-}" = --lintian ] && packages+=(lintian)
 [ "${1:-}" = --bench ] && packages+=(ffmpeg gstreamer1.0-tools gstreamer1.0-gl gstreamer1.0-plugins-base gstreamer1.0-plugins-good xvfb kmscube)
 
 missing=()

@@ -1,0 +1,55 @@
+import Foundation
+import XCTest
+
+/// The Debian package as a user gets it: built by scripts/package-deb.sh,
+/// checked by lintian (no errors), installed with `apt-get install
+/// ./kamera_*.deb` inside the VM (a throwaway root), where the installed
+/// binary renders, `man -w kamera` finds the page and bash completes.
+final class PackageVMTests: XCTestCase {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    func testPackageBuildsPassesLintianAndInstallsInTheVM() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-deb-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let build = Process()
+        build.executableURL = Self.repository.appendingPathComponent("scripts/package-deb.sh")
+        build.arguments = [folder.path, "--lintian"]
+        let output = Pipe(), errors = Pipe()
+        build.standardOutput = output
+        build.standardError = errors
+        try build.run()
+        var log = Data()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { log = errors.fileHandleForReading.readDataToEndOfFile() }
+        let deb = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        group.wait()
+        build.waitUntilExit()
+        let text = String(decoding: log, as: UTF8.self)
+        XCTAssertEqual(build.terminationStatus, 0, "package-deb.sh --lintian: \(text.suffix(3000))")
+        let lintian = text.split(separator: "\n").filter { $0.hasPrefix("E: ") || $0.hasPrefix("W: ") || $0.hasPrefix("I: ") }
+        print("lintian on \(deb):\n" + (lintian.isEmpty ? "(nothing)" : lintian.joined(separator: "\n")))
+        XCTAssertFalse(lintian.contains { $0.hasPrefix("E: ") }, lintian.joined(separator: "\n"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: deb), deb)
+        let name = (deb as NSString).lastPathComponent
+        XCTAssertTrue(name.hasPrefix("kamera_") && name.hasSuffix(".deb"), name)
+
+        let script = """
+            set -e
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-download ./\(name) > apt.log 2>&1 || { cat apt.log; exit 1; }
+            command -v kamera
+            kamera --version
+            kamera render --size 32x32 -o out.png
+            man -w kamera
+            test -f /usr/lib/systemd/system/kamera-kiosk.service -o -f /lib/systemd/system/kamera-kiosk.service
+            bash -c 'source /usr/share/bash-completion/completions/kamera; COMP_WORDS=(kamera sha); COMP_CWORD=1; COMP_LINE="kamera sha"; COMP_POINT=10; _kamera; echo "completes: ${COMPREPLY[*]}"'
+            """
+        let (status, vmLog) = try VMTests.run(["bash", "-c", script], in: folder)
+        XCTAssertEqual(status, 0, vmLog)
+        XCTAssertTrue(vmLog.contains("/usr/bin/kamera"), vmLog)
+        XCTAssertTrue(vmLog.contains("kamera.1"), vmLog)
+        XCTAssertTrue(vmLog.contains("completes: shader"), vmLog)
+        let png = try Data(contentsOf: folder.appendingPathComponent("out.png"))
+        XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47], "the installed kamera rendered a PNG")
+    }
+}
