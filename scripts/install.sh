@@ -26,6 +26,8 @@ trap 'rm -rf "$work"' EXIT
 "$root/scripts/make-manual.sh" "$binary" > "$work/kamera.1"
 gzip -9n "$work/kamera.1"
 for shell in bash zsh fish; do "$binary" --generate-completion-script "$shell" > "$work/completion.$shell"; done
+# Completions are sourced, not run: no #! line (Debian policy).
+sed -i "1{/^#!/d}" "$work/completion.bash"
 sed "s|/usr/local/bin/kamera|$prefix/bin/kamera|g" "$root/Examples/kiosk/kamera-kiosk.service" > "$work/kamera-kiosk.service"
 
 $sudo install -Dm755 "$binary" "$dest$prefix/bin/kamera"

@@ -6,7 +6,7 @@
 # EGL and llvmpipe drivers, which libEGL loads at run time; ffmpeg and kmscube
 # are recommended (the docs pipe video to ffmpeg; kmscube is the display peer).
 # Then lintian checks the package when it is installed (--lintian installs it).
-#   scripts/package-deb.sh [OUTDIR] [--lintian]     # default OUTDIR: .build/deb
+#   scripts/package-deb.sh [OUTDIR] [--lintian]     # default OUTDIR: .build/deb; KAMERA_MAINTAINER="Name <mail>" names the maintainer
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="$root/.build/deb"
@@ -17,6 +17,7 @@ for a in "$@"; do case "$a" in --lintian) lint=1 ;; *) out="$a" ;; esac; done
 swift build -c release --static-swift-stdlib --package-path "$root" --scratch-path "$root/.build/static" --product kamera >&2
 binary="$root/.build/static/release/kamera"
 version="$("$binary" --version)"
+maintainer="${KAMERA_MAINTAINER:-Kamera maintainers <kamera@example.org>}"
 arch="$(dpkg --print-architecture)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -32,14 +33,14 @@ Upstream-Name: kamera
 Comment: Built from the Kamera repository with scripts/package-deb.sh.
 
 Files: *
-Copyright: the Kamera authors
+Copyright: 2026 the Kamera authors
 License: Kamera
  No licence has been chosen for Kamera yet; until one is, all rights are
  reserved by its authors. The example inputs under examples/ are made by the
  project itself (scripts/make-examples.sh), from its own test pattern.
 COPYRIGHT
-printf 'kamera (%s) unstable; urgency=low\n\n  * Built from the repository at %s.\n\n -- Kamera <kamera@localhost>  %s\n' \
-    "$version" "$version" "$(date -R)" | gzip -9n > "$doc/changelog.gz"
+printf 'kamera (%s) unstable; urgency=low\n\n  * Built from the repository at %s.\n\n -- %s  %s\n' \
+    "$version" "$version" "$maintainer" "$(date -R)" | gzip -9n > "$doc/changelog.gz"
 
 # Depends: what dpkg-shlibdeps finds for the linked libraries.
 mkdir -p "$work/shlibs/debian"
@@ -49,11 +50,12 @@ depends="$(cd "$work/shlibs" && dpkg-shlibdeps -O -e "$stage/usr/bin/kamera" 2>/
 depends="$depends, libegl-mesa0, libgl1-mesa-dri"
 
 mkdir -p "$stage/DEBIAN"
+(cd "$stage" && find usr -type f -print0 | sort -z | xargs -0 md5sum > DEBIAN/md5sums)
 cat > "$stage/DEBIAN/control" <<CONTROL
 Package: kamera
 Version: $version
 Architecture: $arch
-Maintainer: Kamera <kamera@localhost>
+Maintainer: $maintainer
 Installed-Size: $(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 Depends: $depends
 Recommends: ffmpeg, kmscube

@@ -12,9 +12,21 @@ public final class RawFrameWriter {
     /// write from directly (9p answers EFAULT).
     private var packed = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
+    /// The frames' format and size, from the first one, and how many were written.
+    public private(set) var layout: (format: PixelFormat, width: Int, height: Int)?
+    public private(set) var frames = 0
+
     public init(path: String) throws {
         self.path = path
         file = try OutputFile(path: path)
+    }
+
+    /// What the file holds and how to read it back, for the user: a raw file says nothing of itself.
+    public var summary: String? {
+        guard let layout else { return nil }
+        let bytes = layout.format.planeLayouts(width: layout.width, height: layout.height).reduce(0) { $0 + $1.bytesPerRow * $1.rows }
+        return "\(path): \(frames) raw \(layout.format.name) \(layout.width)x\(layout.height) frame(s), \(bytes) bytes each; "
+            + "read it back with --input \(path) --format \(layout.format.name) --input-size \(layout.width)x\(layout.height)"
     }
 
     deinit { packed.deallocate() }
@@ -35,6 +47,8 @@ public final class RawFrameWriter {
             }
         }
         try file.write(UnsafeRawBufferPointer(packed))
+        if layout == nil { layout = (frame.format, frame.width, frame.height) }
+        frames += 1
     }
 
     /// Puts the file in place under its name.

@@ -28,6 +28,8 @@ public final class LiveControls: KeyControls {
         self.session = session
         self.zoom = zoom
         filterNames = filters
+        // `f` goes on from the filter shown: none, or the preset given; from a chain of others, to none first.
+        presetIndex = filters.isEmpty ? 0 : FilterPresets.presets.firstIndex { [$0.name] == filters } ?? -1
         self.intensity = intensity
         self.snapshots = snapshots
         if case .preview = session.renderer.settings.mode {

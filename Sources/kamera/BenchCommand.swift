@@ -18,6 +18,11 @@ struct BenchCommand: ParsableCommand {
         let here = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).deletingLastPathComponent()
         let bench = here.appendingPathComponent("kamera-bench").path
         guard FileManager.default.isExecutableFile(atPath: bench) else {
+            // Installed without the benchmark (a package): the help still answers.
+            if arguments.contains("--help") || arguments.contains("-h") {
+                print(Self.helpMessage() + "\n\nkamera-bench is not installed here; build it from the repository: swift build -c release --product kamera-bench")
+                return
+            }
             throw UsageError("\(bench) is missing; build it beside kamera: swift build -c release --product kamera-bench")
         }
         let argv = ([bench] + arguments).map { strdup($0) } + [nil]

@@ -61,6 +61,9 @@ struct PreviewCommand: ParsableCommand {
         if let frames, frames < 1 { throw UsageError("--frames \(frames) must be at least 1") }
         description.pngEvery = pngEvery
         description.paced = true
+        if output.isEmpty {
+            logger.notice("no -o: the frames are rendered offscreen and shown nowhere; add -o kms for the console's display, -o live.png for a picture kept current, or -o clip.y4m")
+        }
         let builder = try RunBuilder(description)
         let keys = KeyReader()
         defer { keys.restore() }

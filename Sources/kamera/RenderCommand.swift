@@ -28,7 +28,7 @@ struct RenderCommand: ParsableCommand {
         """)
 
     @Option(name: .shortAndLong, parsing: .unconditionalSingleValue,
-            help: "Output, repeatable: NAME.png, NAME-%03d.png (numbered, with --frames), NAME.y4m, kms (the console's display) or - (standard output, with --stream); a FIFO or a device takes the frames one after another. Default kamera.png.")
+            help: "Output, repeatable: NAME.png, NAME-%03d.png (numbered, with --frames), NAME.y4m, kms (the console's display) or - (standard output, with --stream); a FIFO or a device takes the frames one after another. Default kamera.png (none with --expect alone).")
     var output: [String] = []
 
     @Option(parsing: .unconditional, help: "Also write every rendered input frame, raw and tightly packed, to this file (replay it with --input).")
@@ -96,19 +96,24 @@ struct RenderCommand: ParsableCommand {
                 let a = analysis.statistics
                 logger.info("analysed \(a.analysed) frames, skipped \(a.skippedBusy) while the analysers were busy and \(a.skippedRate) for the rate")
             }
+            if let summary = loop.recorder?.summary, loop.recorder?.path != "-" { logger.notice("\(summary)") }
             return loop.statistics.frames
         }
         if StopSignal.isRequested {
             FileHandle.standardError.write(Data("kamera: interrupted after \(count) of \(frames) frame(s); every file written is complete\n".utf8))
         } else if count < frames {
             FileHandle.standardError.write(Data("kamera: the input ended after \(count) of \(frames) frames\n".utf8))
+        } else if let expectation = builder.expectation, !gpuOptions.quiet {
+            FileHandle.standardError.write(Data("kamera: checked \(expectation.checked) frame(s) against \(expectation.golden.pattern): all within \(tolerance)\n".utf8))
         }
     }
 
     /// The run the options describe.
     func describe() throws -> RunDescription {
         guard frames >= 1 else { throw UsageError("--frames \(frames) must be at least 1") }
-        var description = try describeRun(pipeline, outputs: output.isEmpty ? ["kamera.png"] : output, outputOptions, display, gpuOptions)
+        // As `shader --expect`: a check alone writes nothing.
+        let outputs = output.isEmpty ? (expect == nil ? ["kamera.png"] : []) : output
+        var description = try describeRun(pipeline, outputs: outputs, outputOptions, display, gpuOptions)
         description.frames = frames
         if let saveInput {
             if saveInput == "-" && description.outputs.contains(where: \.isStandardOutput) {
