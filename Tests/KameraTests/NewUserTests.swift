@@ -79,4 +79,64 @@ final class NewUserTests: KameraProcessTestCase {
         try run.assertFails(["render", "--input", "loop-a"], mentioning: ["loop of symbolic links"])
         try run.assertFails(["render", "--input", String(repeating: "a/", count: 2100) + "x.png"], mentioning: ["longer than the system allows"])
     }
+
+    /// The smaller things a new user met: the first `f` changes the filter,
+    /// `render --expect` behaves as `shader --expect`, a raw copy says what it
+    /// holds, and a preview with no output says so.
+    func testSmallerThingsANewUserMet() throws {
+        let first = try run.run(["preview", "--duration", "1.5", "--input-size", "160x120", "-o", "live.png"], input: "f")
+        XCTAssertTrue(first.stderr.contains("filter: sepia"), "the first f leaves none for sepia: \(first.stderr)")
+        let next = try run.run(["preview", "--filter", "sepia", "--duration", "1.5", "--input-size", "160x120", "-o", "live.png"], input: "f")
+        XCTAssertTrue(next.stderr.contains("filter: gray"), "f goes on from the preset given: \(next.stderr)")
+
+        XCTAssertEqual(try run.run(["render", "--size", "8x8", "-o", "golden.png"]).status, 0)
+        let check = try run.run(["render", "--size", "8x8", "--expect", "golden.png"])
+        XCTAssertEqual(check.status, 0, check.stderr)
+        XCTAssertTrue(check.stderr.contains("checked 1 frame(s) against golden.png: all within 0"), check.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: run.path("kamera.png")), "a check alone writes nothing")
+
+        let raw = try run.run(["render", "--format", "yuyv", "--input-size", "32x16", "--frames", "2", "--save-input", "raw.yuv", "-o", "r-%d.png"])
+        XCTAssertTrue(raw.stderr.contains("raw.yuv: 2 raw yuyv 32x16 frame(s), 1024 bytes each; read it back with --input raw.yuv --format yuyv --input-size 32x16"), raw.stderr)
+        let replay = try run.run(["render", "--input", "raw.yuv", "--format", "yuyv", "--input-size", "32x16", "-o", "again.png"])
+        XCTAssertEqual(replay.status, 0, replay.stderr)
+
+        let nowhere = try run.run(["preview", "--frames", "3", "--input-size", "160x120"])
+        XCTAssertTrue(nowhere.stderr.contains("no -o: the frames are rendered offscreen and shown nowhere; add -o kms"), nowhere.stderr)
+        let late = try run.run(["preview", "--frames", "2", "--input-size", "160x120", "-o", "p.png"])
+        XCTAssertFalse(late.stderr.contains(" 1 frames"), late.stderr)
+    }
+
+    /// The man page is made from the help screens: every option of every
+    /// command is in it, and groff renders it without a warning.
+    func testManPageHoldsEveryOptionAndRendersCleanly() throws {
+        let script = ExamplesTests.repository.appendingPathComponent("scripts/make-manual.sh").path
+        let page = run.path("kamera.1")
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/bin/bash")
+        make.arguments = ["-c", "\"$0\" \"$1\" > \"$2\"", script, KameraProcess.binary.path, page]
+        try make.run()
+        make.waitUntilExit()
+        XCTAssertEqual(make.terminationStatus, 0)
+        let roff = try String(contentsOfFile: page, encoding: .utf8).replacingOccurrences(of: "\\-", with: "-")
+        for command in ["render", "preview", "cube", "shader", "devices", "controls", "displays"] {
+            XCTAssertTrue(roff.contains(".SS \"kamera \(command)\""), command)
+            let help = try run.run([command, "--help"]).output
+            let options = help.split(separator: "\n").compactMap { line -> String? in
+                guard line.hasPrefix("  -") else { return nil }
+                return line.dropFirst(2).split(separator: " ").first.map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: ",")) }
+            }
+            XCTAssertGreaterThan(options.count, 2, command)
+            for option in options { XCTAssertTrue(roff.contains(option), "kamera \(command) \(option) missing from the man page") }
+        }
+        let render = Process()
+        render.executableURL = URL(fileURLWithPath: "/bin/bash")
+        render.arguments = ["-c", "LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l \"$0\" 2>&1 >/dev/null", page]
+        let warnings = Pipe()
+        render.standardOutput = warnings
+        try render.run()
+        let text = String(decoding: warnings.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        render.waitUntilExit()
+        XCTAssertEqual(render.terminationStatus, 0)
+        XCTAssertEqual(text, "", "groff warnings")
+    }
 }
