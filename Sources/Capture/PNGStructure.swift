@@ -63,6 +63,13 @@ struct PNGStructure {
         guard imageData * 1032 + 1024 >= needed else {
             throw CaptureError("\(name): damaged PNG: a \(width)x\(height) image needs at least \(needed / 1032) bytes of image data, the file has \(imageData)")
         }
+        // Deflate never grows data by more than a few bytes a block: image data far beyond the
+        // image's own size (interlacing's extra filter bytes allowed) only inflates into waste.
+        let most = needed + 8 * (height + 7)
+        let limit = most + most / 100 + 65536
+        guard imageData <= limit else {
+            throw CaptureError("\(name): damaged PNG: \(imageData) bytes of image data, more than a \(width)x\(height) image can take (at most \(limit)); a damaged or crafted file")
+        }
         return PNGStructure(width: width, height: height)
     }
 }

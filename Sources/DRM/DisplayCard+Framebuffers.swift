@@ -1,3 +1,4 @@
+import Lifecycle
 import CDRM
 import Glibc
 
@@ -45,7 +46,12 @@ extension DisplayCard {
     public func becomeMaster() throws {
         if drmIsMaster(node.fd) != 0 { return }
         guard drmSetMaster(node.fd) == 0 else {
-            throw DRMError("another display server holds \(path); switch to a text console with Ctrl-Alt-F2 or stop it")
+            let holders = FileHolders.of(path)
+            if let other = holders.first(where: { $0.name == "kamera" }) {
+                throw DRMError("another Kamera (pid \(other.pid)) shows on \(path); stop it first (q or Ctrl-C where it runs, or kill -TERM \(other.pid))")
+            }
+            let named = holders.isEmpty ? "" : " (\(holders.map { "\($0.name), pid \($0.pid)" }.joined(separator: "; ")))"
+            throw DRMError("another display server holds \(path)\(named); switch to a text console with Ctrl-Alt-F2 or stop it")
         }
     }
 }

@@ -15,6 +15,7 @@ extension ColorMatrix {
             throw FilterError("matrix=\(excerpt(value)): not a list of 9, 12, 16 or 20 comma-separated numbers, and no JSON file '\(excerpt(path))' exists")
         }
         let data = try SmallFile.read(path)
+        if let problem = MatrixJSONCheck.problem(in: data) { throw FilterError("\(path): \(problem)") }
         guard let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let m = json["matrix"] as? [Any] else {
             throw FilterError("\(path): expected JSON like {\"matrix\": [[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]], \"offset\": [0,0,0,0]}")
         }

@@ -1,3 +1,4 @@
+import Foundation
 /// A `-D NAME[=VALUE]` definition.
 public struct ShaderDefine: Equatable, Sendable {
     public var name: String
@@ -54,6 +55,20 @@ public struct PreparedShader: Equatable, Sendable {
         ("u_tex0Resolution", "vec2"), ("u_tex1Resolution", "vec2"), ("u_tex2Resolution", "vec2"), ("u_tex3Resolution", "vec2"),
     ]
 
+    /// A convention uniform the code declares with another type (`uniform int iTime;`).
+    static func contradiction(_ code: String, _ uniforms: [(String, String)]) -> (name: String, declared: String, expected: String)? {
+        for (name, type) in uniforms {
+            let expected = String(type.prefix { $0 != "[" })
+            let pattern = "\\buniform\\s+(?:(?:lowp|mediump|highp)\\s+)?(\\w+)\\s+\(name)\\b"
+            guard let regex = try? NSRegularExpression(pattern: pattern),
+                  let match = regex.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)),
+                  let range = Range(match.range(at: 1), in: code) else { continue }
+            let declared = String(code[range])
+            if declared != expected { return (name, declared, expected) }
+        }
+        return nil
+    }
+
     /// - Parameters:
     ///   - glesMajor: the context's GLES version; Shadertoy sources (GLSL ES
     ///     3.00 there) compile as 1.00, with `texture` mapped to `texture2D`, on GLES 2.
@@ -82,6 +97,10 @@ public struct PreparedShader: Equatable, Sendable {
         prolog += ["#ifdef GL_FRAGMENT_PRECISION_HIGH", "precision highp float;", "#else", "precision mediump float;", "#endif"]
         var epilog: [String] = []
         bufferSamplers = convention == .glslViewer ? GLSLText.identifiers(in: code, matching: "u_(double)?[bB]uffer[0-9]+") : []
+        let provided = convention == .shadertoy ? Self.shadertoyUniforms : convention == .glslViewer ? Self.glslViewerUniforms : []
+        if let clash = Self.contradiction(code, provided) {
+            throw FilterError("\(body.files.first ?? "shader"): declares `uniform \(clash.declared) \(clash.name)`, but the \(convention.rawValue) convention's \(clash.name) is a \(clash.expected); declare it as \(clash.expected), or leave the declaration out (Kamera adds it)")
+        }
         switch convention {
         case .kamera:
             break

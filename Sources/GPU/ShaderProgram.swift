@@ -77,14 +77,22 @@ public final class ShaderProgram {
     /// columns are left out: Mesa counts them after collapsing runs of
     /// spaces, so on indented lines they point left of the error.
     public static func formatLog(_ log: String, name: String, place: ((Int) -> String)? = nil) -> String {
-        let lines = log.split(separator: "\n").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        // Some drivers glue two messages on one line: split before each `0:LINE(COLUMN): `.
+        let unglued = log.replacingOccurrences(of: "(?<=\\S)(?=\\d+:\\d+\\(\\d+\\): )", with: "\n", options: .regularExpression)
+        let lines = unglued.split(separator: "\n").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let formatted = lines.map { line -> String in
             guard let entry = LogEntry(line) else { return "\(name): \(line)" }
+            // Line 0 is the whole program (static recursion, a link-time error): the file, no line.
+            if entry.line == 0 { return "\(name): \(entry.severity): \(entry.message)" }
             let where_ = place?(entry.line) ?? "\(name):\(entry.line)"
             let column = place == nil ? entry.column.map { ":\($0)" } ?? "" : ""
             return "\(where_)\(column): \(entry.severity): \(entry.message)"
         }
-        return formatted.isEmpty ? "\(name): compile failed with no message from the driver" : formatted.joined(separator: "\n")
+        guard !formatted.isEmpty else { return "\(name): compile failed with no message from the driver" }
+        // A shader can make thousands of errors; the first ones say what is wrong.
+        let shown = 20
+        guard formatted.count > shown else { return formatted.joined(separator: "\n") }
+        return (formatted.prefix(shown) + ["\(name): \(formatted.count - shown) more errors not shown (\(formatted.count) in all)"]).joined(separator: "\n")
     }
 
     /// One message of a driver's compile log that names a line.

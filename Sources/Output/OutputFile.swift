@@ -240,7 +240,17 @@ public final class OutputFile {
         guard stat(resolved, &info) == 0 else { return .file(resolved) }
         switch info.st_mode & S_IFMT {
         case S_IFREG: return .file(resolved)
-        case S_IFCHR, S_IFIFO, S_IFBLK: return .inPlace(resolved)
+        case S_IFIFO: return .inPlace(resolved)
+        case S_IFBLK:
+            throw OutputError("\(path): is a block device (a disk); Kamera writes to files, FIFOs, terminals and character devices such as /dev/null")
+        case S_IFCHR:
+            // Memory devices (major 1) other than the sinks null, zero and full: writing there as root corrupts the machine.
+            let rdev = UInt64(info.st_rdev)
+            let major = ((rdev >> 8) & 0xfff) | ((rdev >> 32) & ~0xfff), minor = (rdev & 0xff) | ((rdev >> 12) & ~0xff)
+            if major == 1 && ![3, 5, 7].contains(minor) {
+                throw OutputError("\(path): is a memory device; Kamera writes to files, FIFOs, terminals and sinks such as /dev/null")
+            }
+            return .inPlace(resolved)
         case S_IFDIR: throw OutputError("\(path): is a folder; give a file name such as \(path.hasSuffix("/") ? path : path + "/")frame.png")
         default: throw OutputError("\(path): is a socket; give a file, a FIFO, a device or - for standard output")
         }

@@ -129,6 +129,9 @@ struct PipelineOptions: ParsableArguments {
         }
         guard (0...1).contains(intensity) else { throw UsageError("--intensity \(intensity) is out of range; use a value from 0 to 1") }
         settings.filters = try FilterChain(parsing: filter, intensity: Float(intensity))
+        if intensity != 1 && !settings.filters.filters.contains(where: { $0.colorMatrix != nil }) {
+            throw UsageError("--intensity mixes a color-matrix filter with its input, and none is given; add one, such as --filter sepia")
+        }
         guard let fitMode = FitMode(rawValue: fit) else { throw UsageError("--fit \(excerpt(fit)) is not valid; use contain, cover or stretch") }
         guard let rotation = Rotation(rawValue: rotate) else { throw UsageError("--rotate \(rotate) is not valid; use 0, 90, 180 or 270") }
         settings.mode = cube ? .cube : .preview(PreviewLayout(fit: fitMode, rotation: rotation, mirror: mirror))

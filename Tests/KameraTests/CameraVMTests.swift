@@ -21,12 +21,18 @@ final class CameraVMTests: XCTestCase {
     $K controls $D --set brightness=999 2> err-range.txt; echo $? > err-range.rc
     $K controls $D --set nosuch=1 2> err-name.txt; echo $? > err-name.rc
     $K controls $D --set read_only_integer_32_bits=1 2> err-ro.txt; echo $? > err-ro.rc
+    $K controls $D --set brightness=100 --set nosuch=1 2> err-all.txt; echo $? > err-all.rc
+    v4l2-ctl -d $D --get-ctrl brightness > get-all.txt
+    $K controls -d $D --json > controls.json
     for f in yuyv nv12 rgb24; do
       $K render -v --camera $D --format $f --input-size 640x480 --frames 30 --save-input $f.raw -o $f-sq-%02d.png 2> $f.log
       $K render --camera $D --format $f --input-size 640x480 --frames 2 --crop none --save-input $f-none.raw -o $f-none-%d.png
     done
     $K render -v --camera $D --format yuyv --input-size 640x480 --zoom 0.5 --size 240x240 --frames 3 --save-input zoom.raw -o zoom-%d.png 2> zoom.log
+    v4l2-ctl -d $D --get-fmt-video > fmt-before.txt
     $K render -v --camera $D --fps max --frames 60 --size 32x32 -o max-%02d.png 2> max.log
+    v4l2-ctl -d $D --get-fmt-video > fmt-after.txt
+    $K render --camera $D --fps max --input-size 1920x1080 --frames 1 --size 32x32 -o slowmax.png 2> slowmax.log; echo $? > slowmax.rc
     $K render -v --camera $D --fps max --frames 20 --cube --size 1024x1024 -o slow-%02d.png 2> slow.log
     for f in yuyv bgra; do
       $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format $f --input-size 640x480 --frames 3 --upload dmabuf --save-input dm-$f.raw -o dm-$f-%d.png 2> dm-$f.log
@@ -220,6 +226,27 @@ final class CameraVMTests: XCTestCase {
         let words = line.split(separator: " ")
         let rate = try XCTUnwrap(Double(words[try XCTUnwrap(words.firstIndex(of: "rate")) + 1]), String(line))
         XCTAssertEqual(rate, 60, accuracy: 6, "within 10 % of 60 fps")
+    }
+
+    /// Nothing above 30 fps at the size asked: it runs at the best rate and
+    /// says so; and the camera is left in the mode Kamera found it in.
+    func testFpsMaxSaysWhenNothingIsFasterAndLeavesTheCameraAsFound() throws {
+        let log = try file("slowmax.log")
+        XCTAssertEqual(try file("slowmax.rc").trimmingCharacters(in: .whitespacesAndNewlines), "0", log)
+        XCTAssertTrue(log.contains("kamera: note: --fps max: /dev/video0 offers nothing faster than 5 fps; running at 5 fps, 1920x1080"), log)
+        XCTAssertEqual(try file("fmt-after.txt"), try file("fmt-before.txt"), "the camera's format after --fps max")
+    }
+
+    /// `controls --set` checks every assignment before setting any; `--json` lists them.
+    func testControlsAreAllCheckedBeforeAnyIsSet() throws {
+        let error = try file("err-all.txt"), after = try file("get-all.txt")
+        XCTAssertEqual(try file("err-all.rc").trimmingCharacters(in: .whitespacesAndNewlines), "1")
+        XCTAssertTrue(error.contains("has no control 'nosuch'; nothing was set"), error)
+        XCTAssertTrue(after.contains("brightness: 140"), "brightness=100 must not be set: \(after)")
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try file("controls.json").utf8)) as? [[String: Any]])
+        let brightness = try XCTUnwrap(json.first { $0["name"] as? String == "brightness" })
+        XCTAssertEqual(brightness["value"] as? Int, 140)
+        XCTAssertEqual(brightness["maximum"] as? Int, 255)
     }
 
     func testBusyDeviceSaysWhoHoldsIt() throws {
