@@ -139,4 +139,26 @@ final class NewUserTests: KameraProcessTestCase {
         XCTAssertEqual(render.terminationStatus, 0)
         XCTAssertEqual(text, "", "groff warnings")
     }
+
+    /// Output goes to files, FIFOs, terminals and sinks such as /dev/null,
+    /// never to a memory or block device (as root, a PNG written to /dev/mem
+    /// corrupts the machine). Checked on nodes made here; nothing is written.
+    func testMemoryAndBlockDevicesAreNoOutputs() throws {
+        XCTAssertEqual(mknod(run.path("mem"), S_IFCHR | 0o600, dev_t(1 << 8 | 1)), 0, "mknod needs root, as the tests run")
+        XCTAssertEqual(mknod(run.path("disk"), S_IFBLK | 0o600, dev_t(7 << 8)), 0)
+        XCTAssertThrowsError(try OutputFile.check(run.path("mem"))) { XCTAssertTrue("\($0)".contains("is a memory device"), "\($0)") }
+        XCTAssertThrowsError(try OutputFile.check(run.path("disk"))) { XCTAssertTrue("\($0)".contains("is a block device"), "\($0)") }
+        XCTAssertNoThrow(try OutputFile.check("/dev/null"))
+    }
+
+    /// A whole-program error (static recursion) names the file without a line 0.
+    func testWholeProgramErrorsNameTheFile() throws {
+        try run.write("recursion.frag", Array("float f(float x);\nfloat g(float x) { return f(x); }\nfloat f(float x) { return g(x); }\nvoid mainImage(out vec4 o, in vec2 p) { o = vec4(f(p.x)); }\n".utf8))
+        let result = try run.run(["shader", "recursion.frag", "-o", "r.png"])
+        XCTAssertEqual(result.status, 1)
+        let lines = result.stderr.split(separator: "\n")
+        XCTAssertFalse(lines.isEmpty)
+        for line in lines { XCTAssertTrue(line.hasPrefix("recursion.frag: error: ") && line.contains("recursion"), String(line)) }
+        XCTAssertFalse(result.stderr.contains(":0:"), result.stderr)
+    }
 }
