@@ -76,25 +76,6 @@ final class ExamplesTests: KameraProcessTestCase {
             try FileManager.default.createSymbolicLink(at: run.folder.appendingPathComponent("Examples"),
                                                        withDestinationURL: Self.repository.appendingPathComponent("Examples"))
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script]
-        process.currentDirectoryURL = run.folder
-        var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        var stdout = Data()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { stdout = out.fileHandleForReading.readDataToEndOfFile() }
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return KameraProcess.Result(status: process.terminationStatus, reason: process.terminationReason, stdout: stdout,
-                                    stderr: String(decoding: stderr, as: UTF8.self))
+        return try KameraProcess.shell(script, in: run.folder, prependingPath: bin.path)
     }
 }

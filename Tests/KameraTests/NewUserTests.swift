@@ -111,12 +111,8 @@ final class NewUserTests: KameraProcessTestCase {
     func testManPageHoldsEveryOptionAndRendersCleanly() throws {
         let script = ExamplesTests.repository.appendingPathComponent("scripts/make-manual.sh").path
         let page = run.path("kamera.1")
-        let make = Process()
-        make.executableURL = URL(fileURLWithPath: "/bin/bash")
-        make.arguments = ["-c", "\"$0\" \"$1\" > \"$2\"", script, KameraProcess.binary.path, page]
-        try make.run()
-        make.waitUntilExit()
-        XCTAssertEqual(make.terminationStatus, 0)
+        let make = try KameraProcess.shell("'\(script)' '\(KameraProcess.binary.path)' > '\(page)'", in: run.folder)
+        XCTAssertEqual(make.status, 0, make.stderr)
         let roff = try String(contentsOfFile: page, encoding: .utf8).replacingOccurrences(of: "\\-", with: "-")
         for command in ["render", "preview", "cube", "shader", "devices", "controls", "displays"] {
             XCTAssertTrue(roff.contains(".SS \"kamera \(command)\""), command)
@@ -128,15 +124,9 @@ final class NewUserTests: KameraProcessTestCase {
             XCTAssertGreaterThan(options.count, 2, command)
             for option in options { XCTAssertTrue(roff.contains(option), "kamera \(command) \(option) missing from the man page") }
         }
-        let render = Process()
-        render.executableURL = URL(fileURLWithPath: "/bin/bash")
-        render.arguments = ["-c", "LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l \"$0\" 2>&1 >/dev/null", page]
-        let warnings = Pipe()
-        render.standardOutput = warnings
-        try render.run()
-        let text = String(decoding: warnings.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        render.waitUntilExit()
-        XCTAssertEqual(render.terminationStatus, 0)
+        let render = try KameraProcess.shell("LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l '\(page)' > /dev/null", in: run.folder)
+        XCTAssertEqual(render.status, 0)
+        let text = render.stderr
         XCTAssertEqual(text, "", "groff warnings")
     }
 

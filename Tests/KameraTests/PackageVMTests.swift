@@ -12,21 +12,10 @@ final class PackageVMTests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-deb-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let build = Process()
-        build.executableURL = Self.repository.appendingPathComponent("scripts/package-deb.sh")
-        build.arguments = [folder.path, "--lintian"]
-        let output = Pipe(), errors = Pipe()
-        build.standardOutput = output
-        build.standardError = errors
-        try build.run()
-        var log = Data()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { log = errors.fileHandleForReading.readDataToEndOfFile() }
-        let deb = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        group.wait()
-        build.waitUntilExit()
-        let text = String(decoding: log, as: UTF8.self)
-        XCTAssertEqual(build.terminationStatus, 0, "package-deb.sh --lintian: \(text.suffix(3000))")
+        let script = Self.repository.appendingPathComponent("scripts/package-deb.sh").path
+        let build = try KameraProcess.shell("'\(script)' '\(folder.path)' --lintian", in: folder)
+        let deb = build.output.trimmingCharacters(in: .whitespacesAndNewlines), text = build.stderr
+        XCTAssertEqual(build.status, 0, "package-deb.sh --lintian: \(text.suffix(3000))")
         let lintian = text.split(separator: "\n").filter { $0.hasPrefix("E: ") || $0.hasPrefix("W: ") || $0.hasPrefix("I: ") }
         print("lintian on \(deb):\n" + (lintian.isEmpty ? "(nothing)" : lintian.joined(separator: "\n")))
         XCTAssertFalse(lintian.contains { $0.hasPrefix("E: ") }, lintian.joined(separator: "\n"))
@@ -34,7 +23,7 @@ final class PackageVMTests: XCTestCase {
         let name = (deb as NSString).lastPathComponent
         XCTAssertTrue(name.hasPrefix("kamera_") && name.hasSuffix(".deb"), name)
 
-        let script = """
+        let install = """
             set -e
             DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$PWD/\(name)" > apt.log 2>&1 || { cat apt.log; exit 1; }
             command -v kamera
@@ -44,7 +33,7 @@ final class PackageVMTests: XCTestCase {
             test -f /usr/lib/systemd/system/kamera-kiosk.service -o -f /lib/systemd/system/kamera-kiosk.service
             bash -c 'source /usr/share/bash-completion/completions/kamera; COMP_WORDS=(kamera sha); COMP_CWORD=1; COMP_LINE="kamera sha"; COMP_POINT=10; _kamera; echo "completes: ${COMPREPLY[*]}"'
             """
-        let (status, vmLog) = try VMTests.run(["bash", "-c", script], in: folder)
+        let (status, vmLog) = try VMTests.run(["bash", "-c", install], in: folder)
         XCTAssertEqual(status, 0, vmLog)
         XCTAssertTrue(vmLog.contains("/usr/bin/kamera"), vmLog)
         XCTAssertTrue(vmLog.contains("kamera.1"), vmLog)

@@ -34,6 +34,36 @@ struct KameraProcess {
         var output: String { String(decoding: stdout, as: UTF8.self) }
     }
 
+    /// Runs `script` with bash in `folder`, `prependingPath` put first on the
+    /// PATH; stdout and stderr come back apart, stdin is empty.
+    static func shell(_ script: String, in folder: URL, prependingPath: String? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        process.currentDirectoryURL = folder
+        var environment = ProcessInfo.processInfo.environment
+        if let prependingPath { environment["PATH"] = prependingPath + ":" + (environment["PATH"] ?? "/usr/bin:/bin") }
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        return try collect(process)
+    }
+
+    /// Starts `process` and waits for it, reading its stdout and stderr side by side.
+    static func collect(_ process: Process) throws -> Result {
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        var stdout = Data()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { stdout = out.fileHandleForReading.readDataToEndOfFile() }
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, reason: process.terminationReason, stdout: stdout,
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
     /// Runs kamera with `arguments`; `input` goes to its standard input.
     func run(_ arguments: [String], input: String = "") throws -> Result {
         let process = Process()
