@@ -37,7 +37,7 @@ $sudo install -Dm644 "$work/completion.zsh" "$dest$prefix/share/zsh/vendor-compl
 $sudo install -Dm644 "$work/completion.fish" "$dest$prefix/share/fish/vendor_completions.d/kamera.fish"
 $sudo install -Dm644 "$work/kamera-kiosk.service" "$dest$prefix/lib/systemd/system/kamera-kiosk.service"
 examples="$dest$prefix/share/doc/kamera/examples"
-for file in Examples/README.md Examples/Shaders/* Examples/Media/*; do
-    $sudo install -Dm644 "$root/$file" "$examples/${file#Examples/}"
+for file in "$root"/Examples/README.md "$root"/Examples/Shaders/* "$root"/Examples/Media/*; do
+    $sudo install -Dm644 "$file" "$examples/${file#"$root"/Examples/}"
 done
 echo "installed kamera $("$binary" --version) under $dest$prefix (the kiosk unit is not enabled: systemctl enable --now kamera-kiosk)" >&2

@@ -23,7 +23,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 stage="$work/kamera_${version}_${arch}"
 
-DESTDIR="$stage" KAMERA_SKIP_BUILD=1 "$root/scripts/install.sh" /usr 2>/dev/null
+DESTDIR="$stage" KAMERA_SKIP_BUILD=1 "$root/scripts/install.sh" /usr
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/kamera"
 doc="$stage/usr/share/doc/kamera"
 mkdir -p "$doc"

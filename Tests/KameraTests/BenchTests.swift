@@ -43,4 +43,16 @@ final class BenchTests: KameraProcessTestCase {
             }
         }
     }
+
+    /// `--no-peers` runs Kamera alone: no ffmpeg, no GStreamer.
+    func testNoPeersRunsKameraAlone() throws {
+        let result = try run.run(["bench", "--end-to-end-only", "--no-peers", "--sizes", "96x64", "--formats", "yuyv",
+                                  "--end-to-end-runs", "1", "--end-to-end-frames", "2", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], result.output)
+        for c in try XCTUnwrap(report["cases"] as? [[String: Any]]) {
+            let programs = (c["measurements"] as? [[String: Any]] ?? []).compactMap { $0["program"] as? String }
+            XCTAssertEqual(programs, ["kamera"])
+        }
+    }
 }

@@ -16,6 +16,7 @@ final class PackageVMTests: XCTestCase {
         let build = try KameraProcess.shell("'\(script)' '\(folder.path)' --lintian", in: folder)
         let deb = build.output.trimmingCharacters(in: .whitespacesAndNewlines), text = build.stderr
         XCTAssertEqual(build.status, 0, "package-deb.sh --lintian: \(text.suffix(3000))")
+        guard build.status == 0 else { return }
         let lintian = text.split(separator: "\n").filter { $0.hasPrefix("E: ") || $0.hasPrefix("W: ") || $0.hasPrefix("I: ") }
         print("lintian on \(deb):\n" + (lintian.isEmpty ? "(nothing)" : lintian.joined(separator: "\n")))
         XCTAssertFalse(lintian.contains { $0.hasPrefix("E: ") }, lintian.joined(separator: "\n"))

@@ -294,6 +294,17 @@ final class ShaderHarnessTests: ScratchFolderTestCase {
                        "no column: Mesa's count collapsed runs of spaces")
         XCTAssertEqual(ShaderProgram.formatLog("ERROR: 0:13: 'y' : undeclared identifier", name: "f.frag", place: place),
                        "f.frag:3: error: 'y' : undeclared identifier")
+        // Two messages glued on one line come out as two lines.
+        XCTAssertEqual(ShaderProgram.formatLog("0:12(7): error: `x' undeclared0:13(2): error: `y' undeclared", name: "f.frag", place: place),
+                       "f.frag:2: error: `x' undeclared\nf.frag:3: error: `y' undeclared")
+        // Line 0 is the whole program: the file, no line.
+        XCTAssertEqual(ShaderProgram.formatLog("0:0(0): error: function `f' has static recursion", name: "f.frag", place: place),
+                       "f.frag: error: function `f' has static recursion")
+        // Thousands of errors: the first 20 and a count.
+        let many = (1...5001).map { "0:\($0 + 10)(1): error: `v\($0)' undeclared" }.joined(separator: "\n")
+        let shown = ShaderProgram.formatLog(many, name: "f.frag", place: place).split(separator: "\n")
+        XCTAssertEqual(shown.count, 21)
+        XCTAssertEqual(shown.last, "f.frag: 4981 more errors not shown (5001 in all)")
     }
 
     func testImageComparisonCountsAndFindsTheWorstPixel() {
