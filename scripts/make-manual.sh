@@ -7,14 +7,13 @@ kamera="${1:?usage: make-manual.sh KAMERA_BINARY}"
 version="$("$kamera" --version)"
 commands=(render preview cube shader devices controls displays bench version)
 
-# Roff-escapes a line: backslashes, minus signs, and a leading dot or quote.
-escape() { sed -e 's/\\/\\e/g' -e 's/-/\\-/g' -e "s/^\\([.']\\)/\\\\\\&\\1/"; }
+# An awk function that roff-escapes a line: backslashes, minus signs, and a leading dot or quote.
+esc='function esc(t) { gsub(/\\/, "\\e", t); gsub(/-/, "\\-", t); if (t ~ /^[.'\'']/) t = "\\&" t; return t }'
 
 # One command's help as roff: OVERVIEW as text, USAGE, options as tagged
 # paragraphs, example blocks kept as they are.
 section() {
-    COLUMNS=1000 "$kamera" "$1" --help | awk '
-        function esc(t) { gsub(/\\/, "\\e", t); gsub(/-/, "\\-", t); if (t ~ /^[.'\'']/) t = "\\&" t; return t }
+    COLUMNS=1000 "$kamera" "$1" --help | awk "$esc"'
         function flush() { if (para != "") { print ".PP"; print para; para = "" } }
         function option(label, text) { print ".TP"; print "\\fB" esc(label) "\\fR"; if (text != "") print esc(text) }
         /^OVERVIEW: / { sub(/^OVERVIEW: /, ""); print ".PP"; print esc($0); next }
@@ -46,7 +45,7 @@ kamera \\- camera preview renderer: V4L2 frames through OpenGL ES filters to PNG
 [\\fIcommand\\fR] [\\fIoptions\\fR]
 .SH DESCRIPTION
 ROFF
-COLUMNS=1000 "$kamera" --help | escape | awk '/^OVERVIEW: /{sub(/^OVERVIEW: /, ""); print; print ".PP"} /^USAGE:/{exit} p&&NF{print} /^OVERVIEW/{p=1}' | sed -n '1,/^USAGE/p' | grep -v '^USAGE' || true
+COLUMNS=1000 "$kamera" --help | awk "$esc"' /^OVERVIEW: / { sub(/^OVERVIEW: /, ""); print esc($0); exit }'
 cat <<ROFF
 .PP
 The default command is \\fBrender\\fR. Every command takes \\fB\\-\\-help\\fR and \\fB\\-\\-version\\fR.

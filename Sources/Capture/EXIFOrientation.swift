@@ -1,9 +1,9 @@
 import Pixels
 
 /// The EXIF orientation of a JPEG (tag 0x0112 in the APP1 "Exif" segment):
-/// `rotated90` is a picture to turn a quarter clockwise to stand upright.
 /// how the stored pixels must be turned to stand upright, 1 to 8 as cameras
-/// write it. Unknown or missing values read as `.upright`.
+/// write it (`rotated90`: turn a quarter clockwise). Unknown or missing values
+/// read as `.upright`.
 public enum EXIFOrientation: Int, Sendable {
     case upright = 1, mirrored, rotated180, flipped, transposed, rotated90, transverse, rotated270
 

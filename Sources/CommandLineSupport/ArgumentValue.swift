@@ -18,7 +18,7 @@ public enum ArgumentValue {
     }
 
     /// A frame count, 1 to `FrameLimits.maxFrames`.
-    public static func frameCount(_ option: String) -> @Sendable (String) throws -> Int {
+    public static func frameCount() -> @Sendable (String) throws -> Int {
         { text in
             guard let value = Int(text), (1...FrameLimits.maxFrames).contains(value) else {
                 throw Invalid(description: "use a whole number of frames from 1 to \(FrameLimits.maxFrames)")

@@ -34,18 +34,12 @@ public enum FileHolders {
         defer { fclose(file) }
         var buffer = [CChar](repeating: 0, count: 64)
         guard fgets(&buffer, 64, file) != nil else { return "?" }
-        return String(cString: buffer).trimmingCharacters(in: "\n")
+        var command = String(cString: buffer)
+        if command.last == "\n" { command.removeLast() }
+        return command
     }
 
     private static func name(_ entry: UnsafeMutablePointer<dirent>) -> String {
         withUnsafePointer(to: entry.pointee.d_name) { $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) } }
-    }
-}
-
-private extension String {
-    func trimmingCharacters(in set: Character) -> String {
-        var s = self
-        while s.last == set { s.removeLast() }
-        return s
     }
 }

@@ -37,17 +37,11 @@ public enum GPUWatchdog {
         set { timeoutNanoseconds.store(Int64(min(newValue, 1e9) * 1e9), ordering: .relaxed) }
     }
 
-    private static var now: Int64 {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)
-    }
-
     /// Marks the start of GPU work; pass the token to `end`.
     @inline(__always)
     public static func begin(_ work: Work, frame number: Int = 0) -> Token {
         let token = Token(kind: kind.load(ordering: .relaxed), frame: frame.load(ordering: .relaxed), since: since.load(ordering: .relaxed))
-        since.store(now, ordering: .relaxed)
+        since.store(MonotonicClock.nanoseconds, ordering: .relaxed)
         frame.store(Int64(number), ordering: .relaxed)
         kind.store(work.rawValue, ordering: .releasing)
         return token
@@ -65,7 +59,7 @@ public enum GPUWatchdog {
     /// the work in hand outlasts a stop by `grace` or any frame by `frameTimeout`.
     public static func check() {
         let work = Work(rawValue: kind.load(ordering: .acquiring)) ?? .idle
-        let t = now
+        let t = MonotonicClock.nanoseconds
         if StopSignal.isRequested {
             if stopSeenAt.load(ordering: .relaxed) == 0 { stopSeenAt.store(t, ordering: .relaxed) }
         }
@@ -73,14 +67,14 @@ public enum GPUWatchdog {
         let started = since.load(ordering: .relaxed)
         let stoppedAt = stopSeenAt.load(ordering: .relaxed)
         if stoppedAt != 0, t - max(started, stoppedAt) >= Int64(grace * 1e9) {
-            fire(work, seconds: grace, after: "the stop")
+            fire(work, seconds: grace, afterStop: true)
         }
         if t - started >= timeoutNanoseconds.load(ordering: .relaxed) {
-            fire(work, seconds: frameTimeout, after: nil)
+            fire(work, seconds: frameTimeout, afterStop: false)
         }
     }
 
-    private static func fire(_ work: Work, seconds: Double, after stop: String?) -> Never {
+    private static func fire(_ work: Work, seconds: Double, afterStop: Bool) -> Never {
         StopSignal.restoreForExit()
         let time = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
         let what: String
@@ -88,11 +82,11 @@ public enum GPUWatchdog {
         case .compile: what = "the shader compiler did not finish in \(time) s: a shader too large or too deeply nested to compile?"
         default: what = "the GPU did not finish frame \(frame.load(ordering: .relaxed)) in \(time) s: a shader with an endless loop or too much work per pixel?"
         }
-        let line = stop == nil
-            ? "kamera: error: \(what) (--frame-timeout \(time)); ended without it\n"
-            : "kamera: \(what) Ended by the signal without waiting for it\n"
+        let line = afterStop
+            ? "kamera: \(what) Ended by the signal without waiting for it\n"
+            : "kamera: error: \(what) (--frame-timeout \(time)); ended without it\n"
         line.withCString { _ = write(STDERR_FILENO, $0, strlen($0)) }
-        if stop != nil { StopSignal.endProcessBySignal() }
+        if afterStop { StopSignal.endProcessBySignal() }
         fflush(nil)
         _exit(1)
     }

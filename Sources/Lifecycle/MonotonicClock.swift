@@ -8,6 +8,13 @@ public enum MonotonicClock {
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
+    /// Nanoseconds on the monotonic clock, as an integer (atomics hold it).
+    public static var nanoseconds: Int64 {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)
+    }
+
     /// User and system CPU seconds of the whole process, all threads.
     public static var processCPUSeconds: Double {
         var t = timespec()

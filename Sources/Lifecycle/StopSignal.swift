@@ -51,8 +51,7 @@ public enum StopSignal {
         guard !first else { return }
         if hasTerminal.load(ordering: .acquiring) { tcsetattr(STDIN_FILENO, TCSANOW, terminal) }
         if hasRestorer.load(ordering: .acquiring) { restorer?() }
-        var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
-        setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCore)
+        disableCoreDumps()
         Glibc.signal(number, SIG_DFL)
         raise(number)
     }
@@ -84,6 +83,13 @@ public enum StopSignal {
         }
     }
 
+    /// No core file when a signal's default action would write one (SIGQUIT's
+    /// does): a stop asked for is not a crash. Safe in a signal handler.
+    public static func disableCoreDumps() {
+        var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
+        setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCore)
+    }
+
     /// Puts the terminal and the device back, as a second signal would, for a
     /// process about to end without unwinding (`GPUWatchdog`).
     public static func restoreForExit() {
@@ -97,9 +103,7 @@ public enum StopSignal {
     public static func endProcessBySignal() -> Never {
         let number = received == 0 ? SIGTERM : received
         fflush(nil)
-        // SIGQUIT's default also dumps core: a stop asked for is not a crash.
-        var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
-        setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCore)
+        disableCoreDumps()
         Glibc.signal(number, SIG_DFL)
         var set = sigset_t()
         sigemptyset(&set)

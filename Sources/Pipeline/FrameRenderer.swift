@@ -91,8 +91,6 @@ public final class FrameRenderer: PixelSource {
     /// pixels, top row first; valid until the next call.
     @discardableResult
     public func render(_ frame: Frame, index: Int) throws -> UnsafeRawBufferPointer {
-        let watch = GPUWatchdog.begin(.frame, frame: index)
-        defer { GPUWatchdog.end(watch) }
         try draw(frame, index: index)
         return try readBack()
     }

@@ -27,6 +27,10 @@ enum CompileSandbox {
         ShaderCompileGuard.check = check
     }
 
+    private static func tooSlow(_ name: String) -> GPUError {
+        GPUError("\(name): the shader compiler took more than \(Int(timeLimit)) s; Kamera refuses shaders that take longer to compile (a huge array or deeply nested macros?)")
+    }
+
     static func check(vertex: String, fragment: String, name: String) throws {
         var hasher = Hasher()
         hasher.combine(vertex)
@@ -51,7 +55,7 @@ enum CompileSandbox {
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
                 if StopSignal.isRequested { throw GPUError("\(name): stopped while the shader compiled") }
-                throw GPUError("\(name): the shader compiler took more than \(Int(timeLimit)) s; Kamera refuses shaders that take longer to compile (a huge array or deeply nested macros?)")
+                throw tooSlow(name)
             }
             usleep(20_000)
         }
@@ -60,7 +64,7 @@ enum CompileSandbox {
             // 1: a compile error, which the compile here reports with its lines.
             passed.insert(key)
         case (.exit, 3):
-            throw GPUError("\(name): the shader compiler took more than \(Int(timeLimit)) s; Kamera refuses shaders that take longer to compile (a huge array or deeply nested macros?)")
+            throw tooSlow(name)
         case (.exit, 4):
             // The child could not start a GPU context: nothing learnt; the compile here reports any problem.
             passed.insert(key)
@@ -88,8 +92,7 @@ struct CompileCheckCommand: ParsableCommand {
         alarm(UInt32(seconds))
         signal(SIGALRM) { _ in _exit(3) }
         signal(SIGXCPU) { _ in _exit(3) }
-        var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
-        setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCore)
+        StopSignal.disableCoreDumps()
         let data = FileHandle.standardInput.readDataToEndOfFile()
         guard let newline = data.firstIndex(of: 0x0A), let count = Int(String(decoding: data[..<newline], as: UTF8.self)),
               count >= 0, newline + 1 + count <= data.count else { Foundation.exit(4) }

@@ -132,7 +132,7 @@ struct PipelineOptions: ParsableArguments {
         if intensity != 1 && !settings.filters.filters.contains(where: { $0.colorMatrix != nil }) {
             throw UsageError("--intensity mixes a color-matrix filter with its input, and none is given; add one, such as --filter sepia")
         }
-        guard let fitMode = FitMode(rawValue: fit) else { throw UsageError("--fit \(excerpt(fit)) is not valid; use contain, cover or stretch") }
+        let fitMode = try self.fitMode()
         guard let rotation = Rotation(rawValue: rotate) else { throw UsageError("--rotate \(rotate) is not valid; use 0, 90, 180 or 270") }
         settings.mode = cube ? .cube : .preview(PreviewLayout(fit: fitMode, rotation: rotation, mirror: mirror))
         _ = try zoomSlider()
@@ -141,6 +141,12 @@ struct PipelineOptions: ParsableArguments {
     }
 
     /// The --zoom slider value, checked.
+    /// `--fit` as the layout takes it.
+    func fitMode() throws -> FitMode {
+        guard let mode = FitMode(rawValue: fit) else { throw UsageError("--fit \(excerpt(fit)) is not valid; use contain, cover or stretch") }
+        return mode
+    }
+
     func zoomSlider() throws -> Double? {
         guard let zoom else { return nil }
         guard let value = Double(zoom), (0...1).contains(value) else {

@@ -30,7 +30,7 @@ struct PreviewCommand: ParsableCommand {
     var output: [String] = []
 
     @Option(parsing: .unconditional, help: "Stop after this many frames (default: run until q or Ctrl-C).",
-            transform: ArgumentValue.frameCount("--frames"))
+            transform: ArgumentValue.frameCount())
     var frames: Int?
 
     @Option(parsing: .unconditional, help: "Seconds between PNG updates.", transform: ArgumentValue.real("a number of seconds above 0"))

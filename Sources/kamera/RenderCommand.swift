@@ -34,7 +34,7 @@ struct RenderCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Also write every rendered input frame, raw and tightly packed, to this file (replay it with --input).")
     var saveInput: String?
 
-    @Option(parsing: .unconditional, help: "Number of frames to render.", transform: ArgumentValue.frameCount("--frames"))
+    @Option(parsing: .unconditional, help: "Number of frames to render.", transform: ArgumentValue.frameCount())
     var frames = 1
 
     @Option(parsing: .unconditional, help: "Golden PNG (or %d sequence) each frame must match: exit 1 with the differing pixels and a diff image beside the output otherwise.")

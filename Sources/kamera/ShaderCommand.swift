@@ -7,7 +7,6 @@ import Lifecycle
 import Output
 import Pipeline
 import Pixels
-import Render
 import ShaderHarness
 
 struct ShaderCommand: ParsableCommand {
@@ -124,8 +123,7 @@ struct ShaderCommand: ParsableCommand {
         configuration.defines = try defines.map { try ShaderDefine(parsing: $0) }
         configuration.includePaths = includePaths
         configuration.uniforms = try uniforms.map { try ShaderUniformValue(parsing: $0) }
-        guard let fit = FitMode(rawValue: pipeline.fit) else { throw UsageError("--fit \(excerpt(pipeline.fit)) is not valid; use contain, cover or stretch") }
-        configuration.frameFit = fit
+        configuration.frameFit = try pipeline.fitMode()
         return configuration
     }
 

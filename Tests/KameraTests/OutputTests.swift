@@ -212,14 +212,7 @@ final class OutputTests: KameraProcessTestCase {
             let arguments = round % 4 < 2
                 ? ["render", "--frames", "100000", "--input-size", "160x120", "-o", "s\(round)-%06d.png"]
                 : ["preview", "--input-size", "160x120", "-o", "p\(round).png", "--png-every", "0.05"]
-            let process = Process()
-            process.executableURL = KameraProcess.binary
-            process.arguments = arguments
-            process.currentDirectoryURL = run.folder
-            let err = Pipe()
-            process.standardError = err
-            process.standardInput = Pipe()
-            try process.run()
+            let (process, err) = try run.start(arguments)
             usleep(useconds_t(round < 8 ? UInt32(round) * 2_000 : UInt32.random(in: 0...600_000)))
             kill(process.processIdentifier, signal)
             let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

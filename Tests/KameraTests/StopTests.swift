@@ -15,19 +15,6 @@ final class StopTests: KameraProcessTestCase {
         }
         """
 
-    private func start(_ arguments: [String]) throws -> (Process, Pipe) {
-        let process = Process()
-        process.executableURL = KameraProcess.binary
-        process.arguments = arguments
-        process.currentDirectoryURL = run.folder
-        let err = Pipe()
-        process.standardError = err
-        process.standardInput = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        return (process, err)
-    }
-
     /// Waits at most `seconds` (a bound that only catches a hang) for the end.
     private func finish(_ process: Process, _ err: Pipe, within seconds: Double) -> String {
         let deadline = Date().addingTimeInterval(seconds)
@@ -40,7 +27,7 @@ final class StopTests: KameraProcessTestCase {
 
     func testCtrlCDuringAFrameThatNeverEndsStopsAfterTheGrace() throws {
         try Data(slowShader.utf8).write(to: run.folder.appendingPathComponent("slow.frag"))
-        let (process, err) = try start(["shader", "slow.frag", "--uniform", "u_n=60000", "--size", "4096x4096", "-o", "slow.png"])
+        let (process, err) = try run.start(["shader", "slow.frag", "--uniform", "u_n=60000", "--size", "4096x4096", "-o", "slow.png"])
         sleep(3)
         let stopped = Date()
         kill(process.processIdentifier, SIGINT)
@@ -54,7 +41,7 @@ final class StopTests: KameraProcessTestCase {
 
     func testFrameTimeoutEndsAnExportWithOneLine() throws {
         try Data(slowShader.utf8).write(to: run.folder.appendingPathComponent("slow.frag"))
-        let (process, err) = try start(["shader", "slow.frag", "--uniform", "u_n=60000", "--size", "4096x4096", "--frame-timeout", "2", "-o", "slow.png"])
+        let (process, err) = try run.start(["shader", "slow.frag", "--uniform", "u_n=60000", "--size", "4096x4096", "--frame-timeout", "2", "-o", "slow.png"])
         let stderr = finish(process, err, within: 120)
         XCTAssertEqual(process.terminationReason, .exit, stderr)
         XCTAssertEqual(process.terminationStatus, 1, stderr)
@@ -65,7 +52,7 @@ final class StopTests: KameraProcessTestCase {
 
     func testAFIFOWithNoWriterDoesNotHoldCtrlCBack() throws {
         XCTAssertEqual(mkfifo(run.path("in.y4m"), 0o600), 0)
-        let (process, err) = try start(["render", "--input", "in.y4m", "-o", "x.png"])
+        let (process, err) = try run.start(["render", "--input", "in.y4m", "-o", "x.png"])
         sleep(1)
         kill(process.processIdentifier, SIGINT)
         let stderr = finish(process, err, within: 30)
@@ -107,7 +94,7 @@ final class StopTests: KameraProcessTestCase {
     func testAnInterruptedShaderExportSaysSo() throws {
         try Data("void mainImage(out vec4 o, in vec2 p) { o = vec4(p.x / iResolution.x); }\n".utf8)
             .write(to: run.folder.appendingPathComponent("ok.frag"))
-        let (process, err) = try start(["shader", "ok.frag", "--frames", "100000", "--size", "64x64", "-o", "f-%06d.png"])
+        let (process, err) = try run.start(["shader", "ok.frag", "--frames", "100000", "--size", "64x64", "-o", "f-%06d.png"])
         sleep(2)
         kill(process.processIdentifier, SIGTERM)
         let stderr = finish(process, err, within: 30)

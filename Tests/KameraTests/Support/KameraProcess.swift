@@ -64,6 +64,21 @@ struct KameraProcess {
                       stderr: String(decoding: stderr, as: UTF8.self))
     }
 
+    /// Starts kamera with `arguments` and returns at once, with the pipe its
+    /// stderr goes to; its stdin is an open pipe (no keys), its stdout discarded.
+    func start(_ arguments: [String]) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        let err = Pipe()
+        process.standardError = err
+        process.standardInput = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return (process, err)
+    }
+
     /// Runs kamera with `arguments`; `input` goes to its standard input.
     func run(_ arguments: [String], input: String = "") throws -> Result {
         let process = Process()
