@@ -10,6 +10,8 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
     .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
     .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+    .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
+    .systemLibrary(name: "CEXIF", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
     .systemLibrary(name: "CLinux"),
 ]
 
@@ -51,7 +53,7 @@ let package = Package(
         // Each filter's shader lives beside it in Sources/Filters/Shaders, embedded whole: a new one needs no line here.
         .target(name: "Filters", dependencies: ["Pixels", "GPU", "CGLES", "Shaders"], resources: [.embedInCode("Shaders")], swiftSettings: swift5),
         .target(name: "Render", dependencies: ["GPU", "Filters", "CGLES", "Shaders"], swiftSettings: swift5),
-        .target(name: "Output", dependencies: ["Pixels", "Capture", "GPU", "DRM", "Lifecycle", "CLinux", "CPNG", "CDeflate", "CGLES"], swiftSettings: swift5),
+        .target(name: "Output", dependencies: ["Pixels", "Capture", "GPU", "DRM", "Lifecycle", "CLinux", "CPNG", "CDeflate", "CGLES", "CFFmpeg", "CEXIF", "CJPEG"], swiftSettings: swift5),
         .target(
             name: "Pipeline",
             dependencies: ["Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "CGLES", "CLinux", .product(name: "Logging", package: "swift-log")],

@@ -43,4 +43,16 @@ public enum ArgumentValue {
             return value
         }
     }
+
+    /// Bits a second: `4000000`, `4M`, `800k`.
+    public static func bitrate() -> @Sendable (String) throws -> Int {
+        { text in
+            let multiplier: Double = text.hasSuffix("M") || text.hasSuffix("m") ? 1e6 : text.hasSuffix("k") || text.hasSuffix("K") ? 1e3 : 1
+            let digits = multiplier == 1 ? text : String(text.dropLast())
+            guard let value = Double(digits), value.isFinite, value > 0, value * multiplier <= 1e9 else {
+                throw Invalid(description: "use bits a second, such as 4M, 800k or 2500000")
+            }
+            return Int(value * multiplier)
+        }
+    }
 }

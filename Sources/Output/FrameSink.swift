@@ -13,11 +13,14 @@ public protocol FrameSink: AnyObject {
     /// A screen the renderer may draw each frame's last pass onto directly,
     /// sparing a copy; nil for sinks that take pictures from offscreen.
     var screen: RenderTarget? { get }
+    /// A few words for the live status line (`rec 120, dropped 0`); nil for none.
+    var statusText: String? { get }
 }
 
 extension FrameSink {
     public func finish() throws {}
     public var screen: RenderTarget? { nil }
+    public var statusText: String? { nil }
 }
 
 /// Where a rendered frame's picture is.

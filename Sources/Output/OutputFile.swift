@@ -26,6 +26,11 @@ public final class OutputFile {
     private let target: String
     private var temporary: String?
     private var committed = false
+    /// Already under its name (`publish()`): `commit()` only makes it durable.
+    private var published = false
+
+    /// The open file, for writers that write, and seek, themselves (libavformat through `kamera_avio_for_fd`).
+    public var descriptor: Int32 { fd }
 
     /// Opens `path` for writing. Nothing is visible under its name before `commit()`.
     public init(path: String) throws {
@@ -139,6 +144,10 @@ public final class OutputFile {
         committed = true
         defer { closeFile() }
         guard !isStream else { return true }
+        if published {
+            guard fsync(fd) == 0 else { throw OutputError("\(path): cannot write: \(Self.reason(errno))") }
+            return true
+        }
         // On disk before it has a name: a crash of the machine leaves the old file or the new one.
         guard fsync(fd) == 0 else {
             let reason = Self.reason(errno)
@@ -172,11 +181,37 @@ public final class OutputFile {
         return true
     }
 
-    /// Drops what was written: the file never appears.
+    /// Drops what was written: the file never appears (once published, it stays as it is).
     public func discard() {
         committed = true
-        if let temporary { unlink(temporary) }
+        if let temporary, !published { unlink(temporary) }
         closeFile()
+    }
+
+    /// Puts the file under its name now, replacing what was there, while
+    /// writing goes on: for a recording that plays at every moment (fragmented
+    /// MP4, Matroska), so that a run killed outright leaves what it recorded.
+    public func publish() throws {
+        guard !isStream, !published, !committed else { return }
+        if let temporary {
+            guard rename(temporary, target) == 0 else { throw OutputError("\(path): cannot write: \(Self.reason(errno))") }
+            self.temporary = nil
+        } else {
+            let source = "/proc/self/fd/\(fd)"
+            if linkat(AT_FDCWD, source, AT_FDCWD, target, AT_SYMLINK_FOLLOW) != 0 {
+                guard errno == EEXIST else { throw OutputError("\(path): cannot write: \(Self.reason(errno))") }
+                let name = HiddenTemporary.name(for: target)
+                guard linkat(AT_FDCWD, source, AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0 else {
+                    throw OutputError("\(path): cannot write: \(Self.reason(errno))")
+                }
+                guard rename(name, target) == 0 else {
+                    let reason = Self.reason(errno)
+                    unlink(name)
+                    throw OutputError("\(path): cannot write: \(reason)")
+                }
+            }
+        }
+        published = true
     }
 
     private func closeFile() {

@@ -137,6 +137,7 @@ public final class FrameLoop {
         } else if paced {
             parts.append("late \(s.lateFrames)")
         }
+        parts += sinks.compactMap(\.statusText)
         if let analysis {
             let a = analysis.statistics
             parts.append("analysed \(a.analysed), skipped \(a.skippedBusy + a.skippedRate)")

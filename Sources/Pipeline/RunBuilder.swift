@@ -14,13 +14,17 @@ public final class RunBuilder {
     public let description: RunDescription
     public let pngOutputs: [PNGOutput]
     public let y4mOutputs: [Y4MOutput]
+    public let jpegOutputs: [JPEGOutput]
+    public let recordings: [VideoRecording]
     public let expectation: ExpectationSink?
 
     public init(_ description: RunDescription) throws {
         self.description = description
         let frames = description.frames ?? 1
         var names: [String] = []
-        var png: [PNGOutput] = [], y4m: [Y4MOutput] = []
+        var png: [PNGOutput] = [], y4m: [Y4MOutput] = [], jpeg: [JPEGOutput] = [], videos: [VideoRecording] = []
+        // Cameras are stamped by their clock; files, the test pattern and exports frame by frame.
+        let live = description.source.camera != nil
         for output in description.outputs {
             if names.contains(output.name) || names.contains(where: { OutputFile.sameFile($0, output.name) }) {
                 throw PipelineError("\(output.name) is named as an output twice; give each output once")
@@ -45,6 +49,18 @@ public final class RunBuilder {
                                            chroma: description.y4mChroma)
                 output.firstNumber = description.firstNumber
                 y4m.append(output)
+            case .jpeg(let pattern):
+                if description.pngEvery != nil && pattern.isSequence {
+                    throw PipelineError("\(pattern.pattern): a live run keeps one JPEG up to date; give a name without %d")
+                }
+                let output = try JPEGOutput(pattern, frames: frames, settings: description.jpeg)
+                if description.pngEvery == nil && frames > 1 && !pattern.isSequence {
+                    throw PipelineError("\(pattern.pattern) names one file but \(frames) frames are rendered; put %d in the name, e.g. shot-%02d.jpg")
+                }
+                output.firstNumber = description.firstNumber
+                jpeg.append(output)
+            case .video(let path):
+                videos.append(try VideoRecording(path: path, settings: description.video, live: live, rate: description.settings.rate))
             }
         }
         if description.outputs.filter(\.isStandardOutput).count + (description.saveInput == "-" ? 1 : 0) > 1 {
@@ -82,6 +98,8 @@ public final class RunBuilder {
         }
         pngOutputs = png
         y4mOutputs = y4m
+        jpegOutputs = jpeg
+        recordings = videos
         analyzers = try AnalyzerRegistry.analyzers(description.analyzers)
         if analyzers.isEmpty && (description.metadata != nil || description.analyzeRate != nil) {
             throw PipelineError("metadata needs an analyser; valid analysers: \(AnalyzerRegistry.validNames)")
@@ -134,17 +152,27 @@ public final class RunBuilder {
         logger?.info("source: \(source.summary); filters: \(renderer.settings.filters.summary)")
         try startInput(at: description.firstNumber, of: source)
         for output in y4mOutputs { output.rate = renderer.settings.rate }
+        for recording in recordings {
+            recording.rate = renderer.settings.rate
+            recording.onNote = { logger?.notice("\($0)") }
+        }
+        let software = description.software
+        let facts: (RenderedFrame) -> StillMetadata? = { _ in StillFacts.metadata(session: session, software: software) }
         var sinks: [FrameSink] = []
-        var png = pngOutputs.makeIterator(), y4m = y4mOutputs.makeIterator()
+        var png = pngOutputs.makeIterator(), y4m = y4mOutputs.makeIterator(), jpeg = jpegOutputs.makeIterator()
+        var videos = recordings.makeIterator()
         for output in description.outputs {
             switch output {
             case .display: sinks.append(display!)
             case .png: sinks.append(PNGSink(png.next()!, every: description.pngEvery))
             case .y4m: sinks.append(Y4MSink(y4m.next()!))
+            case .jpeg: sinks.append(JPEGSink(jpeg.next()!, every: description.pngEvery, metadata: facts))
+            case .video: sinks.append(videos.next()!)
             }
         }
         if let logger, logger.logLevel <= .info {
             for output in pngOutputs { output.onWrite = { logger.info("wrote \($0)") } }
+            for output in jpegOutputs { output.onWrite = { logger.info("wrote \($0)") } }
             for output in y4mOutputs { output.onWrite = { logger.info("wrote \($0)") } }
             expectation?.onResult = { logger.info("\($0)") }
         }
@@ -187,14 +215,19 @@ public final class RunBuilder {
     public func saveAfterFailure() {
         writePending()
         for output in y4mOutputs { try? output.finish() }
+        for recording in recordings { try? recording.finish() }
         try? metadata?.finish()
     }
 
     /// Frames the first file output wrote.
-    public var written: Int { pngOutputs.first?.written ?? y4mOutputs.first?.written ?? 0 }
+    public var written: Int {
+        pngOutputs.first?.written ?? y4mOutputs.first?.written ?? jpegOutputs.first?.written ?? recordings.first?.encoded ?? 0
+    }
 
     /// What the first file output wrote, for a message after a failure.
-    public var writtenSummary: String? { pngOutputs.first?.writtenSummary ?? y4mOutputs.first?.writtenSummary }
+    public var writtenSummary: String? {
+        pngOutputs.first?.writtenSummary ?? y4mOutputs.first?.writtenSummary ?? jpegOutputs.first?.writtenSummary ?? recordings.first?.writtenSummary
+    }
 
     /// Refuses an output that would replace the golden images it is checked against.
     public static func refuseOverwriting(golden: OutputPattern, with output: OutputPattern, numbers: Range<Int>) throws {

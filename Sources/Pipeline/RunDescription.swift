@@ -21,6 +21,12 @@ public struct RunDescription {
     /// or a stream).
     public var pngEvery: Double?
     public var y4mChroma = RGBAToYUV.Chroma.c420
+    /// How `.mp4`, `.mov`, `.mkv` and `.webm` outputs are encoded.
+    public var video = VideoSettings()
+    /// How `.jpg` outputs are encoded.
+    public var jpeg = JPEGSettings()
+    /// Stills (JPEG, PNG files) carry metadata (EXIF, PNG text) naming this software.
+    public var software = "Kamera"
     /// Frames the run renders, nil for open-ended runs (a live preview).
     public var frames: Int?
     /// The number of the first frame in sequence names and goldens, and the

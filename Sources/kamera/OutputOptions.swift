@@ -28,6 +28,69 @@ struct OutputOptions: ParsableArguments {
         return value
     }
 
+    @Option(parsing: .unconditional, help: "Video codec of .mp4/.mov/.mkv/.webm outputs: h264, hevc, vp9, av1, mjpeg or ffv1 (lossless, .mkv/.mov), or an encoder such as h264_nvenc; default h264 (vp9 in .webm). help lists what this machine has.")
+    var codec: String?
+
+    @Option(parsing: .unconditional, help: "Video quality, lower is better: x264/x265 0-51 (default 23), VP9/AV1 0-63 (default 32).",
+            transform: ArgumentValue.integer("a whole number, such as 23"))
+    var crf: Int?
+
+    @Option(parsing: .unconditional, help: "Video bits a second instead of constant quality: 4M, 800k.", transform: ArgumentValue.bitrate())
+    var bitrate: Int?
+
+    @Option(parsing: .unconditional, help: "Encoder speed preset: x264/x265 ultrafast ... veryslow (default veryfast); VP9/AV1 cpu-used 0-8.")
+    var preset: String?
+
+    @Option(parsing: .unconditional, help: "Frames between video key frames (default: one a second).", transform: ArgumentValue.integer("a whole number of frames, such as 30"))
+    var gop: Int?
+
+    @Flag(help: "MP4/MOV: one plain file with its index first, put in place at the end, instead of fragments that play even after a crash.")
+    var faststart = false
+
+    @Option(parsing: .unconditional, help: "When the video encoder falls behind: late (drop the frame; the default on cameras) or never (wait; the default on files, the test pattern and exports).")
+    var drop: String?
+
+    @Option(parsing: .unconditional, help: "JPEG quality, 1-100.", transform: ArgumentValue.integer("a whole number from 1 to 100"))
+    var quality = 92
+
+    @Option(parsing: .unconditional, help: "JPEG chroma: 420 (half width and height) or 444 (full).")
+    var jpegSubsampling = "420"
+
+    /// `--codec` and the other video options.
+    func videoSettings() throws -> VideoSettings {
+        var video = VideoSettings()
+        if codec == "help" || codec == "list" {
+            print(CodecListing.text)
+            throw ExitCode.success
+        }
+        video.codec = codec
+        video.crf = crf
+        video.bitrate = bitrate
+        video.preset = preset
+        video.gop = gop
+        video.faststart = faststart
+        if let drop {
+            guard let policy = VideoSettings.DropPolicy(rawValue: drop) else { throw UsageError("--drop \(excerpt(drop)) is not valid; use late or never") }
+            video.drop = policy
+        }
+        if let preset, preset.isEmpty || preset.count > 32 || !preset.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) {
+            throw UsageError("--preset \(excerpt(preset)) is not a preset name; x264 takes ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow")
+        }
+        return video
+    }
+
+    /// `--quality` and `--jpeg-subsampling`.
+    func jpegSettings() throws -> JPEGSettings {
+        var jpeg = JPEGSettings()
+        jpeg.quality = quality
+        guard let sampling = JPEGSettings.Subsampling(rawValue: jpegSubsampling) else {
+            throw UsageError("--jpeg-subsampling \(excerpt(jpegSubsampling)) is not valid; use 420 or 444")
+        }
+        jpeg.subsampling = sampling
+        do { try jpeg.check() } catch { throw UsageError("\(error)") }
+        return jpeg
+    }
+
     @Option(name: .customLong("analyze"), parsing: .unconditionalSingleValue,
             help: "Analyse each frame beside the loop, repeatable or comma-separated: \(AnalyzerRegistry.kinds.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")).")
     var analyzers: [String] = []
@@ -52,6 +115,14 @@ struct OutputOptions: ParsableArguments {
             }
         }
         if requests.filter({ $0 == .display }).count > 1 { throw UsageError("-o kms is given twice; there is one display") }
+        let videoOptions: [(String, Bool)] = [("--codec", codec != nil), ("--crf", crf != nil), ("--bitrate", bitrate != nil), ("--preset", preset != nil),
+                                              ("--gop", gop != nil), ("--faststart", faststart), ("--drop", drop != nil)]
+        if !requests.contains(where: { if case .video = $0 { true } else { false } }), let (option, _) = videoOptions.first(where: \.1) {
+            throw UsageError("\(option) is for video outputs; add -o clip.mp4 (or .mkv, .mov, .webm)")
+        }
+        if !requests.contains(where: { if case .jpeg = $0 { true } else { false } }), quality != 92 || jpegSubsampling != "420" {
+            throw UsageError("\(quality != 92 ? "--quality" : "--jpeg-subsampling") is for JPEG outputs; add -o photo.jpg")
+        }
         return requests
     }
 }

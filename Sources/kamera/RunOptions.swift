@@ -1,3 +1,4 @@
+import BuildInfo
 import CommandLineSupport
 import Output
 import Pipeline
@@ -11,6 +12,9 @@ func describeRun(_ pipeline: PipelineOptions, outputs: [String], _ options: Outp
     description.outputs = try options.requests(outputs)
     description.pngCompression = try options.compression()
     description.y4mChroma = try options.chroma()
+    description.video = try options.videoSettings()
+    description.jpeg = try options.jpegSettings()
+    description.software = "Kamera \(kameraVersion)"
     description.platform = try gpu.platform()
     description.gles = try gpu.version()
     GPUWatchdog.frameTimeout = gpu.frameTimeout

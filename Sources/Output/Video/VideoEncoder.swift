@@ -1,0 +1,278 @@
+import CFFmpeg
+import Foundation
+
+/// One video file being encoded with FFmpeg's libraries: RGBA frames in,
+/// converted by swscale to the encoder's pixel format, encoded, muxed and
+/// written through Kamera's own file (`OutputFile`). Used from one thread.
+final class VideoEncoder {
+    let encoderName: String
+    /// The pixel format stored (`yuv420p`, `gbrp`, …).
+    let pixelFormatName: String
+    let width: Int, height: Int
+    private var format: UnsafeMutablePointer<AVFormatContext>?
+    private var codec: UnsafeMutablePointer<AVCodecContext>?
+    private var io: UnsafeMutablePointer<AVIOContext>?
+    private var scaler: OpaquePointer?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private var stream: UnsafeMutablePointer<AVStream>!
+    private let path: String
+    private var lastPTS: Int64 = .min
+    private var headerWritten = false
+    /// Packets written to the file.
+    private(set) var packets = 0
+
+    /// The time base of `pts` given to `encode`: 1/rate for frame-exact runs, 1/90000 for live timestamps.
+    let timeBase: AVRational
+
+    /// Opens the encoder and writes the container's header to `file`.
+    init(file: OutputFile, container: VideoContainer, settings: VideoSettings, width: Int, height: Int,
+         rate: Double, live: Bool) throws {
+        Self.quietLibraries
+        path = file.path
+        self.width = width
+        self.height = height
+        let codecChoice = try VideoRecording.encoder(for: settings.codec, container: container)
+        encoderName = codecChoice.encoder
+        guard let encoder = avcodec_find_encoder_by_name(encoderName) else {
+            throw OutputError("\(path): the installed FFmpeg libraries have no \(encoderName) encoder")
+        }
+        let pixelFormat = try Self.pixelFormat(for: encoder, codec: codecChoice.codec, path: path)
+        pixelFormatName = String(cString: av_get_pix_fmt_name(pixelFormat))
+        if codecChoice.codec != .ffv1, pixelFormat != AV_PIX_FMT_GBRP, width % 2 != 0 || height % 2 != 0 {
+            throw OutputError("\(path): \(width)x\(height) is odd; \(pixelFormatName) video needs an even width and height: use --size \(width + width % 2)x\(height + height % 2), or --codec ffv1 in .mkv")
+        }
+        let (numerator, denominator) = Self.rateFraction(rate)
+        timeBase = live ? AVRational(num: 1, den: 90000) : AVRational(num: Int32(denominator), den: Int32(numerator))
+
+        var format: UnsafeMutablePointer<AVFormatContext>?
+        var status = avformat_alloc_output_context2(&format, nil, container.muxer, nil)
+        guard status >= 0, let format else { throw Self.error(status, "\(path): cannot make a \(container.rawValue) file") }
+        self.format = format
+        guard let codec = avcodec_alloc_context3(encoder), let stream = avformat_new_stream(format, nil),
+              let frame = av_frame_alloc(), let packet = av_packet_alloc() else {
+            throw OutputError("\(path): out of memory opening the \(encoderName) encoder")
+        }
+        (self.codec, self.stream, self.frame, self.packet) = (codec, stream, frame, packet)
+        codec.pointee.width = Int32(width)
+        codec.pointee.height = Int32(height)
+        codec.pointee.pix_fmt = pixelFormat
+        codec.pointee.time_base = timeBase
+        codec.pointee.framerate = AVRational(num: Int32(numerator), den: Int32(denominator))
+        codec.pointee.gop_size = Int32(settings.gop ?? max(1, Int(rate.rounded())))
+        codec.pointee.thread_count = Int32(settings.threads)
+        // The picture is RGB rendered in sRGB: BT.709 primaries; the Y'CbCr matrix BT.709 from 720 lines up, BT.601 below, as players assume.
+        let hd = height >= 720
+        let isRGB = pixelFormat == AV_PIX_FMT_GBRP || pixelFormat == AV_PIX_FMT_BGR0
+        codec.pointee.color_primaries = AVCOL_PRI_BT709
+        codec.pointee.color_trc = AVCOL_TRC_IEC61966_2_1
+        codec.pointee.colorspace = isRGB ? AVCOL_SPC_RGB : hd ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M
+        let fullRange = isRGB || pixelFormat == AV_PIX_FMT_YUVJ420P || pixelFormat == AV_PIX_FMT_YUVJ444P
+        codec.pointee.color_range = fullRange ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
+        if let bitrate = settings.bitrate { codec.pointee.bit_rate = Int64(bitrate) }
+        if format.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
+            codec.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
+        }
+        var options: OpaquePointer?
+        defer { av_dict_free(&options) }
+        for (key, value) in Self.encoderOptions(encoderName, settings: settings, live: live) {
+            av_dict_set(&options, key, value, 0)
+        }
+        status = avcodec_open2(codec, encoder, &options)
+        guard status >= 0 else { throw Self.error(status, "\(path): the \(encoderName) encoder refused \(width)x\(height) \(pixelFormatName)") }
+        if let left = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
+            throw OutputError("\(path): the \(encoderName) encoder does not take \(String(cString: left.pointee.key)); leave it out")
+        }
+        status = avcodec_parameters_from_context(stream.pointee.codecpar, codec)
+        guard status >= 0 else { throw Self.error(status, "\(path): cannot describe the video stream") }
+        stream.pointee.time_base = timeBase
+        stream.pointee.avg_frame_rate = codec.pointee.framerate
+
+        guard let io = kamera_avio_for_fd(file.descriptor, file.isStream ? 0 : 1) else {
+            throw OutputError("\(path): out of memory opening the file")
+        }
+        self.io = io
+        format.pointee.pb = io
+        format.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        var muxerOptions: OpaquePointer?
+        defer { av_dict_free(&muxerOptions) }
+        for (key, value) in Self.muxerOptions(container, settings: settings) {
+            av_dict_set(&muxerOptions, key, value, 0)
+        }
+        av_dict_set(&format.pointee.metadata, "encoder", "Kamera", 0)
+        status = avformat_write_header(format, &muxerOptions)
+        guard status >= 0 else { throw Self.error(status, "\(path): cannot write the \(container.rawValue) header") }
+        headerWritten = true
+
+        frame.pointee.format = pixelFormat.rawValue
+        frame.pointee.width = Int32(width)
+        frame.pointee.height = Int32(height)
+        status = av_frame_get_buffer(frame, 0)
+        guard status >= 0 else { throw Self.error(status, "\(path): out of memory for a \(width)x\(height) frame") }
+        guard let scaler = sws_getContext(Int32(width), Int32(height), AV_PIX_FMT_RGBA, Int32(width), Int32(height), pixelFormat,
+                                          SWS_POINT, nil, nil, nil) else {
+            throw OutputError("\(path): swscale cannot convert RGBA to \(pixelFormatName)")
+        }
+        self.scaler = scaler
+        if !isRGB {
+            let matrix = sws_getCoefficients(hd ? SWS_CS_ITU709 : SWS_CS_ITU601)
+            _ = sws_setColorspaceDetails(scaler, matrix, 1, matrix, fullRange ? 1 : 0, 0, 1 << 16, 1 << 16)
+        }
+    }
+
+    deinit { close() }
+
+    /// The libraries' own log lines would break Kamera's one-line messages;
+    /// their errors reach the user through the status codes instead.
+    private static let quietLibraries: Void = av_log_set_level(AV_LOG_FATAL)
+
+    /// Converts and encodes one RGBA picture (top row first, `width * 4` bytes a row) at `pts` in `timeBase`.
+    func encode(_ rgba: UnsafeRawBufferPointer, pts: Int64) throws {
+        guard let frame, let codec else { return }
+        var status = av_frame_make_writable(frame)
+        guard status >= 0 else { throw Self.error(status, "\(path): out of memory for a frame") }
+        var source: [UnsafePointer<UInt8>?] = [rgba.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
+        var sourceStride: [Int32] = [Int32(width * 4), 0, 0, 0]
+        withUnsafeMutablePointer(to: &frame.pointee.data) { data in
+            withUnsafeMutablePointer(to: &frame.pointee.linesize) { lines in
+                data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { planes in
+                    lines.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
+                        _ = sws_scale(scaler, &source, &sourceStride, 0, Int32(height), planes, strides)
+                    }
+                }
+            }
+        }
+        // Never two frames at one time: a repeated timestamp moves on by one tick.
+        frame.pointee.pts = max(pts, lastPTS &+ 1)
+        lastPTS = frame.pointee.pts
+        status = avcodec_send_frame(codec, frame)
+        guard status >= 0 else { throw Self.error(status, "\(path): the \(encoderName) encoder failed") }
+        try drain()
+    }
+
+    /// Flushes the encoder, writes the container's trailer (index, duration) and frees everything.
+    func finish() throws {
+        defer { close() }
+        guard let codec, let format, headerWritten else { return }
+        let status = avcodec_send_frame(codec, nil)
+        guard status >= 0 else { throw Self.error(status, "\(path): the \(encoderName) encoder failed while finishing") }
+        try drain()
+        let trailer = av_write_trailer(format)
+        headerWritten = false
+        guard trailer >= 0 else { throw Self.error(trailer, "\(path): cannot finish the file") }
+        avio_flush(format.pointee.pb)
+        if let error = format.pointee.pb?.pointee.error, error < 0 { throw Self.error(error, "\(path): cannot write") }
+    }
+
+    private func drain() throws {
+        guard let codec, let format, let packet else { return }
+        while true {
+            let status = avcodec_receive_packet(codec, packet)
+            if status == kamera_averror(EAGAIN) || status == kamera_averror_eof() { return }
+            guard status >= 0 else { throw Self.error(status, "\(path): the \(encoderName) encoder failed") }
+            av_packet_rescale_ts(packet, codec.pointee.time_base, stream.pointee.time_base)
+            packet.pointee.stream_index = stream.pointee.index
+            let written = av_interleaved_write_frame(format, packet)
+            guard written >= 0 else { throw Self.error(written, "\(path): cannot write") }
+            packets += 1
+        }
+    }
+
+    private func close() {
+        if headerWritten, let format { av_write_trailer(format) }
+        headerWritten = false
+        if let scaler { sws_freeContext(scaler) }
+        scaler = nil
+        av_frame_free(&frame)
+        av_packet_free(&packet)
+        avcodec_free_context(&codec)
+        if let format { avformat_free_context(format) }
+        format = nil
+        kamera_avio_free(&io)
+    }
+
+    /// The encoder's pixel format for RGBA pictures: 4:2:0 for lossy codecs
+    /// (what players take), planar RGB for FFV1 (lossless, RGB stays RGB).
+    private static func pixelFormat(for encoder: UnsafePointer<AVCodec>, codec: VideoCodec, path: String) throws -> AVPixelFormat {
+        var offered: [AVPixelFormat] = []
+        if var p = encoder.pointee.pix_fmts {
+            while p.pointee != AV_PIX_FMT_NONE {
+                offered.append(p.pointee)
+                p += 1
+            }
+        }
+        let preferred: [AVPixelFormat] = codec == .ffv1 ? [AV_PIX_FMT_GBRP, AV_PIX_FMT_BGR0]
+            : codec == .mjpeg ? [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUV420P] : [AV_PIX_FMT_YUV420P, AV_PIX_FMT_NV12]
+        if offered.isEmpty { return preferred[0] }
+        if let format = preferred.first(where: offered.contains) { return format }
+        let names = offered.compactMap { av_get_pix_fmt_name($0).map { String(cString: $0) } }.joined(separator: ", ")
+        throw OutputError("\(path): the \(String(cString: encoder.pointee.name)) encoder takes only \(names) (hardware surfaces), which Kamera does not feed yet; use a software encoder")
+    }
+
+    /// `--crf`, `--preset` and the live defaults, in each encoder's own option names.
+    static func encoderOptions(_ encoder: String, settings: VideoSettings, live: Bool) -> [(String, String)] {
+        var options: [(String, String)] = []
+        switch encoder {
+        case "libx264", "libx265":
+            options.append(("preset", settings.preset ?? "veryfast"))
+            if let crf = settings.crf, settings.bitrate == nil { options.append(("crf", String(crf))) }
+            if encoder == "libx265" { options.append(("x265-params", "log-level=error")) }
+        case "libvpx-vp9":
+            options.append(("deadline", live ? "realtime" : "good"))
+            options.append(("cpu-used", settings.preset ?? (live ? "8" : "5")))
+            options.append(("row-mt", "1"))
+            if settings.bitrate == nil { options.append(("crf", String(settings.crf ?? 32))) }
+        case "libaom-av1":
+            options.append(("cpu-used", settings.preset ?? "8"))
+            options.append(("usage", live ? "realtime" : "good"))
+            options.append(("row-mt", "1"))
+            if settings.bitrate == nil { options.append(("crf", String(settings.crf ?? 32))) }
+        case "libsvtav1":
+            options.append(("preset", settings.preset ?? "10"))
+            if let crf = settings.crf, settings.bitrate == nil { options.append(("crf", String(crf))) }
+        case "librav1e":
+            options.append(("speed", settings.preset ?? "10"))
+            if let crf = settings.crf, settings.bitrate == nil { options.append(("qp", String(crf * 4))) }
+        case "mjpeg":
+            // mjpeg is steered by qmin/qmax as a fixed quantiser.
+            let q = String(settings.crf ?? 3)
+            options.append(("qmin", q))
+            options.append(("qmax", q))
+        case "ffv1":
+            options.append(("level", "3"))
+            options.append(("slices", "4"))
+            options.append(("slicecrc", "1"))
+        default:
+            if let preset = settings.preset { options.append(("preset", preset)) }
+            if let crf = settings.crf, settings.bitrate == nil { options.append(("qp", String(crf))) }
+        }
+        return options
+    }
+
+    /// Fragmented MP4/MOV (a fragment per key frame, one a second) and Matroska
+    /// clusters of a second, each flushed to the file as it is complete.
+    static func muxerOptions(_ container: VideoContainer, settings: VideoSettings) -> [(String, String)] {
+        var options = [("flush_packets", "1")]
+        if container.isISO {
+            options.append(("movflags", settings.faststart ? "+faststart" : "+frag_keyframe+empty_moov+default_base_moof"))
+        } else {
+            options.append(("cluster_time_limit", "1000"))
+        }
+        return options
+    }
+
+    /// A rate as a fraction, 30 → 30/1, 29.97 → 30000/1001.
+    static func rateFraction(_ rate: Double) -> (numerator: Int, denominator: Int) {
+        for denominator in [1, 1001, 1000, 100] {
+            let n = rate * Double(denominator)
+            if abs(n - n.rounded()) < 1e-6 * Double(denominator), n.rounded() >= 1 { return (Int(n.rounded()), denominator) }
+        }
+        return (max(1, Int((rate * 1000).rounded())), 1000)
+    }
+
+    static func error(_ status: Int32, _ what: String) -> OutputError {
+        var buffer = [CChar](repeating: 0, count: 128)
+        av_strerror(status, &buffer, buffer.count)
+        return OutputError("\(what): \(String(cString: buffer))")
+    }
+}

@@ -1,0 +1,272 @@
+import CFFmpeg
+import Foundation
+import Lifecycle
+import Pixels
+
+/// `-o NAME.mp4|.mov|.mkv|.webm`: every rendered frame, encoded on a thread
+/// of its own behind a queue of a few frames. When the encoder falls behind,
+/// a live run drops the frame (counted; the picture keeps its rate) and an
+/// offline run waits, so an export holds every frame.
+///
+/// The file appears under its name with the first frame and plays at every
+/// moment after: fragmented MP4/MOV (a fragment a second) and Matroska
+/// (a cluster a second), each flushed as it is complete, so a run killed
+/// outright leaves what it recorded up to the last second; the trailer
+/// (index, duration) is written on every other way out. With `--faststart`
+/// an MP4 is one plain file, put in place whole at the end instead.
+public final class VideoRecording: FrameSink {
+    public let path: String
+    public let container: VideoContainer
+    public let settings: VideoSettings
+    /// The encoder chosen, `libx264`.
+    public let encoderName: String
+    /// Stamped from the source's clock (a camera's timestamps, first frame at
+    /// 0, so a dropped frame leaves a gap in time) rather than at the rate.
+    public let live: Bool
+    /// Frames a second, for frame-exact stamps and the encoder's rate control.
+    public var rate: Double
+    /// Hears each message worth a line (the file in place, its summary).
+    public var onNote: ((String) -> Void)?
+
+    private final class Slot {
+        var pixels = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+        var width = 0, height = 0
+        var pts: Int64 = 0
+        var busy = false
+        deinit { pixels.deallocate() }
+    }
+
+    private let lock = ConditionLock()
+    private let slots: [Slot]
+    private var queue: [Int] = []
+    private var ending = false
+    private var failure: Error?
+    private var thread: JoinableThread?
+    private var firstTimestamp: UInt64?
+    private var droppedFrames = 0, encodedFrames = 0
+    private var storedFormat = ""
+    private var finished = false
+
+    /// Checks the container, codec and settings, and that the folder takes
+    /// the file; nothing is written before the first frame.
+    public init(path: String, settings: VideoSettings, live: Bool, rate: Double, queueLength: Int = 4) throws {
+        guard let container = VideoContainer(fileExtension: fileExtension(path)) else {
+            throw OutputError("\(excerpt(path)): not a video container Kamera writes; use .mp4, .mov, .mkv or .webm")
+        }
+        if try OutputPattern(path).isSequence {
+            throw OutputError("\(excerpt(path)): a video is one file; leave %d out of its name")
+        }
+        try OutputFile.check(path)
+        if case .inPlace? = try? OutputFile.kind(of: path), container.isISO, settings.faststart {
+            throw OutputError("\(excerpt(path)): --faststart rewrites the file at the end, which a FIFO or a device cannot take; write a file")
+        }
+        let choice = try Self.encoder(for: settings.codec, container: container)
+        if let crf = settings.crf {
+            let range = VideoSettings.crfRange(for: choice.codec)
+            guard range.contains(crf) else {
+                throw OutputError(choice.codec == .ffv1 ? "--crf is for lossy codecs; FFV1 keeps every pixel"
+                                  : "--crf \(crf) is out of range for \(choice.codec.rawValue); use \(range.lowerBound) to \(range.upperBound) (lower is better)")
+            }
+        }
+        if let bitrate = settings.bitrate, !(1_000...1_000_000_000).contains(bitrate) {
+            throw OutputError("--bitrate \(bitrate) is out of range; use 1k to 1000M bits a second, e.g. 4M")
+        }
+        if let gop = settings.gop, !(1...10_000).contains(gop) {
+            throw OutputError("--gop \(gop) is out of range; use 1 (every frame a key frame) to 10000")
+        }
+        if settings.faststart && !container.isISO {
+            throw OutputError("--faststart is for .mp4 and .mov; Matroska and WebM need no rewrite")
+        }
+        self.path = path
+        self.container = container
+        self.settings = settings
+        self.encoderName = choice.encoder
+        self.live = live
+        self.rate = rate
+        slots = (0..<max(2, queueLength)).map { _ in Slot() }
+        queue.reserveCapacity(slots.count)
+    }
+
+    deinit { stopThread() }
+
+    /// The encoder for `--codec` (a codec, an encoder name, or nil for the
+    /// container's default) in `container`; the error lists what is installed.
+    public static func encoder(for name: String?, container: VideoContainer) throws -> (codec: VideoCodec, encoder: String) {
+        let requested = name?.lowercased()
+        if let requested, let codec = VideoCodec.codec(ofEncoder: requested) {
+            guard container.codecs.contains(codec) else { throw containerError(codec, container) }
+            guard VideoCodec.isInstalled(requested) else {
+                throw OutputError("--codec \(requested): the installed FFmpeg libraries have no such encoder; installed for \(codec.rawValue): \(installed(codec))")
+            }
+            return (codec, requested)
+        }
+        let codec: VideoCodec
+        if let requested {
+            guard let named = VideoCodec(rawValue: requested == "h265" ? "hevc" : requested == "avc" ? "h264" : requested) else {
+                throw OutputError("--codec \(excerpt(requested)) is not a codec Kamera writes; use one of \(VideoCodec.allCases.map(\.rawValue).joined(separator: ", ")) (kamera codecs lists what this machine has)")
+            }
+            codec = named
+        } else {
+            codec = container.defaultCodec
+        }
+        guard container.codecs.contains(codec) else { throw containerError(codec, container) }
+        guard let encoder = codec.installedEncoder else {
+            throw OutputError("--codec \(codec.rawValue): the installed FFmpeg libraries have no \(codec.rawValue) encoder (\(codec.softwareEncoders.joined(separator: ", "))); install the Debian package libavcodec-extra, or use \(VideoCodec.allCases.filter { $0.installedEncoder != nil && container.codecs.contains($0) }.map(\.rawValue).joined(separator: ", "))")
+        }
+        return (codec, encoder)
+    }
+
+    private static func containerError(_ codec: VideoCodec, _ container: VideoContainer) -> OutputError {
+        let homes = VideoContainer.allCases.filter { $0.codecs.contains(codec) }.map { "." + $0.rawValue }.joined(separator: ", ")
+        return OutputError("\(codec.rawValue) does not go in .\(container.rawValue); .\(container.rawValue) holds \(container.codecs.map(\.rawValue).joined(separator: ", ")), and \(codec.rawValue) goes in \(homes)")
+    }
+
+    private static func installed(_ codec: VideoCodec) -> String {
+        let names = (codec.softwareEncoders + codec.hardwareEncoders).filter(VideoCodec.isInstalled)
+        return names.isEmpty ? "none" : names.joined(separator: ", ")
+    }
+
+    // MARK: The render thread's side
+
+    public func consume(_ frame: RenderedFrame) throws {
+        if let failure = lock.withLock({ self.failure }) { throw failure }
+        if thread == nil { startThread() }
+        let pts: Int64
+        if live {
+            let first = firstTimestamp ?? frame.input.timestamp
+            firstTimestamp = first
+            pts = Int64((frame.input.timestamp &- first) / 1000) * 9 / 100
+        } else {
+            pts = Int64(frame.index)
+        }
+        let drops = settings.drop.map { $0 == .late } ?? live
+        let free: Slot? = lock.withLock {
+            while true {
+                if let slot = slots.first(where: { !$0.busy }) { return slot }
+                if drops || failure != nil {
+                    droppedFrames += drops ? 1 : 0
+                    return nil
+                }
+                lock.wait()
+            }
+        }
+        guard let slot = free else {
+            if let failure = lock.withLock({ self.failure }) { throw failure }
+            return
+        }
+        let pixels = try frame.pixels()
+        let size = frame.width * frame.height * 4
+        if slot.pixels.count != size {
+            slot.pixels.deallocate()
+            slot.pixels = .allocate(byteCount: size, alignment: 64)
+        }
+        slot.pixels.copyMemory(from: UnsafeRawBufferPointer(rebasing: pixels[0..<size]))
+        (slot.width, slot.height, slot.pts) = (frame.width, frame.height, pts)
+        lock.withLock {
+            slot.busy = true
+            queue.append(slots.firstIndex { $0 === slot }!)
+            lock.broadcast()
+        }
+    }
+
+    /// Encodes what is queued, flushes the encoder, writes the trailer and
+    /// puts the file in place; throws what went wrong on the way.
+    public func finish() throws {
+        guard !finished else { return }
+        finished = true
+        stopThread()
+        if let failure = lock.withLock({ self.failure }) { throw failure }
+        if encodedFrames > 0 { onNote?(summary) }
+    }
+
+    /// Frames dropped because the encoder was behind (live runs).
+    public var dropped: Int { lock.withLock { droppedFrames } }
+    /// Frames encoded so far.
+    public var encoded: Int { lock.withLock { encodedFrames } }
+
+    public var statusText: String? {
+        let (encoded, dropped) = lock.withLock { (encodedFrames, droppedFrames) }
+        return "rec \(encoded), dropped \(dropped)"
+    }
+
+    /// `clip.mp4: 60 frames, h264 (libx264) yuv420p, 1280x720, fragmented MP4`.
+    public var summary: String {
+        let (encoded, dropped, stored) = lock.withLock { (encodedFrames, droppedFrames, storedFormat) }
+        var text = "\(path): \(encoded) frame\(encoded == 1 ? "" : "s"), \(encoderName) \(stored)"
+        text += container.isISO ? (settings.faststart ? ", MP4 with its index first" : ", fragmented \(container.rawValue.uppercased())") : ""
+        if dropped > 0 { text += "; \(dropped) dropped while the encoder was behind" }
+        return text
+    }
+
+    /// For a message after a failure: what the file holds.
+    public var writtenSummary: String {
+        let n = encoded
+        return "\(path) holds the \(n) frame\(n == 1 ? "" : "s") recorded before it and plays"
+    }
+
+    // MARK: The encoder thread
+
+    private func startThread() {
+        thread = JoinableThread(name: "kamera.video") { [unowned self] in work() }
+    }
+
+    private func stopThread() {
+        lock.withLock {
+            ending = true
+            lock.broadcast()
+        }
+        thread?.join()
+        thread = nil
+    }
+
+    private func work() {
+        var file: OutputFile?
+        var encoder: VideoEncoder?
+        func fail(_ error: Error) {
+            lock.withLock {
+                if failure == nil { failure = error }
+                lock.broadcast()
+            }
+        }
+        while true {
+            let next: Slot? = lock.withLock {
+                while queue.isEmpty && !ending { lock.wait() }
+                return queue.first.map { slots[$0] }
+            }
+            guard let slot = next else { break }
+            if lock.withLock({ failure == nil }) {
+                do {
+                    if encoder == nil {
+                        let opened = try OutputFile(path: path)
+                        file = opened
+                        encoder = try VideoEncoder(file: opened, container: container, settings: settings, width: slot.width,
+                                                   height: slot.height, rate: rate, live: live)
+                        lock.withLock { storedFormat = "\(encoder!.pixelFormatName), \(slot.width)x\(slot.height)" }
+                    }
+                    guard slot.width == encoder!.width, slot.height == encoder!.height else {
+                        throw OutputError("\(path): the frames changed size from \(encoder!.width)x\(encoder!.height) to \(slot.width)x\(slot.height); a video holds one size")
+                    }
+                    try encoder!.encode(UnsafeRawBufferPointer(slot.pixels), pts: slot.pts)
+                    if settings.faststart == false || !container.isISO { try file!.publish() }
+                    lock.withLock { encodedFrames += 1 }
+                } catch {
+                    fail(error)
+                }
+            }
+            lock.withLock {
+                queue.removeFirst()
+                slot.busy = false
+                lock.broadcast()
+            }
+        }
+        // Every way out finishes the file: the trailer written, in place.
+        do {
+            try encoder?.finish()
+            encoder = nil
+            if encodedFrames > 0 { try file?.commit() } else { file?.discard() }
+        } catch {
+            fail(error)
+            file?.discard()
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// How a recording is encoded: `--codec`, `--crf`, `--bitrate`, `--preset`,
+/// `--gop`, `--faststart`, `--drop`.
+public struct VideoSettings: Equatable, Sendable {
+    /// A codec (`h264`) or an encoder (`h264_nvenc`); nil: the container's default.
+    public var codec: String?
+    /// Constant quality, the encoder's scale (x264/x265 0–51, VP9/AV1 0–63); nil: the encoder's default (x264: 23).
+    public var crf: Int?
+    /// Bits a second, instead of constant quality.
+    public var bitrate: Int?
+    /// The encoder's speed preset (x264: ultrafast … veryslow); nil: `veryfast` for x264/x265 on live runs, the encoder's default otherwise.
+    public var preset: String?
+    /// Frames between key frames; nil: one a second.
+    public var gop: Int?
+    /// MP4/MOV: one plain file, its index moved to the front at the end, instead of fragments.
+    public var faststart = false
+    /// When the encoder falls behind: wait (`never` drop) or drop the late frame; nil: drop on live sources, wait otherwise.
+    public var drop: DropPolicy?
+    /// Encoder threads; 0: the encoder chooses.
+    public var threads = 0
+
+    public enum DropPolicy: String, CaseIterable, Sendable {
+        case never, late
+    }
+
+    public init() {}
+
+    /// The range `--crf` takes for `codec`.
+    public static func crfRange(for codec: VideoCodec) -> ClosedRange<Int> {
+        switch codec {
+        case .h264, .hevc: 0...51
+        case .vp9, .av1: 0...63
+        case .mjpeg: 1...31
+        case .ffv1: 0...0
+        }
+    }
+}
