@@ -183,3 +183,11 @@ public final class CameraDevice {
         return rates.sorted(by: >)
     }
 }
+
+extension CameraDevice {
+    /// The largest frame size (by area) of the formats Kamera reads; what `kamera snap` takes.
+    public func largestSize() -> (width: Int, height: Int)? {
+        let sizes = formats().filter { $0.pixelFormat != nil }.flatMap(\.sizes)
+        return sizes.max { $0.width * $0.height < $1.width * $1.height }.map { ($0.width, $0.height) }
+    }
+}

@@ -16,6 +16,8 @@ public final class PNGOutput {
     public var onWrite: ((String) -> Void)?
     /// The number in the name of frame 0 (`kamera shader --frames 10..19` starts at 10).
     public var firstNumber = 0
+    /// The facts each PNG file carries (`tEXt`, `eXIf`); streams carry none.
+    public var metadata: (() -> StillMetadata)?
 
     /// Checks what can be checked for `frames` images before any is rendered.
     public init(_ pattern: OutputPattern, frames: Int = 1, compression: PNGCompression = .default, encoderThreads: Int = 0) throws {
@@ -71,7 +73,17 @@ public final class PNGOutput {
             try stream.write(bytes)
         } else {
             let file = try OutputFile(path: path)
-            try file.write(bytes)
+            if let metadata, !file.isStream, bytes.count > PNGMetadataChunks.offset {
+                let split = PNGMetadataChunks.offset
+                // The size is in IHDR: bytes 16-23.
+                let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
+                let chunks = try PNGMetadataChunks.make(metadata(), width: width, height: height)
+                try file.write(UnsafeRawBufferPointer(rebasing: bytes[0..<split]))
+                try chunks.withUnsafeBytes { try file.write($0) }
+                try file.write(UnsafeRawBufferPointer(rebasing: bytes[split...]))
+            } else {
+                try file.write(bytes)
+            }
             if file.isStream && !pattern.isSequence {
                 stream = file
             } else {

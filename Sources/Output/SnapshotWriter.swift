@@ -1,32 +1,54 @@
 import Glibc
 
-/// Saves single pictures under numbered names (`kamera-snapshot-0001.png`,
+/// Saves single pictures under numbered names (`kamera-snapshot-0001.jpg`,
 /// then 0002, …) in a folder, taking the first free number and never
-/// overwriting a file, even one made meanwhile by another process.
+/// overwriting a file, even one made meanwhile by another process. JPEG
+/// stills carry their metadata as EXIF, PNG ones as `tEXt` and `eXIf`.
 public final class SnapshotWriter {
+    /// What a snapshot is saved as (`--snapshot-format`).
+    public enum Format: String, CaseIterable, Sendable {
+        case jpg, png
+    }
+
     public let folder: String
     public let prefix: String
-    private let encoder = PNGEncoder()
+    public let format: Format
+    private let png = PNGEncoder()
+    private let jpegSettings: JPEGSettings
+    private var jpeg: JPEGEncoder?
     private var next = 1
 
-    public init(folder: String = ".", prefix: String = "kamera-snapshot-") {
+    public init(folder: String = ".", prefix: String = "kamera-snapshot-", format: Format = .png, jpeg: JPEGSettings = JPEGSettings()) {
         self.folder = folder
         self.prefix = prefix
+        self.format = format
+        jpegSettings = jpeg
     }
 
     /// Writes the picture; returns the path it took.
-    public func save(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int) throws -> String {
-        let bytes = try encoder.encode(pixels, width: width, height: height)
+    public func save(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, metadata: StillMetadata? = nil) throws -> String {
+        var bytes: [UInt8]
+        switch format {
+        case .jpg:
+            let encoder = try jpeg ?? JPEGEncoder(settings: jpegSettings)
+            jpeg = encoder
+            bytes = Array(try encoder.encode(pixels, width: width, height: height, metadata: metadata))
+        case .png:
+            bytes = Array(try png.encode(pixels, width: width, height: height))
+            if let metadata, bytes.count > PNGMetadataChunks.offset {
+                bytes.insert(contentsOf: try PNGMetadataChunks.make(metadata, width: width, height: height), at: PNGMetadataChunks.offset)
+            }
+        }
         while next < 1_000_000 {
-            let name = prefix + Self.number(next) + ".png"
+            let name = prefix + Self.number(next) + "." + format.rawValue
             let path = folder == "." ? name : folder + "/" + name
             next += 1
             if access(path, F_OK) == 0 { continue }
             let file = try OutputFile(path: path)
-            try file.write(bytes)
+            try bytes.withUnsafeBytes { try file.write($0) }
             if try file.commit(replacing: false) { return path }
         }
-        throw OutputError("\(folder): no free snapshot name left from \(prefix)0001.png to \(prefix)999999.png; move some away")
+        throw OutputError("\(folder): no free snapshot name left from \(prefix)0001.\(format.rawValue) to \(prefix)999999.\(format.rawValue); move some away")
     }
 
     /// `n` with at least four digits: 0001.

@@ -22,6 +22,8 @@ public final class FrameLoop {
     /// Frames from files and the test pattern come at their rate instead of
     /// as fast as they render (the live preview). Cameras pace themselves.
     public var paced = false
+    /// Frames dropped before the first one rendered (a camera settling).
+    public var warmup = 0
     /// Polled between frames for a key press, which `controls` act on.
     public var keys: (() -> UInt8?)?
     public var controls: KeyControls?
@@ -65,6 +67,12 @@ public final class FrameLoop {
     }
 
     private func loop(limit: Int?, duration: Double?) throws -> Ending {
+        for _ in 0..<warmup {
+            if StopSignal.isRequested { return .stopSignal }
+            guard try session.nextFrame() != nil else {
+                throw PipelineError("\(session.source?.summary ?? "the input") ended during the \(warmup) warm-up frames; use a smaller --warmup")
+            }
+        }
         // A display sink takes each frame's last pass on its own surface.
         let screen = sinks.lazy.compactMap(\.screen).first
         while true {

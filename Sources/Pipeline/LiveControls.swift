@@ -18,13 +18,15 @@ public final class LiveControls: KeyControls {
     private var presetIndex = -1
     private var previewMode: RenderMode
     private let snapshots: SnapshotWriter
+    /// Names the software in each snapshot's metadata.
+    public var software = "Kamera"
     /// Hears what a key changed, as a short line ("filter: sepia").
     public var onMessage: ((String) -> Void)?
 
     /// `filters` and `intensity` as given on the command line, so that
     /// intensity keys rebuild the same chain.
     public init(session: SourceSession, zoom: ZoomController, filters: [String], intensity: Double,
-                snapshots: SnapshotWriter = SnapshotWriter()) {
+                snapshots: SnapshotWriter) {
         self.session = session
         self.zoom = zoom
         filterNames = filters
@@ -40,7 +42,7 @@ public final class LiveControls: KeyControls {
     }
 
     /// The keys and what they do, for help texts.
-    public static let help = "+ zoom in, - zoom out (ramps; space stops), n next camera, f next filter, [ and ] intensity, c cube or preview, s snapshot PNG, q quits"
+    public static let help = "+ zoom in, - zoom out (ramps; space stops), n next camera, f next filter, [ and ] intensity, c cube or preview, s snapshot (JPEG or PNG), q quits"
 
     /// Acts on `key`; `.quit` for q and Escape.
     public func handle(_ key: UInt8) -> Response {
@@ -105,7 +107,8 @@ public final class LiveControls: KeyControls {
     private func snapshot() throws {
         let renderer = session.renderer
         guard let size = renderer.lastOutputSize else { return }
-        let path = try snapshots.save(try renderer.readBack(), width: size.width, height: size.height)
+        let path = try snapshots.save(try renderer.readBack(), width: size.width, height: size.height,
+                                      metadata: StillFacts.metadata(session: session, software: software))
         onMessage?("saved \(path)")
     }
 }

@@ -158,6 +158,7 @@ public final class RunBuilder {
         }
         let software = description.software
         let facts: (RenderedFrame) -> StillMetadata? = { _ in StillFacts.metadata(session: session, software: software) }
+        for output in pngOutputs { output.metadata = { StillFacts.metadata(session: session, software: software) } }
         var sinks: [FrameSink] = []
         var png = pngOutputs.makeIterator(), y4m = y4mOutputs.makeIterator(), jpeg = jpegOutputs.makeIterator()
         var videos = recordings.makeIterator()
@@ -187,6 +188,7 @@ public final class RunBuilder {
             loop.analysis = analysis
         }
         loop.paced = description.paced
+        loop.warmup = description.warmup
         loop.recorder = try description.saveInput.map { try RawFrameWriter(path: $0) }
         if let zoom = description.zoom {
             loop.zoom.setSlider(zoom)

@@ -32,6 +32,9 @@ public struct RunDescription {
     /// The number of the first frame in sequence names and goldens, and the
     /// input frame it shows (an export from frame A on).
     public var firstNumber = 0
+    /// Frames taken from the source and dropped before the first one rendered:
+    /// a camera's auto exposure and white balance settle meanwhile (`snap --warmup`).
+    public var warmup = 0
     /// Files and the test pattern at their rate rather than as fast as they render.
     public var paced = false
     /// The zoom slider, 0...1.

@@ -110,7 +110,7 @@ extension SourceOptions {
         }
     }
 
-    static func firstCamera() throws -> String {
+    public static func firstCamera() throws -> String {
         guard let first = CameraDevice.list().first(where: { !$0.busy }) ?? CameraDevice.list().first else {
             throw CaptureError("no camera found (no /dev/videoN can capture video); use --input FILE or leave both out for the test pattern")
         }

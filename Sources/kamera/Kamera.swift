@@ -16,7 +16,7 @@ struct Kamera: ParsableCommand {
         a clean stop for systemd). A second Ctrl-C ends it at once.
         """,
         version: kameraVersion,
-        subcommands: [RenderCommand.self, PreviewCommand.self, CubeCommand.self, ShaderCommand.self, DevicesCommand.self, DisplaysCommand.self, ControlsCommand.self, CodecsCommand.self, BenchCommand.self, VersionCommand.self, CompileCheckCommand.self],
+        subcommands: [RenderCommand.self, PreviewCommand.self, CubeCommand.self, ShaderCommand.self, DevicesCommand.self, DisplaysCommand.self, ControlsCommand.self, SnapCommand.self, CodecsCommand.self, BenchCommand.self, VersionCommand.self, CompileCheckCommand.self],
         defaultSubcommand: RenderCommand.self)
 
     static func main() { runWithOneLineErrors(helpHint: helpHint) }

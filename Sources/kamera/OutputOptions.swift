@@ -50,7 +50,7 @@ struct OutputOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "When the video encoder falls behind: late (drop the frame; the default on cameras) or never (wait; the default on files, the test pattern and exports).")
     var drop: String?
 
-    @Option(parsing: .unconditional, help: "JPEG quality, 1-100.", transform: ArgumentValue.integer("a whole number from 1 to 100"))
+    @Option(parsing: .unconditional, help: "JPEG quality of .jpg outputs and snapshots, 1-100.", transform: ArgumentValue.integer("a whole number from 1 to 100"))
     var quality = 92
 
     @Option(parsing: .unconditional, help: "JPEG chroma: 420 (half width and height) or 444 (full).")
@@ -120,9 +120,7 @@ struct OutputOptions: ParsableArguments {
         if !requests.contains(where: { if case .video = $0 { true } else { false } }), let (option, _) = videoOptions.first(where: \.1) {
             throw UsageError("\(option) is for video outputs; add -o clip.mp4 (or .mkv, .mov, .webm)")
         }
-        if !requests.contains(where: { if case .jpeg = $0 { true } else { false } }), quality != 92 || jpegSubsampling != "420" {
-            throw UsageError("\(quality != 92 ? "--quality" : "--jpeg-subsampling") is for JPEG outputs; add -o photo.jpg")
-        }
+
         return requests
     }
 }

@@ -5,6 +5,7 @@ import Foundation
 import GPU
 import Output
 import Pipeline
+import Pixels
 
 struct PreviewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,7 +14,7 @@ struct PreviewCommand: ParsableCommand {
         discussion: """
         Keys: + zoom in and - zoom out (ramps, the factor doubles per second), space stops a ramp,
         n next camera, f next filter preset, [ and ] intensity, c cube or preview, s saves the frame
-        as kamera-snapshot-NNNN.png (never overwriting), q quits (Ctrl-C too).
+        as kamera-snapshot-NNNN.jpg (--snapshot-format png: .png; never overwriting, with metadata), q quits (Ctrl-C too).
         With -o kms the frames are shown full screen on the kernel console's display (DRM/KMS, no X11 or
         Wayland), vsync'd; the console comes back on exit. With -o FILE the latest frame is written there,
         replaced atomically, every --png-every seconds.
@@ -43,6 +44,9 @@ struct PreviewCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seconds between status lines (default 1, or 2 with -o kms).", transform: ArgumentValue.real("a number of seconds above 0"))
     var statusEvery: Double?
 
+    @Option(parsing: .unconditional, help: "What the s key saves: jpg (with EXIF, --quality) or png.")
+    var snapshotFormat = "jpg"
+
     @OptionGroup var pipeline: PipelineOptions
 
     @OptionGroup var outputOptions: OutputOptions
@@ -64,6 +68,9 @@ struct PreviewCommand: ParsableCommand {
         if output.isEmpty {
             logger.notice("no -o: the frames are rendered offscreen and shown nowhere; add -o kms for the console's display, -o live.png for a picture kept current, or -o clip.y4m")
         }
+        guard let snapshotFormat = SnapshotWriter.Format(rawValue: snapshotFormat) else {
+            throw UsageError("--snapshot-format \(excerpt(self.snapshotFormat)) is not valid; use jpg or png")
+        }
         let builder = try RunBuilder(description)
         let keys = KeyReader()
         defer { keys.restore() }
@@ -74,7 +81,9 @@ struct PreviewCommand: ParsableCommand {
             let run = try builder.build(logger: logger)
             let (loop, session, renderer) = (run.loop, run.session, run.renderer)
             loop.keys = keys.next
-            let controls = LiveControls(session: session, zoom: loop.zoom, filters: pipeline.filter, intensity: pipeline.intensity)
+            let controls = LiveControls(session: session, zoom: loop.zoom, filters: pipeline.filter, intensity: pipeline.intensity,
+                                        snapshots: SnapshotWriter(format: snapshotFormat, jpeg: description.jpeg))
+            controls.software = description.software
             controls.onMessage = status.show
             loop.controls = controls
             loop.statusInterval = statusEvery

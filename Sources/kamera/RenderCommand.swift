@@ -59,8 +59,12 @@ struct RenderCommand: ParsableCommand {
             print(FilterRegistry.listing)
             return
         }
+        try Self.execute(try RunBuilder(try describe()), frames: frames, gpuOptions: gpuOptions, tolerance: tolerance)
+    }
+
+    /// Renders `frames` frames of the run, with a progress line; what `render` and `snap` do.
+    static func execute(_ builder: RunBuilder, frames: Int, gpuOptions: GPUOptions, tolerance: Int = 0) throws {
         let logger = gpuOptions.makeLogger()
-        let builder = try RunBuilder(try describe())
         let thread = RenderThread()
         defer { thread.shutdown() }
         let progress = StatusLine(style: gpuOptions.quiet ? .quiet : .progress)
