@@ -115,7 +115,7 @@ struct OutputOptions: ParsableArguments {
             }
         }
         if requests.filter({ $0 == .display }).count > 1 { throw UsageError("-o kms is given twice; there is one display") }
-        let videoOptions: [(String, Bool)] = [("--codec", codec != nil), ("--crf", crf != nil), ("--bitrate", bitrate != nil), ("--preset", preset != nil),
+        let videoOptions: [(String, Bool)] = [("--codec", codec != nil && codec != "help" && codec != "list"), ("--crf", crf != nil), ("--bitrate", bitrate != nil), ("--preset", preset != nil),
                                               ("--gop", gop != nil), ("--faststart", faststart), ("--drop", drop != nil)]
         if !requests.contains(where: { if case .video = $0 { true } else { false } }), let (option, _) = videoOptions.first(where: \.1) {
             throw UsageError("\(option) is for video outputs; add -o clip.mp4 (or .mkv, .mov, .webm)")

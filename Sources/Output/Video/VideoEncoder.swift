@@ -94,6 +94,9 @@ final class VideoEncoder {
         self.io = io
         format.pointee.pb = io
         format.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        // `+faststart` reads the file back by its name to move the index first:
+        // the unnamed temporary is reachable through /proc.
+        format.pointee.url = av_strdup("/proc/self/fd/\(file.descriptor)")
         var muxerOptions: OpaquePointer?
         defer { av_dict_free(&muxerOptions) }
         for (key, value) in Self.muxerOptions(container, settings: settings) {
@@ -124,7 +127,11 @@ final class VideoEncoder {
 
     /// The libraries' own log lines would break Kamera's one-line messages;
     /// their errors reach the user through the status codes instead.
-    private static let quietLibraries: Void = av_log_set_level(AV_LOG_FATAL)
+    private static let quietLibraries: Void = {
+        av_log_set_level(AV_LOG_FATAL)
+        // SVT-AV1 prints its configuration to stderr itself unless told otherwise (1: errors only).
+        setenv("SVT_LOG", "1", 0)
+    }()
 
     /// Converts and encodes one RGBA picture (top row first, `width * 4` bytes a row) at `pts` in `timeBase`.
     func encode(_ rgba: UnsafeRawBufferPointer, pts: Int64) throws {

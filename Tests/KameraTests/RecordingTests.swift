@@ -1,0 +1,282 @@
+import Foundation
+import XCTest
+
+/// Video recordings (`-o NAME.mp4|.mkv|...`) and stills (`.jpg`, PNG
+/// metadata, `kamera snap`), read back by independent tools: Debian's
+/// ffprobe and ffmpeg decode the files, exiftool reads the EXIF.
+final class RecordingTests: XCTestCase {
+    var scratch: KameraProcess!
+
+    override func setUpWithError() throws {
+        scratch = try KameraProcess.scratch("recording")
+    }
+
+    override func tearDown() {
+        scratch.remove()
+    }
+
+    private func sh(_ script: String) throws -> KameraProcess.Result {
+        try KameraProcess.shell("K='\(KameraProcess.binary.path)'\n" + script, in: scratch.folder)
+    }
+
+    private func data(_ name: String) throws -> Data { try Data(contentsOf: scratch.folder.appendingPathComponent(name)) }
+
+    /// `ffprobe`'s `key=value` lines for the first video stream and the format.
+    private func probe(_ name: String) throws -> [String: String] {
+        let result = try sh("ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=codec_name,width,height,pix_fmt,nb_read_frames,color_space,color_range:format=duration,format_name -of default=noprint_wrappers=1 \(name)")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        var values: [String: String] = [:]
+        for line in result.output.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { values[parts[0]] = parts[1] }
+        }
+        return values
+    }
+
+    /// PSNR of `a` against `b`, over all bytes (8-bit samples).
+    private func psnr(_ a: Data, _ b: Data) -> Double {
+        precondition(a.count == b.count)
+        var sum = 0.0
+        a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in
+                for i in 0..<x.count {
+                    let d = Double(x[i]) - Double(y[i])
+                    sum += d * d
+                }
+            }
+        }
+        let mse = sum / Double(a.count)
+        return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+    }
+
+    /// 60 frames of the test pattern with sepia, in one run, to H.264 in MP4,
+    /// FFV1 in Matroska and PNGs: both videos hold 60 frames of 720x720 over
+    /// 2 s at 30 fps; FFV1 (RGB) decodes to exactly the PNGs' pixels; every
+    /// H.264 frame is within 38 dB PSNR of its PNG (44 dB was seen).
+    func testSixtyFramesToH264AndFFV1MatchThePNGRender() throws {
+        let run = try sh("$K render --filter sepia --frames 60 -o clip.mp4 -o clip.mkv --codec ffv1 -o f-%02d.png")
+        // --codec applies to every video output; FFV1 does not go in MP4.
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.stderr.contains("ffv1 does not go in .mp4"), run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.folder.appendingPathComponent("clip.mkv").path))
+        for script in ["$K render --filter sepia --frames 60 -o clip.mp4 -o f-%02d.png",
+                       "$K render --filter sepia --frames 60 -o clip.mkv --codec ffv1"] {
+            let result = try sh(script)
+            XCTAssertEqual(result.status, 0, result.stderr)
+        }
+        let h264 = try probe("clip.mp4"), ffv1 = try probe("clip.mkv")
+        XCTAssertEqual(h264["codec_name"], "h264")
+        XCTAssertEqual(ffv1["codec_name"], "ffv1")
+        for info in [h264, ffv1] {
+            XCTAssertEqual(info["width"], "720")
+            XCTAssertEqual(info["height"], "720")
+            XCTAssertEqual(info["nb_read_frames"], "60")
+            XCTAssertEqual(Double(info["duration"] ?? "") ?? 0, 2.0, accuracy: 0.001)
+        }
+        XCTAssertEqual(h264["pix_fmt"], "yuv420p")
+        XCTAssertEqual(h264["color_space"], "bt709")
+        XCTAssertEqual(h264["color_range"], "tv")
+        XCTAssertEqual(ffv1["pix_fmt"], "bgr0")
+        let decode = try sh("""
+            ffmpeg -v error -i clip.mkv -f rawvideo -pix_fmt rgb24 mkv.rgb && \
+            ffmpeg -v error -i clip.mp4 -f rawvideo -pix_fmt rgb24 mp4.rgb && \
+            ffmpeg -v error -framerate 30 -i f-%02d.png -f rawvideo -pix_fmt rgb24 png.rgb
+            """)
+        XCTAssertEqual(decode.status, 0, decode.stderr)
+        let png = try data("png.rgb"), lossless = try data("mkv.rgb"), lossy = try data("mp4.rgb")
+        let frame = 720 * 720 * 3
+        XCTAssertEqual(png.count, 60 * frame)
+        XCTAssertEqual(lossless.count, png.count)
+        XCTAssertTrue(lossless == png, "FFV1 decodes to the rendered pixels exactly")
+        XCTAssertEqual(lossy.count, png.count)
+        guard lossy.count == png.count else { return }
+        var worst = Double.infinity
+        for n in 0..<60 {
+            let range = (n * frame)..<((n + 1) * frame)
+            worst = min(worst, psnr(lossy.subdata(in: range), png.subdata(in: range)))
+        }
+        print(String(format: "H.264 (libx264 veryfast, CRF 23) against the PNG render: worst frame %.1f dB PSNR", worst))
+        XCTAssertGreaterThanOrEqual(worst, 38)
+    }
+
+    /// Ctrl-C and SIGTERM mid-recording: every frame previewed is in each
+    /// file, which has its trailer (MP4 fragments, Matroska's cues).
+    func testStopSignalsFinishTheFile() throws {
+        for signal in ["INT", "TERM"] {
+            let result = try sh("""
+                $K preview --filter sepia --size 320x240 --status-every 0.2 -o live.mp4 -o live.mkv 2> log.txt &
+                P=$!
+                for i in $(seq 100); do grep -q "rec [3-9][0-9]" log.txt 2>/dev/null && break; sleep 0.1; done
+                kill -\(signal) $P; wait $P; echo "exit $?"
+                cat log.txt
+                """)
+            let previewed = try XCTUnwrap(result.output.split(separator: "\n").first { $0.contains("previewed") }, result.output)
+            let words = previewed.split(separator: " ")
+            let frames = try XCTUnwrap(Int(words[words.firstIndex(of: "previewed")! + 1]))
+            XCTAssertGreaterThanOrEqual(frames, 30, result.output)
+            XCTAssertTrue(result.output.contains("live.mp4: \(frames) frames"), result.output)
+            for name in ["live.mp4", "live.mkv"] {
+                XCTAssertEqual(try probe(name)["nb_read_frames"], String(frames), "\(signal): \(name)")
+            }
+        }
+    }
+
+    /// SIGKILL 3 s into a recording at 30 fps: the MP4 (fragments of a
+    /// second) and the Matroska file (clusters of a second) each decode
+    /// to at least 2 s of frames.
+    func testSIGKILLLeavesWhatWasRecordedUpToTheLastSecond() throws {
+        let result = try sh("""
+            $K preview --filter sepia --size 320x240 --status-every 0.2 -o killed.mp4 -o killed.mkv 2> log.txt &
+            P=$!
+            for i in $(seq 200); do grep -q "rec \\(9[0-9]\\|[1-9][0-9][0-9]\\)" log.txt 2>/dev/null && break; sleep 0.05; done
+            kill -KILL $P; wait $P; echo "exit $?"
+            """)
+        XCTAssertTrue(result.output.contains("exit 137"), result.output)
+        for name in ["killed.mp4", "killed.mkv"] {
+            let frames = Int(try probe(name)["nb_read_frames"] ?? "") ?? 0
+            print("SIGKILL after 90 frames recorded: \(name) decodes to \(frames) frames")
+            XCTAssertGreaterThanOrEqual(frames, 60, name)
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: scratch.folder.path).filter { $0.hasPrefix(".") }
+        XCTAssertEqual(left, [], "no temporary left beside the recording")
+    }
+
+    /// `--faststart`: one plain MP4 (no fragments), its index before the media.
+    func testFaststartWritesAPlainMP4WithItsIndexFirst() throws {
+        let result = try sh("$K render --frames 10 --size 64x64 -o plain.mp4 --faststart")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let bytes = try data("plain.mp4")
+        let moov = try XCTUnwrap(bytes.range(of: Data("moov".utf8))), mdat = try XCTUnwrap(bytes.range(of: Data("mdat".utf8)))
+        XCTAssertLessThan(moov.lowerBound, mdat.lowerBound)
+        XCTAssertNil(bytes.range(of: Data("moof".utf8)))
+        XCTAssertEqual(try probe("plain.mp4")["nb_read_frames"], "10")
+    }
+
+    /// Other codecs and containers the libraries offer: each file is read back
+    /// by ffprobe with its codec and every frame.
+    func testCodecsAndContainers() throws {
+        for (name, codec, expected) in [("a.webm", "", "vp9"), ("b.mkv", "hevc", "hevc"), ("c.mov", "mjpeg", "mjpeg"), ("d.mkv", "av1", "av1")] {
+            let result = try sh("$K render --frames 6 --size 64x64 -o \(name)" + (codec.isEmpty ? "" : " --codec \(codec)"))
+            XCTAssertEqual(result.status, 0, "\(name): \(result.stderr)")
+            let info = try probe(name)
+            XCTAssertEqual(info["codec_name"], expected, name)
+            XCTAssertEqual(info["nb_read_frames"], "6", name)
+        }
+        let list = try sh("$K codecs && $K render --codec help")
+        XCTAssertEqual(list.status, 0)
+        XCTAssertTrue(list.output.contains("libx264"), list.output)
+        XCTAssertTrue(list.output.contains("ffv1"), list.output)
+    }
+
+    /// Bad video and still options: one line naming what would work, exit 1,
+    /// and no file left behind.
+    func testBadRecordingInputs() throws {
+        let cases: [(String, String)] = [
+            ("-o x.mp4 --codec nosuch", "--codec nosuch is not a codec Kamera writes; use one of h264, hevc, vp9, av1, mjpeg, ffv1"),
+            ("-o x.webm --codec h264", "h264 does not go in .webm; .webm holds vp9, av1"),
+            ("-o x.mp4 --crf 99", "--crf 99 is out of range for h264; use 0 to 51"),
+            ("-o x.mkv --codec ffv1 --crf 10", "--crf is for lossy codecs"),
+            ("-o x.mp4 --size 101x101", "101x101 is odd"),
+            ("-o nofolder/x.mp4", "the folder 'nofolder' does not exist"),
+            ("-o x-%02d.mp4 --frames 2", "a video is one file; leave %d out"),
+            ("-o x.mkv --faststart", "--faststart is for .mp4 and .mov"),
+            ("-o x.png --codec h264", "--codec is for video outputs; add -o clip.mp4"),
+            ("-o x.mp4 --bitrate lots", "use bits a second, such as 4M"),
+            ("-o x.mp4 --drop sometimes", "--drop sometimes is not valid; use late or never"),
+            ("-o x.avi", "Kamera does not write .avi files"),
+            ("-o x.jpg --quality 0", "--quality 0 is out of range; use 1 to 100"),
+            ("-o x.jpg --quality 101", "--quality 101 is out of range; use 1 to 100"),
+            ("-o x.jpg --jpeg-subsampling 422", "--jpeg-subsampling 422 is not valid; use 420 or 444"),
+            ("-o x.jpg --frames 2", "names one file but 2 frames are rendered"),
+        ]
+        for (arguments, expected) in cases {
+            let result = try sh("$K render \(arguments)")
+            XCTAssertEqual(result.status, 1, arguments)
+            XCTAssertTrue(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "\(arguments): \(result.stderr)")
+            let left = try FileManager.default.contentsOfDirectory(atPath: scratch.folder.path)
+            XCTAssertEqual(left, [], "\(arguments) left \(left)")
+        }
+    }
+
+    /// A JPEG still: its EXIF as exiftool reads it, and within 40 dB PSNR
+    /// (48 dB seen at quality 92, 4:2:0) of the PNG of the same frame, which
+    /// carries the same facts in tEXt and eXIf.
+    func testJPEGAndPNGStillsCarryTheirMetadata() throws {
+        let result = try sh("""
+            $K render --filter sepia -o still.jpg -o still.png && \
+            exiftool -j -G1 -a still.jpg > jpg.json && exiftool -j -G1 -a still.png > png.json && \
+            ffmpeg -v error -i still.jpg -f rawvideo -pix_fmt rgb24 jpg.rgb && ffmpeg -v error -i still.png -f rawvideo -pix_fmt rgb24 png.rgb
+            """)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        func fields(_ name: String) throws -> [String: Any] {
+            let list = try XCTUnwrap(try JSONSerialization.jsonObject(with: try data(name)) as? [[String: Any]])
+            return try XCTUnwrap(list.first)
+        }
+        let jpg = try fields("jpg.json"), png = try fields("png.json")
+        for (tags, file) in [(jpg, "JPEG"), (png, "PNG")] {
+            XCTAssertTrue((tags["IFD0:Software"] as? String)?.hasPrefix("Kamera 0.") == true, "\(file): \(tags)")
+            XCTAssertEqual(tags["IFD0:Orientation"] as? String, "Horizontal (normal)", file)
+            XCTAssertEqual(tags["IFD0:ImageDescription"] as? String, "test pattern 1280x720 yuyv", file)
+            XCTAssertEqual(tags["ExifIFD:UserComment"] as? String, "Filters: sepia", file)
+            XCTAssertEqual(tags["ExifIFD:ExifImageWidth"] as? Int, 720, file)
+            XCTAssertEqual(tags["ExifIFD:ExifImageHeight"] as? Int, 720, file)
+            let date = try XCTUnwrap(tags["ExifIFD:DateTimeOriginal"] as? String, file)
+            XCTAssertNotNil(date.range(of: #"^\d{4}:\d\d:\d\d \d\d:\d\d:\d\d$"#, options: .regularExpression), date)
+            XCTAssertNotNil(tags["ExifIFD:SubSecTimeOriginal"], file)
+            XCTAssertNotNil((tags["ExifIFD:OffsetTimeOriginal"] as? String)?.range(of: #"^[+-]\d\d:\d\d$"#, options: .regularExpression), file)
+        }
+        XCTAssertEqual(png["PNG:Filters"] as? String, "sepia")
+        XCTAssertEqual(png["PNG:Source"] as? String, "test pattern 1280x720 yuyv")
+        XCTAssertTrue((png["PNG:Software"] as? String)?.hasPrefix("Kamera") == true)
+        XCTAssertNotNil((png["PNG:CreationTime"] as? String)?.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d\d[+-]\d\d:\d\d$"#, options: .regularExpression), "\(png)")
+        let quality = psnr(try data("jpg.rgb"), try data("png.rgb"))
+        print(String(format: "JPEG quality 92, 4:2:0 against the PNG: %.1f dB PSNR", quality))
+        XCTAssertGreaterThanOrEqual(quality, 40)
+        let full = try sh("$K render --filter sepia -o full.jpg --jpeg-subsampling 444 --quality 100 && exiftool -s3 -YCbCrSubSampling full.jpg")
+        XCTAssertEqual(full.status, 0, full.stderr)
+        XCTAssertTrue(full.output.contains("YCbCr4:4:4"), full.output)
+    }
+
+    /// `kamera snap` from a file (cameras are tested in the VM): a burst of
+    /// numbered stills, and one PNG, each with its metadata.
+    func testSnapTakesAStillAndABurst() throws {
+        let media = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Examples/Media")
+        let result = try sh("""
+            $K snap --frames 3 -o shot-%02d.jpg --input \(media.path)/clip.y4m && \
+            $K snap -o one.png --input \(media.path)/photo.jpg --filter instant && exiftool -s3 -Filters one.png
+            """)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.output.trimmingCharacters(in: .whitespacesAndNewlines), "instant")
+        for n in 0..<3 { XCTAssertTrue(FileManager.default.fileExists(atPath: scratch.folder.appendingPathComponent("shot-0\(n).jpg").path)) }
+        let wrong = try sh("$K snap -o clip.mp4 --input \(media.path)/photo.jpg; $K snap --input \(media.path)/photo.jpg")
+        XCTAssertTrue(wrong.stderr.contains("snap writes stills; use NAME.jpg or NAME.png"), wrong.stderr)
+        XCTAssertTrue(wrong.stderr.contains("snap needs -o"), wrong.stderr)
+    }
+
+    /// The preview's s key saves numbered JPEGs with EXIF, never over a file already there.
+    func testSnapshotKeySavesNumberedJPEGs() throws {
+        try Data("keep".utf8).write(to: scratch.folder.appendingPathComponent("kamera-snapshot-0001.jpg"))
+        let result = try sh("""
+            mkfifo keys
+            $K preview --size 64x64 --status-every 0.2 < keys 2> log.txt &
+            P=$!
+            exec 3> keys
+            for i in $(seq 100); do grep -q fps log.txt && break; sleep 0.1; done
+            printf s >&3
+            for i in $(seq 100); do grep -q "saved kamera-snapshot-0002.jpg" log.txt && break; sleep 0.1; done
+            printf s >&3
+            for i in $(seq 100); do grep -q "saved kamera-snapshot-0003.jpg" log.txt && break; sleep 0.1; done
+            printf q >&3; wait $P; echo "exit $?"
+            exiftool -s3 -UserComment kamera-snapshot-0003.jpg
+            """)
+        XCTAssertTrue(result.output.contains("exit 0"), result.output + result.stderr)
+        XCTAssertTrue(result.output.contains("Filters: none"), result.output)
+        XCTAssertEqual(try String(contentsOf: scratch.folder.appendingPathComponent("kamera-snapshot-0001.jpg"), encoding: .utf8), "keep")
+        for n in [2, 3] {
+            let bytes = try data("kamera-snapshot-000\(n).jpg")
+            XCTAssertEqual(Array(bytes.prefix(2)), [0xFF, 0xD8])
+        }
+    }
+}
