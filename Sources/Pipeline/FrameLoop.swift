@@ -22,8 +22,9 @@ public final class FrameLoop {
     /// Frames from files and the test pattern come at their rate instead of
     /// as fast as they render (the live preview). Cameras pace themselves.
     public var paced = false
-    /// Frames dropped before the first one rendered (a camera settling).
-    public var warmup = 0
+    /// Frames dropped before the first one rendered (a camera settling);
+    /// nil: one second's worth at the camera's rate, none for other sources.
+    public var warmup: Int? = 0
     /// Polled between frames for a key press, which `controls` act on.
     public var keys: (() -> UInt8?)?
     public var controls: KeyControls?
@@ -67,12 +68,7 @@ public final class FrameLoop {
     }
 
     private func loop(limit: Int?, duration: Double?) throws -> Ending {
-        for _ in 0..<warmup {
-            if StopSignal.isRequested { return .stopSignal }
-            guard try session.nextFrame() != nil else {
-                throw PipelineError("\(session.source?.summary ?? "the input") ended during the \(warmup) warm-up frames; use a smaller --warmup")
-            }
-        }
+        try settle()
         // A display sink takes each frame's last pass on its own surface.
         let screen = sinks.lazy.compactMap(\.screen).first
         while true {
@@ -110,6 +106,24 @@ public final class FrameLoop {
                 updateStatistics(now: now, cpu: MonotonicClock.processCPUSeconds)
                 onStatus?(statistics)
             }
+        }
+    }
+
+    /// Drops the warm-up frames: `warmup` of them, or with nil, a camera's
+    /// frames of its first second (by the driver's timestamps, at most 120).
+    private func settle() throws {
+        guard warmup != 0, warmup != nil || session.source?.camera != nil else { return }
+        var first: UInt64?
+        var taken = 0
+        while warmup.map({ taken < $0 }) ?? (taken < 120) {
+            if StopSignal.isRequested { return }
+            guard let frame = try session.nextFrame() else {
+                throw PipelineError("\(session.source?.summary ?? "the input") ended during the warm-up frames; use a smaller --warmup")
+            }
+            taken += 1
+            let start = first ?? frame.timestamp
+            first = start
+            if warmup == nil && frame.timestamp &- start >= 1_000_000_000 { return }
         }
     }
 

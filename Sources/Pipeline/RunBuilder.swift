@@ -24,7 +24,7 @@ public final class RunBuilder {
         var names: [String] = []
         var png: [PNGOutput] = [], y4m: [Y4MOutput] = [], jpeg: [JPEGOutput] = [], videos: [VideoRecording] = []
         // Cameras are stamped by their clock; files, the test pattern and exports frame by frame.
-        let live = description.source.camera != nil
+        let live = description.source.camera != nil || ProcessInfo.processInfo.environment["KAMERA_DEBUG_LIVE"] != nil
         for output in description.outputs {
             if names.contains(output.name) || names.contains(where: { OutputFile.sameFile($0, output.name) }) {
                 throw PipelineError("\(output.name) is named as an output twice; give each output once")

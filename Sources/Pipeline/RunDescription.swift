@@ -34,7 +34,8 @@ public struct RunDescription {
     public var firstNumber = 0
     /// Frames taken from the source and dropped before the first one rendered:
     /// a camera's auto exposure and white balance settle meanwhile (`snap --warmup`).
-    public var warmup = 0
+    /// nil: one second's worth at a camera's rate (none for other sources).
+    public var warmup: Int? = 0
     /// Files and the test pattern at their rate rather than as fast as they render.
     public var paced = false
     /// The zoom slider, 0...1.

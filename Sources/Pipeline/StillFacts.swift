@@ -17,7 +17,8 @@ enum StillFacts {
                 facts.model = info.card
             }
             for control in camera.device.controls() {
-                guard let value = control.value, !control.inactive else { continue }
+                // Under auto exposure or gain these read inactive, and hold what the auto loop chose.
+                guard let value = control.value else { continue }
                 switch control.name {
                 // V4L2's absolute exposure is in units of 100 µs.
                 case "exposure_time_absolute", "exposure_absolute": facts.exposure = Double(value) / 10_000

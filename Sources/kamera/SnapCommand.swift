@@ -27,7 +27,7 @@ struct SnapCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Stills to take, one after another (a burst).", transform: ArgumentValue.frameCount())
     var frames = 1
 
-    @Option(parsing: .unconditional, help: "Camera frames dropped first while auto exposure and white balance settle (default: one second's worth, 30 at 30 fps; 0 for files).",
+    @Option(parsing: .unconditional, help: "Camera frames dropped first while auto exposure and white balance settle (default: those of the first second, by the driver's timestamps; none for files).",
             transform: ArgumentValue.integer("a whole number of frames from 0 to 1000"))
     var warmup: Int?
 
@@ -52,13 +52,18 @@ struct SnapCommand: ParsableCommand {
             }
         }
         if let camera = description.source.camera {
-            let path = camera == "auto" ? try SourceOptions.firstCamera() : camera
+            let path: String
+            do {
+                path = camera == "auto" ? try SourceOptions.firstCamera() : camera
+            } catch {
+                throw UsageError("no camera found (no /dev/videoN can capture video); give --camera DEVICE, or --input FILE to snap a picture file")
+            }
             description.source.camera = path
             if description.source.inputSize == nil {
                 let device = try CameraDevice(path: path)
                 description.source.inputSize = device.largestSize()
             }
-            description.warmup = warmup ?? max(1, Int((description.settings.rate).rounded()))
+            description.warmup = warmup
         } else {
             description.warmup = warmup ?? 0
         }

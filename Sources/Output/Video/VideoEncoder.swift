@@ -70,6 +70,10 @@ final class VideoEncoder {
         let fullRange = isRGB || pixelFormat == AV_PIX_FMT_YUVJ420P || pixelFormat == AV_PIX_FMT_YUVJ444P
         codec.pointee.color_range = fullRange ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
         if let bitrate = settings.bitrate { codec.pointee.bit_rate = Int64(bitrate) }
+        // A fragmented MP4 has no edit list to hide B-frames' decoding delay:
+        // its first frame would show at two frame times, not 0. Without
+        // B-frames every frame is at its own time (and live latency is lower).
+        if container.isISO && !settings.faststart { codec.pointee.max_b_frames = 0 }
         if format.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
             codec.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
         }

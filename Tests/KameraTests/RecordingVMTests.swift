@@ -1,0 +1,159 @@
+import Foundation
+import KameraKit
+import XCTest
+
+/// Recording a live camera (vivid in the VM from shared/vm/run-in-vm): the
+/// driver's timestamps in the file, dropped buffers as gaps in time, a slow
+/// encoder dropping frames while the preview keeps its rate, and `snap`'s
+/// still. One boot runs every step; the VM must boot, or the tests fail.
+final class RecordingVMTests: XCTestCase {
+    static let script = """
+    set -u
+    K="$KAMERA"
+    D=/dev/video0
+    frames() { ffprobe -v error -select_streams v:0 -show_entries frame=pts_time -of csv=p=0 "$1"; }
+    # 320x180 at 30 fps: what llvmpipe renders near the camera's rate under the VM's emulation
+    # (640x360 to 320x320 reaches about 4 fps there, with or without a recording).
+    $K preview --camera $D --input-size 320x180 --fps 30 --duration 5 --size 160x160 --status-every 10 --drop never \
+      -o live.mp4 -o live.mkv --analyze luma --metadata live.jsonl 2> live.log
+    frames live.mp4 > live-mp4.txt; frames live.mkv > live-mkv.txt
+    v4l2-ctl -d $D -c percentage_of_dropped_buffers=25
+    $K preview --camera $D --input-size 320x180 --fps 30 --duration 4 --size 160x160 --status-every 10 -o drops.mkv 2> drops.log
+    v4l2-ctl -d $D -c percentage_of_dropped_buffers=0
+    frames drops.mkv > drops.txt
+    $K preview --camera $D --input-size 320x180 --fps 30 --duration 4 --size 160x160 --status-every 10 -o base.png 2> base.log
+    $K preview --camera $D --input-size 320x180 --fps 30 --duration 4 --size 160x160 --status-every 10 \
+      -o slow.mkv --codec hevc --preset veryslow 2> slow.log
+    frames slow.mkv > slow.txt
+    $K snap -o snap.jpg --camera $D --filter sepia 2> snap.log; echo $? > snap.rc
+    exiftool -j -G1 -a snap.jpg > snap.json
+    $K snap -o nothing.jpg --camera /dev/video9 2> nocam.txt; echo $? > nocam.rc
+    """
+
+    nonisolated(unsafe) static var folder: URL?
+    nonisolated(unsafe) static var log = ""
+
+    override class func setUp() {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-recording-vm-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        do {
+            let (status, output) = try VMTests.run(["bash", "-c", script], vmArguments: ["--timeout", "600"], in: dir)
+            log = output
+            if status == 0 { folder = dir }
+        } catch {
+            log = "\(error)"
+        }
+    }
+
+    override class func tearDown() {
+        if let folder { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    func folder() throws -> URL {
+        guard let folder = Self.folder else {
+            throw CaptureError("the VM run failed (\(VMTests.runInVM.path)):\n\(Self.log.suffix(3000))")
+        }
+        return folder
+    }
+
+    func file(_ name: String) throws -> String {
+        try String(contentsOf: try folder().appendingPathComponent(name), encoding: .utf8)
+    }
+
+    /// Frame times (seconds) ffprobe read from a recording.
+    func times(_ name: String) throws -> [Double] {
+        // ffprobe's CSV ends some lines with a comma (an empty side-data field).
+        try file(name).split(separator: "\n").compactMap { Double($0.split(separator: ",").first?.trimmingCharacters(in: .whitespaces) ?? "") }
+    }
+
+    /// The number after `word` in the summary line of a log (`rec 150` → 150).
+    func number(after word: String, in text: String) -> Int? {
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" || $0 == "," })
+        guard let at = words.firstIndex(where: { $0 == word }), at + 1 < words.count else { return nil }
+        return Int(words[at + 1])
+    }
+
+    /// 5 s from vivid at 30 fps, with `--drop never` so that file frame N is
+    /// loop frame N: both files hold every frame encoded, the first at 0 and
+    /// each at its driver timestamp (as the luma analyser's records carry
+    /// it) less the first's; frames Kamera rendered late and dropped before
+    /// they reached the encoder are gaps of whole camera frame times.
+    func testLiveRecordingIsStampedByTheDriver() throws {
+        let log = try file("live.log")
+        let summary = try XCTUnwrap(log.split(separator: "\n").first { $0.contains("live.mp4:") }, log)
+        let encoded = try XCTUnwrap(number(after: "live.mp4:", in: String(summary)), log)
+        let mp4 = try times("live-mp4.txt"), mkv = try times("live-mkv.txt")
+        XCTAssertEqual(mp4.count, encoded, log)
+        XCTAssertEqual(mkv.count, encoded, log)
+        XCTAssertGreaterThanOrEqual(encoded, 50, log)
+        XCTAssertEqual(mp4.first ?? -1, 0, accuracy: 0.0001)
+        XCTAssertEqual(mkv.first ?? -1, 0, accuracy: 0.0001)
+        var stamps: [Int: Double] = [:]
+        for line in try file("live.jsonl").split(separator: "\n") {
+            let record = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            stamps[try XCTUnwrap(record["frame"] as? Int)] = try XCTUnwrap(record["timestamp"] as? Double)
+        }
+        let first = try XCTUnwrap(stamps[0], "frame 0 analysed")
+        var compared = 0
+        for (frame, stamp) in stamps where frame < mp4.count {
+            XCTAssertEqual(mp4[frame], stamp - first, accuracy: 0.0001, "mp4 frame \(frame)")
+            XCTAssertEqual(mkv[frame], stamp - first, accuracy: 0.0006, "mkv frame \(frame) (milliseconds)")
+            compared += 1
+        }
+        XCTAssertGreaterThan(compared, 40)
+        let intervals = zip(mp4.dropFirst(), mp4).map { $0 - $1 }
+        let frameTimes = intervals.map { $0 * 30 }
+        print(String(format: "live: %d frames over %.2f s; intervals %.2f to %.2f camera frame times", encoded, mp4.last ?? 0,
+                     frameTimes.min() ?? 0, frameTimes.max() ?? 0))
+        XCTAssertTrue(frameTimes.allSatisfy { $0 > 0.5 }, "never two frames at one time")
+        XCTAssertEqual(mp4.last ?? 0, 5, accuracy: 0.5)
+    }
+
+    /// vivid dropping a quarter of its buffers: the file has gaps in time
+    /// (intervals of two or more frame times), never a repeated frame.
+    func testDroppedBuffersAreGapsInTime() throws {
+        let t = try times("drops.txt"), log = try file("drops.log")
+        XCTAssertGreaterThan(t.count, 30, log)
+        let intervals = zip(t.dropFirst(), t).map { $0 - $1 }
+        let gaps = intervals.filter { $0 > 1.5 / 30 }.count
+        print("dropped buffers: \(t.count) frames, \(gaps) gaps of two or more frame times")
+        XCTAssertGreaterThan(gaps, 0)
+        XCTAssertTrue(intervals.allSatisfy { $0 > 0.02 }, "no duplicates")
+    }
+
+    /// HEVC veryslow is slower than the camera: frames are dropped
+    /// and counted, and the preview keeps its rate (within 25 % of the same
+    /// run without recording, on a VM's two emulated cores).
+    func testSlowEncoderDropsFramesAndThePreviewKeepsItsRate() throws {
+        let slow = try file("slow.log"), base = try file("base.log")
+        func rate(_ text: String) throws -> Double {
+            let line = try XCTUnwrap(text.split(separator: "\n").first { $0.contains("previewed") }, text)
+            let open = try XCTUnwrap(line.range(of: "s ("))
+            return try XCTUnwrap(Double(line[open.upperBound...].prefix { $0 != " " }), String(line))
+        }
+        let dropped = try XCTUnwrap(slow.range(of: #"\d+ dropped while the encoder was behind"#, options: .regularExpression).map {
+            Int(slow[$0].prefix { $0.isNumber })! }, slow)
+        let withRecording = try rate(slow), without = try rate(base)
+        print(String(format: "slow encoder: %d frames dropped; preview %.1f fps with the recording, %.1f fps without", dropped, withRecording, without))
+        XCTAssertGreaterThan(dropped, 0)
+        XCTAssertGreaterThanOrEqual(withRecording, 0.75 * without)
+        XCTAssertEqual(try times("slow.txt").count, number(after: "slow.mkv:", in: slow))
+    }
+
+    /// `kamera snap` on vivid: one JPEG at the camera's largest size
+    /// (3840x2160, cropped square), Make and Model from V4L2, the filters.
+    func testSnapTakesTheLargestSizeWithItsFacts() throws {
+        let snapLog = try file("snap.log")
+        XCTAssertEqual(try file("snap.rc").trimmingCharacters(in: .whitespacesAndNewlines), "0", snapLog)
+        let list = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try file("snap.json").utf8)) as? [[String: Any]])
+        let tags = try XCTUnwrap(list.first)
+        XCTAssertEqual(tags["IFD0:Make"] as? String, "vivid")
+        XCTAssertTrue((tags["IFD0:Model"] as? String)?.hasPrefix("vivid") == true, "\(tags)")
+        XCTAssertTrue((tags["IFD0:ImageDescription"] as? String)?.contains("3840x2160") == true, "\(tags)")
+        // vivid has a gain control (and no exposure control): the comment carries it.
+        XCTAssertTrue((tags["ExifIFD:UserComment"] as? String)?.hasPrefix("Filters: sepia; gain ") == true, "\(tags)")
+        XCTAssertEqual(try file("nocam.rc").trimmingCharacters(in: .whitespacesAndNewlines), "1")
+        let message = try file("nocam.txt")
+        XCTAssertEqual(message.split(separator: "\n").count, 1, message)
+    }
+}
