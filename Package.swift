@@ -12,6 +12,7 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
     .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
     .systemLibrary(name: "CEXIF", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+    .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
     .systemLibrary(name: "CLinux"),
 ]
 
@@ -45,7 +46,7 @@ let package = Package(
         .plugin(name: "VersionStamp", capability: .buildTool()),
         .target(name: "DRM", dependencies: ["CDRM", "CLinux", "Lifecycle"], swiftSettings: swift5),
         .target(name: "Pixels", dependencies: ["Lifecycle"], swiftSettings: swift5),
-        .target(name: "Capture", dependencies: ["Pixels", "CPNG", "CV4L2", "CJPEG", "CDRM", "DRM", "Lifecycle"], swiftSettings: swift5),
+        .target(name: "Capture", dependencies: ["Pixels", "CPNG", "CV4L2", "CJPEG", "CDRM", "DRM", "Lifecycle", "CALSA"], swiftSettings: swift5),
         .target(
             name: "GPU",
             dependencies: ["CEGL", "CGLES", "CGBM", "CDRM", "DRM", "Pixels", "Lifecycle", "Shaders", .product(name: "Logging", package: "swift-log")],

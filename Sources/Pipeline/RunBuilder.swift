@@ -23,8 +23,9 @@ public final class RunBuilder {
         let frames = description.frames ?? 1
         var names: [String] = []
         var png: [PNGOutput] = [], y4m: [Y4MOutput] = [], jpeg: [JPEGOutput] = [], videos: [VideoRecording] = []
+        let sound = try Self.openSound(description)
         // Cameras are stamped by their clock; files, the test pattern and exports frame by frame.
-        let live = description.source.camera != nil || ProcessInfo.processInfo.environment["KAMERA_DEBUG_LIVE"] != nil
+        let live = description.source.camera != nil || ProcessInfo.processInfo.environment["KAMERA_TEST_LIVE_STAMPS"] != nil
         for output in description.outputs {
             if names.contains(output.name) || names.contains(where: { OutputFile.sameFile($0, output.name) }) {
                 throw PipelineError("\(output.name) is named as an output twice; give each output once")
@@ -60,7 +61,7 @@ public final class RunBuilder {
                 output.firstNumber = description.firstNumber
                 jpeg.append(output)
             case .video(let path):
-                videos.append(try VideoRecording(path: path, settings: description.video, live: live, rate: description.settings.rate))
+                videos.append(try VideoRecording(path: path, settings: description.video, live: live, rate: description.settings.rate, sound: sound))
             }
         }
         if description.outputs.filter(\.isStandardOutput).count + (description.saveInput == "-" ? 1 : 0) > 1 {
@@ -196,6 +197,20 @@ public final class RunBuilder {
             logger?.info("zoom \(String(format: "%.2f", loop.zoom.currentFactor))x (\(loop.zoom.usesHardware ? "camera zoom_absolute" : "digital"))")
         }
         return Run(context: context, renderer: renderer, session: session, loop: loop, display: display, customStages: custom)
+    }
+
+    /// `--audio`: the capture device opened and set up, so that a missing or
+    /// busy device or a rate it refuses is said before any file is made.
+    private static func openSound(_ description: RunDescription) throws -> AudioCapture? {
+        guard let device = description.audio else { return nil }
+        guard description.outputs.contains(where: { if case .video = $0 { true } else { false } }) else {
+            throw PipelineError("--audio records into a video file; add -o clip.mp4 (or .mkv, .mov, .webm)")
+        }
+        guard description.source.camera != nil || description.paced else {
+            throw PipelineError("--audio records live runs: a camera (--camera), or the preview (kamera preview); an export from a file or the test pattern renders faster than sound comes")
+        }
+        if device.isEmpty { throw PipelineError("--audio is empty; give a capture device such as default or hw:1,0 (kamera devices --audio lists them)") }
+        return try AudioCapture(device: device, rate: description.audioRate, channels: description.audioChannels)
     }
 
     /// Frame N of an export shows input frame N, wherever the export starts.

@@ -23,6 +23,10 @@ public struct RunDescription {
     public var y4mChroma = RGBAToYUV.Chroma.c420
     /// How `.mp4`, `.mov`, `.mkv` and `.webm` outputs are encoded.
     public var video = VideoSettings()
+    /// `--audio`: an ALSA capture device recorded into every video output.
+    public var audio: String?
+    public var audioRate = 48000
+    public var audioChannels = 2
     /// How `.jpg` outputs are encoded.
     public var jpeg = JPEGSettings()
     /// Stills (JPEG, PNG files) carry metadata (EXIF, PNG text) naming this software.

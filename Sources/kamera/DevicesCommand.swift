@@ -7,7 +7,13 @@ import Pipeline
 struct DevicesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "devices",
-        abstract: "List the V4L2 cameras: node, card, driver, bus, capabilities, whether in use; with --formats their formats, sizes and rates.")
+        abstract: "List the V4L2 cameras: node, card, driver, bus, capabilities, whether in use; with --formats their formats, sizes and rates; with --audio the sound capture devices.",
+        discussion: """
+        Examples:
+          kamera devices
+          kamera devices --formats --json
+          kamera devices --audio
+        """)
 
     @Argument(help: "One device to describe (default: every camera).")
     var device: String?
@@ -22,12 +28,22 @@ struct DevicesCommand: ParsableCommand {
     @Flag(help: "Print JSON for scripts.")
     var json = false
 
+    @Flag(help: "List the ALSA sound capture devices (card, device, name) instead: what --audio records from.")
+    var audio = false
+
     struct Entry: Encodable {
         var device: CameraInfo
         var formats: [CameraFormat]?
     }
 
     func run() throws {
+        if audio {
+            let devices = AudioDevice.list()
+            if json { return try printJSON(devices) }
+            if devices.isEmpty { print("no sound capture devices found (no ALSA card with a capture PCM)") }
+            for d in devices { print("\(d.name): \(d.pcmName) (card \(d.card) \(d.cardID): \(d.cardName), device \(d.device))") }
+            return
+        }
         let device = try DeviceArgument.one(device, deviceOption)
         let infos: [CameraInfo]
         if let device {

@@ -50,6 +50,18 @@ struct OutputOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "When the video encoder falls behind: late (drop the frame; the default on cameras) or never (wait; the default on files, the test pattern and exports).")
     var drop: String?
 
+    @Option(parsing: .unconditional, help: "Record sound from this ALSA capture device into the video outputs: default, hw:1,0, plughw:CARD=NAME (kamera devices --audio lists them). AAC in .mp4/.mov, Opus in .mkv/.webm.")
+    var audio: String?
+
+    @Option(parsing: .unconditional, help: "Sound codec: aac, opus or flac (.mkv).")
+    var audioCodec: String?
+
+    @Option(parsing: .unconditional, help: "Sound sample rate in Hz.", transform: ArgumentValue.integer("a rate in Hz, such as 48000"))
+    var audioRate = 48000
+
+    @Option(parsing: .unconditional, help: "Sound channels: 1 (mono) or 2 (stereo).", transform: ArgumentValue.integer("1 or 2"))
+    var audioChannels = 2
+
     @Option(parsing: .unconditional, help: "JPEG quality of .jpg outputs and snapshots, 1-100.", transform: ArgumentValue.integer("a whole number from 1 to 100"))
     var quality = 92
 
@@ -69,6 +81,7 @@ struct OutputOptions: ParsableArguments {
         video.preset = preset
         video.gop = gop
         video.faststart = faststart
+        video.audioCodec = audioCodec
         if let drop {
             guard let policy = VideoSettings.DropPolicy(rawValue: drop) else { throw UsageError("--drop \(excerpt(drop)) is not valid; use late or never") }
             video.drop = policy
@@ -116,7 +129,8 @@ struct OutputOptions: ParsableArguments {
         }
         if requests.filter({ $0 == .display }).count > 1 { throw UsageError("-o kms is given twice; there is one display") }
         let videoOptions: [(String, Bool)] = [("--codec", codec != nil && codec != "help" && codec != "list"), ("--crf", crf != nil), ("--bitrate", bitrate != nil), ("--preset", preset != nil),
-                                              ("--gop", gop != nil), ("--faststart", faststart), ("--drop", drop != nil)]
+                                              ("--gop", gop != nil), ("--faststart", faststart), ("--drop", drop != nil),
+                                              ("--audio", audio != nil), ("--audio-codec", audioCodec != nil)]
         if !requests.contains(where: { if case .video = $0 { true } else { false } }), let (option, _) = videoOptions.first(where: \.1) {
             throw UsageError("\(option) is for video outputs; add -o clip.mp4 (or .mkv, .mov, .webm)")
         }

@@ -14,6 +14,9 @@ func describeRun(_ pipeline: PipelineOptions, outputs: [String], _ options: Outp
     description.y4mChroma = try options.chroma()
     description.video = try options.videoSettings()
     description.jpeg = try options.jpegSettings()
+    description.audio = options.audio
+    description.audioRate = options.audioRate
+    description.audioChannels = options.audioChannels
     description.software = "Kamera \(kameraVersion)"
     description.platform = try gpu.platform()
     description.gles = try gpu.version()

@@ -25,6 +25,28 @@ final class RecordingVMTests: XCTestCase {
     $K preview --camera $D --input-size 320x180 --fps 30 --duration 4 --size 160x160 --status-every 10 \
       -o slow.mkv --codec hevc --preset veryslow 2> slow.log
     frames slow.mkv > slow.txt
+    # Sound: snd-aloop's two sides; tone.py plays a tone into one a few seconds in, Kamera records the other.
+    modprobe snd-aloop
+    $K devices --audio > audio-devices.txt
+    $K preview --camera $D --input-size 320x180 --fps 30 --duration 8 --size 160x160 --status-every 10 \
+      -o av.mkv --audio hw:Loopback,1,0 --analyze luma --metadata av.jsonl 2> av.log &
+    P=$!
+    sleep 1; python3 tone.py > tone.txt; wait $P
+    ffmpeg -y -v error -i av.mkv -map 0:a -f s16le -ac 1 -ar 48000 av.raw
+    frames av.mkv > av-video.txt
+    ffprobe -v error -show_entries stream=codec_type,codec_name -of csv=p=0 av.mkv > av-streams.txt
+    $K preview --camera $D --input-size 320x180 --fps 30 --duration 2 --size 160x160 -o av.mp4 --audio hw:Loopback,1,0 2> av-mp4.log
+    ffprobe -v error -show_entries stream=codec_type,codec_name -of csv=p=0 av.mp4 > av-mp4-streams.txt
+    $K preview --camera $D --duration 1 -o e1.mp4 --audio hw:7,0 2> e-nodev.txt; echo $? > e-nodev.rc
+    arecord -q -D hw:Loopback,1,0 -f S16_LE -r 48000 -c 2 -d 20 /dev/null & A=$!
+    sleep 0.5
+    $K preview --camera $D --duration 1 -o e2.mp4 --audio hw:Loopback,1,0 2> e-busy.txt; echo $? > e-busy.rc
+    kill $A; wait $A
+    aplay -q -D hw:Loopback,0,0 -f S16_LE -r 48000 -c 2 -d 20 /dev/zero & A=$!
+    sleep 0.5
+    $K preview --camera $D --duration 1 -o e3.mp4 --audio hw:Loopback,1,0 --audio-rate 44100 2> e-rate.txt; echo $? > e-rate.rc
+    kill $A; wait $A
+    ls e1.mp4 e2.mp4 e3.mp4 > e-files.txt 2>&1
     $K snap -o snap.jpg --camera $D --filter sepia 2> snap.log; echo $? > snap.rc
     exiftool -j -G1 -a snap.jpg > snap.json
     $K snap -o nothing.jpg --camera /dev/video9 2> nocam.txt; echo $? > nocam.rc
@@ -33,9 +55,30 @@ final class RecordingVMTests: XCTestCase {
     nonisolated(unsafe) static var folder: URL?
     nonisolated(unsafe) static var log = ""
 
+    /// Plays 1 s of silence, then a 1 kHz tone for 1 s, into the loopback's
+    /// playback side through aplay, whose 20 ms buffer is kept full; prints the
+    /// monotonic time the tone was written. Between the write and the sound
+    /// lie the pipe (one page: 21 ms) and aplay's buffer (20 ms).
+    static let tone = """
+    import fcntl, math, struct, subprocess, time
+    rate = 48000
+    p = subprocess.Popen(["aplay", "-q", "-D", "hw:Loopback,0,0", "-f", "S16_LE", "-r", str(rate), "-c", "2",
+                          "--buffer-time=20000", "--period-time=5000"], stdin=subprocess.PIPE)
+    fcntl.fcntl(p.stdin.fileno(), 1031, 4096)  # F_SETPIPE_SZ: one page, not 64 KiB (341 ms of sound)
+    silence = b"\\0" * (rate // 200 * 4)
+    tone = b"".join(struct.pack("<hh", v, v) for v in (int(12000 * math.sin(2 * math.pi * 1000 * i / rate)) for i in range(rate)))
+    for _ in range(200): p.stdin.write(silence); p.stdin.flush()
+    t = time.monotonic()
+    p.stdin.write(tone); p.stdin.flush()
+    for _ in range(200): p.stdin.write(silence); p.stdin.flush()
+    p.stdin.close(); p.wait()
+    print("%.6f" % t)
+    """
+
     override class func setUp() {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-recording-vm-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try? tone.write(to: dir.appendingPathComponent("tone.py"), atomically: true, encoding: .utf8)
         do {
             let (status, output) = try VMTests.run(["bash", "-c", script], vmArguments: ["--timeout", "600"], in: dir)
             log = output
@@ -59,6 +102,9 @@ final class RecordingVMTests: XCTestCase {
     func file(_ name: String) throws -> String {
         try String(contentsOf: try folder().appendingPathComponent(name), encoding: .utf8)
     }
+
+    /// A file's text for a message, or nothing.
+    func text(_ name: String) -> String { (try? file(name)) ?? "" }
 
     /// Frame times (seconds) ffprobe read from a recording.
     func times(_ name: String) throws -> [Double] {
@@ -155,5 +201,44 @@ final class RecordingVMTests: XCTestCase {
         XCTAssertEqual(try file("nocam.rc").trimmingCharacters(in: .whitespacesAndNewlines), "1")
         let message = try file("nocam.txt")
         XCTAssertEqual(message.split(separator: "\n").count, 1, message)
+    }
+
+    /// Sound from snd-aloop beside vivid's picture: the file holds both
+    /// streams (Opus in Matroska; AAC in MP4), the sound lasts as long as the
+    /// picture (within one frame), and a tone played a few seconds into the run lands
+    /// at its time on the picture's timeline: 0 to 80 ms after it was
+    /// written (the pipe and aplay's buffer hold up to 41 ms; 40 ms was seen).
+    func testSoundIsRecordedInSyncWithThePicture() throws {
+        XCTAssertTrue(try file("audio-devices.txt").contains("Loopback"), text("audio-devices.txt"))
+        XCTAssertEqual(try file("av-streams.txt").split(separator: "\n").map(String.init).sorted(), ["h264,video", "opus,audio"], text("av.log"))
+        XCTAssertEqual(try file("av-mp4-streams.txt").split(separator: "\n").map(String.init).sorted(), ["aac,audio", "h264,video"], text("av-mp4.log"))
+        let samples = try Data(contentsOf: try folder().appendingPathComponent("av.raw")).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let video = try times("av-video.txt")
+        let pictureLength = (video.last ?? 0) + 1.0 / 30
+        let soundLength = Double(samples.count) / 48000
+        let onset = Double(try XCTUnwrap(samples.firstIndex { abs(Int($0)) > 3000 }, "the tone is in the file: written at \(text("tone.txt")) s of uptime; \(text("av.log"))")) / 48000
+        let record = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try XCTUnwrap(try file("av.jsonl").split(separator: "\n").first).utf8)) as? [String: Any])
+        let origin = try XCTUnwrap(record["timestamp"] as? Double)
+        let written = try XCTUnwrap(Double(try file("tone.txt").trimmingCharacters(in: .whitespacesAndNewlines))) - origin
+        print(String(format: "sound: %.3f s beside %.3f s of picture; the tone written at %.3f s lands at %.3f s (%+.1f ms)",
+                     soundLength, pictureLength, written, onset, (onset - written) * 1000))
+        XCTAssertEqual(soundLength, pictureLength, accuracy: 1.0 / 30 + 0.001)
+        XCTAssertGreaterThanOrEqual(onset - written, 0)
+        XCTAssertLessThanOrEqual(onset - written, 0.080)
+    }
+
+    /// `--audio` errors: a missing device lists the ones found, a busy one says
+    /// so, a rate the device refuses lists the rates it takes; one line, exit 1, no file.
+    func testSoundDeviceErrors() throws {
+        for (name, expected) in [("nodev", ["sound device hw:7,0", "capture devices: hw:0,0 (Loopback PCM)"]),
+                                 ("busy", ["sound device hw:Loopback,1,0 is busy"]),
+                                 ("rate", ["does not record at 44100 Hz; it records at 48000 Hz"])] {
+            let message = try file("e-\(name).txt")
+            XCTAssertEqual(try file("e-\(name).rc").trimmingCharacters(in: .whitespacesAndNewlines), "1", message)
+            XCTAssertEqual(message.split(separator: "\n").count, 1, message)
+            for text in expected { XCTAssertTrue(message.contains(text), "\(name): \(message)") }
+        }
+        XCTAssertFalse(try file("e-files.txt").contains("e1.mp4\n"), text("e-files.txt"))
+        XCTAssertEqual(try file("e-files.txt").components(separatedBy: "No such file").count, 4, text("e-files.txt"))
     }
 }

@@ -26,8 +26,11 @@ final class VideoEncoder {
     let timeBase: AVRational
 
     /// Opens the encoder and writes the container's header to `file`.
+    /// The sound stream, with `--audio`.
+    private(set) var audio: AudioTrack?
+
     init(file: OutputFile, container: VideoContainer, settings: VideoSettings, width: Int, height: Int,
-         rate: Double, live: Bool) throws {
+         rate: Double, live: Bool, sound: (rate: Int, channels: Int)? = nil) throws {
         Self.quietLibraries
         path = file.path
         self.width = width
@@ -91,6 +94,10 @@ final class VideoEncoder {
         guard status >= 0 else { throw Self.error(status, "\(path): cannot describe the video stream") }
         stream.pointee.time_base = timeBase
         stream.pointee.avg_frame_rate = codec.pointee.framerate
+        if let sound {
+            audio = try AudioTrack(format: format, codecName: try AudioTrack.codec(named: settings.audioCodec, container: container),
+                                   rate: sound.rate, channels: sound.channels, path: path)
+        }
 
         guard let io = kamera_avio_for_fd(file.descriptor, file.isStream ? 0 : 1) else {
             throw OutputError("\(path): out of memory opening the file")
@@ -162,17 +169,26 @@ final class VideoEncoder {
     }
 
     /// Flushes the encoder, writes the container's trailer (index, duration) and frees everything.
-    func finish() throws {
+    /// `soundEnd`: seconds of picture, which the sound is filled up to.
+    func finish(soundEnd: Double = .infinity) throws {
         defer { close() }
         guard let codec, let format, headerWritten else { return }
         let status = avcodec_send_frame(codec, nil)
         guard status >= 0 else { throw Self.error(status, "\(path): the \(encoderName) encoder failed while finishing") }
         try drain()
+        try audio?.finish(format, end: soundEnd)
+        audio = nil
         let trailer = av_write_trailer(format)
         headerWritten = false
         guard trailer >= 0 else { throw Self.error(trailer, "\(path): cannot finish the file") }
         avio_flush(format.pointee.pb)
         if let error = format.pointee.pb?.pointee.error, error < 0 { throw Self.error(error, "\(path): cannot write") }
+    }
+
+    /// Adds sound captured `start` seconds after the first frame (see `AudioTrack.append`).
+    func appendSound(_ samples: UnsafeBufferPointer<Int16>, frames: Int, start: Double, end: Double) throws {
+        guard let audio, let format else { return }
+        try audio.append(samples, frames: frames, start: start, end: end, to: format)
     }
 
     private func drain() throws {
@@ -197,6 +213,7 @@ final class VideoEncoder {
         av_frame_free(&frame)
         av_packet_free(&packet)
         avcodec_free_context(&codec)
+        audio = nil
         if let format { avformat_free_context(format) }
         format = nil
         kamera_avio_free(&io)

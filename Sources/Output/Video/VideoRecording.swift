@@ -1,3 +1,4 @@
+import Capture
 import CFFmpeg
 import Foundation
 import Lifecycle
@@ -47,9 +48,29 @@ public final class VideoRecording: FrameSink {
     private var storedFormat = ""
     private var finished = false
 
+    /// `--audio`: the sound captured beside the picture, into the same file.
+    public let sound: AudioCapture?
+    /// Sound chunks waiting for the encoder thread: a ring of slots made once.
+    private final class SoundSlot {
+        var samples: UnsafeMutableBufferPointer<Int16>
+        var frames = 0
+        var timestamp: UInt64 = 0
+        init(capacity: Int) { samples = .allocate(capacity: capacity) }
+        deinit { samples.deallocate() }
+    }
+    private var soundSlots: [SoundSlot] = []
+    private var soundHead = 0, soundCount = 0, soundDropped = 0
+    /// The picture's time 0 on the monotonic clock (nanoseconds): the first frame's.
+    private var origin: UInt64?
+    /// The end of the picture in seconds, once the last frame is in.
+    private var pictureEnd = Double.infinity
+    private var lastPTS: Int64 = 0
+    private var encoderOpen = false
+    private var soundSummary = ""
+
     /// Checks the container, codec and settings, and that the folder takes
     /// the file; nothing is written before the first frame.
-    public init(path: String, settings: VideoSettings, live: Bool, rate: Double, queueLength: Int = 4) throws {
+    public init(path: String, settings: VideoSettings, live: Bool, rate: Double, queueLength: Int = 4, sound: AudioCapture? = nil) throws {
         guard let container = VideoContainer(fileExtension: fileExtension(path)) else {
             throw OutputError("\(excerpt(path)): not a video container Kamera writes; use .mp4, .mov, .mkv or .webm")
         }
@@ -85,6 +106,34 @@ public final class VideoRecording: FrameSink {
         self.rate = rate
         slots = (0..<max(2, queueLength)).map { _ in Slot() }
         queue.reserveCapacity(slots.count)
+        if let sound {
+            _ = try AudioTrack.codec(named: settings.audioCodec, container: container)
+            // Two seconds of 10 ms chunks: the encoder thread is never that far behind.
+            soundSlots = (0..<200).map { _ in SoundSlot(capacity: sound.chunkFrames * sound.channels) }
+        } else if settings.audioCodec != nil {
+            throw OutputError("--audio-codec is for recording sound; add --audio DEVICE")
+        }
+        self.sound = sound
+        sound?.subscribe { [weak self] chunk in self?.takeSound(chunk) }
+    }
+
+    /// On the capture thread: keeps the chunk for the encoder thread (the oldest goes when the ring is full).
+    private func takeSound(_ chunk: AudioCapture.Chunk) {
+        lock.withLock {
+            guard !soundSlots.isEmpty else { return }
+            if soundCount == soundSlots.count {
+                soundHead = (soundHead + 1) % soundSlots.count
+                soundCount -= 1
+                soundDropped += 1
+            }
+            let slot = soundSlots[(soundHead + soundCount) % soundSlots.count]
+            let count = min(chunk.samples.count, slot.samples.count)
+            _ = slot.samples.initialize(from: chunk.samples.prefix(count))
+            slot.frames = count / max(1, sound?.channels ?? 1)
+            slot.timestamp = chunk.timestamp
+            soundCount += 1
+            if encoderOpen { lock.broadcast() }
+        }
     }
 
     deinit { stopThread() }
@@ -130,7 +179,11 @@ public final class VideoRecording: FrameSink {
 
     public func consume(_ frame: RenderedFrame) throws {
         if let failure = lock.withLock({ self.failure }) { throw failure }
-        if thread == nil { startThread() }
+        if thread == nil {
+            lock.withLock { origin = live ? frame.input.timestamp : UInt64(MonotonicClock.nanoseconds) }
+            startThread()
+            sound?.start()
+        }
         let pts: Int64
         if live {
             let first = firstTimestamp ?? frame.input.timestamp
@@ -139,6 +192,7 @@ public final class VideoRecording: FrameSink {
         } else {
             pts = Int64(frame.index)
         }
+        lastPTS = pts
         let drops = settings.drop.map { $0 == .late } ?? live
         let free: Slot? = lock.withLock {
             while true {
@@ -174,6 +228,9 @@ public final class VideoRecording: FrameSink {
     public func finish() throws {
         guard !finished else { return }
         finished = true
+        // The sound ends with the picture's last frame.
+        sound?.stop()
+        lock.withLock { pictureEnd = (live ? Double(lastPTS) / 90000 : Double(lastPTS)) / (live ? 1 : rate) + 1 / rate }
         stopThread()
         if let failure = lock.withLock({ self.failure }) { throw failure }
         if encodedFrames > 0 { onNote?(summary) }
@@ -194,6 +251,7 @@ public final class VideoRecording: FrameSink {
         let (encoded, dropped, stored) = lock.withLock { (encodedFrames, droppedFrames, storedFormat) }
         var text = "\(path): \(encoded) frame\(encoded == 1 ? "" : "s"), \(encoderName) \(stored)"
         text += container.isISO ? (settings.faststart ? ", MP4 with its index first" : ", fragmented \(container.rawValue.uppercased())") : ""
+        if !soundSummary.isEmpty { text += "; " + soundSummary }
         if dropped > 0 { text += "; \(dropped) dropped while the encoder was behind" }
         return text
     }
@@ -228,20 +286,51 @@ public final class VideoRecording: FrameSink {
                 lock.broadcast()
             }
         }
+        let scratch = UnsafeMutableBufferPointer<Int16>.allocate(capacity: soundSlots.first?.samples.count ?? 0)
+        defer { scratch.deallocate() }
+        /// Encodes the sound chunks waiting, up to the picture's end.
+        func encodeSound() {
+            while let encoder {
+                let taken: (frames: Int, start: Double, end: Double)? = lock.withLock {
+                    guard soundCount > 0, let origin else { return nil }
+                    let slot = soundSlots[soundHead]
+                    soundHead = (soundHead + 1) % soundSlots.count
+                    soundCount -= 1
+                    _ = scratch.initialize(from: slot.samples.prefix(slot.frames * (sound?.channels ?? 1)))
+                    return (slot.frames, (Double(Int64(bitPattern: slot.timestamp &- origin))) / 1e9, pictureEnd)
+                }
+                guard let taken else { return }
+                do {
+                    try encoder.appendSound(UnsafeBufferPointer(rebasing: scratch[0..<(taken.frames * (sound?.channels ?? 1))]),
+                                            frames: taken.frames, start: taken.start, end: taken.end)
+                } catch {
+                    fail(error)
+                    return
+                }
+            }
+        }
         while true {
             let next: Slot? = lock.withLock {
-                while queue.isEmpty && !ending { lock.wait() }
+                while queue.isEmpty && !ending && !(encoderOpen && soundCount > 0) { lock.wait() }
                 return queue.first.map { slots[$0] }
             }
-            guard let slot = next else { break }
+            guard let slot = next else {
+                if lock.withLock({ ending }) { break }
+                encodeSound()
+                continue
+            }
             if lock.withLock({ failure == nil }) {
                 do {
                     if encoder == nil {
                         let opened = try OutputFile(path: path)
                         file = opened
                         encoder = try VideoEncoder(file: opened, container: container, settings: settings, width: slot.width,
-                                                   height: slot.height, rate: rate, live: live)
-                        lock.withLock { storedFormat = "\(encoder!.pixelFormatName), \(slot.width)x\(slot.height)" }
+                                                   height: slot.height, rate: rate, live: live,
+                                                   sound: sound.map { ($0.rate, $0.channels) })
+                        lock.withLock {
+                            storedFormat = "\(encoder!.pixelFormatName), \(slot.width)x\(slot.height)"
+                            encoderOpen = true
+                        }
                     }
                     guard slot.width == encoder!.width, slot.height == encoder!.height else {
                         throw OutputError("\(path): the frames changed size from \(encoder!.width)x\(encoder!.height) to \(slot.width)x\(slot.height); a video holds one size")
@@ -260,8 +349,17 @@ public final class VideoRecording: FrameSink {
             }
         }
         // Every way out finishes the file: the trailer written, in place.
+        encodeSound()
+        let track = encoder?.audio
+        defer {
+            if let track {
+                let dropped = lock.withLock { soundDropped }
+                soundSummary = String(format: "sound %@ %d Hz, %.3f s", track.codecName, track.rate, track.seconds)
+                    + (track.resyncs > 0 ? ", \(track.resyncs) resync(s) to the clock" : "") + (dropped > 0 ? ", \(dropped) chunks dropped" : "")
+            }
+        }
         do {
-            try encoder?.finish()
+            try encoder?.finish(soundEnd: lock.withLock { pictureEnd })
             encoder = nil
             if encodedFrames > 0 { try file?.commit() } else { file?.discard() }
         } catch {

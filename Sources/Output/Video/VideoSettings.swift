@@ -15,6 +15,8 @@ public struct VideoSettings: Equatable, Sendable {
     public var faststart = false
     /// When the encoder falls behind: wait (`never` drop) or drop the late frame; nil: drop on live sources, wait otherwise.
     public var drop: DropPolicy?
+    /// `--audio-codec`: aac, opus or flac; nil: AAC in MP4/MOV, Opus in Matroska/WebM.
+    public var audioCodec: String?
     /// Encoder threads; 0: the encoder chooses.
     public var threads = 0
 
