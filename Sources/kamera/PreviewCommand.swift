@@ -24,10 +24,12 @@ struct PreviewCommand: ParsableCommand {
           kamera preview --camera auto -o live.png
           kamera preview --filter sepia --duration 3 -o live.png
           kamera preview --cube --frames 30 -o spin.y4m
+          kamera preview --filter sepia --duration 3 -o live.mp4
+          kamera preview -o kms -o clip.mp4 --camera /dev/video0 --audio default
         """)
 
     @Option(name: .shortAndLong, parsing: .unconditionalSingleValue,
-            help: "Output, repeatable: kms (full screen on the console's display); a PNG that shows the latest frame, replaced every --png-every seconds; NAME.y4m (every frame); - (standard output, with --stream), a FIFO or a device.")
+            help: "Output, repeatable: kms (full screen on the console's display); a PNG or JPEG that shows the latest frame, replaced every --png-every seconds; a video NAME.mp4|.mov|.mkv|.webm or NAME.y4m (every frame); - (standard output, with --stream), a FIFO or a device.")
     var output: [String] = []
 
     @Option(parsing: .unconditional, help: "Stop after this many frames (default: run until q or Ctrl-C).",

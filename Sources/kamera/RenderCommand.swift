@@ -24,11 +24,14 @@ struct RenderCommand: ParsableCommand {
           kamera render --frames 30 -o - | ffmpeg -v error -y -f png_pipe -i - out.mp4
           kamera render --frames 30 -o - --stream y4m | ffmpeg -v error -y -i - out.mp4
           kamera render --frames 30 -o clip.y4m -o f-%02d.png
+          kamera render --filter sepia --frames 60 -o clip.mp4
+          kamera render --frames 60 --codec ffv1 -o lossless.mkv
+          kamera render --filter sepia -o photo.jpg --quality 95
           kamera render --camera /dev/video0 --input-size 1280x720 --frames 30 -o cam-%02d.png
         """)
 
     @Option(name: .shortAndLong, parsing: .unconditionalSingleValue,
-            help: "Output, repeatable: NAME.png, NAME-%03d.png (numbered, with --frames), NAME.y4m, kms (the console's display) or - (standard output, with --stream); a FIFO or a device takes the frames one after another. Default kamera.png (none with --expect alone).")
+            help: "Output, repeatable: NAME.png, NAME-%03d.png (numbered, with --frames), NAME.jpg, NAME.y4m, a video NAME.mp4|.mov|.mkv|.webm (--codec), kms (the console's display) or - (standard output, with --stream); a FIFO or a device takes the frames one after another. Default kamera.png (none with --expect alone).")
     var output: [String] = []
 
     @Option(parsing: .unconditional, help: "Also write every rendered input frame, raw and tightly packed, to this file (replay it with --input).")

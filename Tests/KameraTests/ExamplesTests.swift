@@ -16,7 +16,7 @@ final class ExamplesTests: KameraProcessTestCase {
 
     func testHelpExamplesStayOnOneLineAndRun() throws {
         var ran = 0
-        for command in ["render", "preview", "cube", "shader", "devices", "displays", "controls"] {
+        for command in ["render", "preview", "cube", "shader", "snap", "codecs", "devices", "displays", "controls"] {
             let narrow = try help(command, columns: 50), wide = try help(command, columns: 400)
             XCTAssertEqual(narrow, wide, "kamera \(command) --help: examples wrapped at 50 columns")
             for line in narrow where !Self.needsHardware(line) {

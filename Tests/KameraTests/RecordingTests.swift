@@ -279,4 +279,23 @@ final class RecordingTests: XCTestCase {
             XCTAssertEqual(Array(bytes.prefix(2)), [0xFF, 0xD8])
         }
     }
+
+    /// Stamped as a camera is (90 kHz from each frame's timestamp, first at 0;
+    /// here the test pattern's timestamps, exact at 30 fps): both containers
+    /// put frame N at N/30 s, the MP4 too (no B-frames there, whose delay a
+    /// fragmented MP4 would show as a late start).
+    func testLiveStampsStartAtZeroInEveryContainer() throws {
+        let result = try sh("""
+            KAMERA_TEST_LIVE_STAMPS=1 $K render --frames 20 --size 64x64 -o l.mp4 -o l.mkv && \
+            for f in l.mp4 l.mkv; do ffprobe -v error -show_entries frame=pts_time -of csv=p=0 $f | cut -d, -f1 | tr '\\n' ' '; echo; done
+            """)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let files = result.output.split(separator: "\n")
+        XCTAssertEqual(files.count, 2, result.output)
+        for (name, line) in zip(["mp4", "mkv"], files) {
+            let times = line.split(separator: " ").compactMap { Double($0) }
+            XCTAssertEqual(times.count, 20, "\(name): \(line)")
+            for (n, t) in times.enumerated() { XCTAssertEqual(t, Double(n) / 30, accuracy: 0.0006, "\(name) frame \(n)") }
+        }
+    }
 }
