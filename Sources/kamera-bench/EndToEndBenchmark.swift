@@ -122,7 +122,7 @@ struct EndToEndBenchmark {
         for size in sizes {
             for format in formats {
                 let input = (folder as NSString).appendingPathComponent("in-\(size.width)x\(size.height).\(format.name)")
-                try writeFrames(to: input, width: size.width, height: size.height, format: format)
+                try Self.writeFrames(to: input, width: size.width, height: size.height, format: format, frames: frames)
                 for workload in workloads {
                     progress("\(workload.rawValue) \(size.width)x\(size.height) \(format.name)")
                     cases.append(try measure(workload, size: size, format: format, input: input, output: output))
@@ -205,7 +205,7 @@ struct EndToEndBenchmark {
     /// `frames` moving test-pattern frames, back to back, with sensor-like
     /// noise (luma ±4): a clean synthetic picture compresses far better than
     /// a camera's, and would favour row filters no camera picture gains from.
-    private func writeFrames(to path: String, width: Int, height: Int, format: PixelFormat) throws {
+    static func writeFrames(to path: String, width: Int, height: Int, format: PixelFormat, frames: Int) throws {
         let pattern = TestPattern(width: width, height: height, format: format)
         guard let handle = FileHandle(forWritingAtPath: path) ?? {
             FileManager.default.createFile(atPath: path, contents: nil)

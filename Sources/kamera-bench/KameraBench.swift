@@ -54,6 +54,9 @@ struct KameraBench: ParsableCommand {
     @Flag(help: "Only the end-to-end measurement: raw file → sepia or cube → PNG sequence, Kamera, ffmpeg and GStreamer GL as whole processes.")
     var endToEndOnly = false
 
+    @Flag(help: "Only the recording measurement: 720p YUYV → sepia → H.264/MP4, FFV1/MKV and JPEG stills, Kamera beside ffmpeg (the same encoder settings, and encoding alone) and GStreamer GL into x264enc.")
+    var recordingOnly = false
+
     @Flag(help: "Only the filters end to end: 1280x720 YUYV → blur, sharpen, 3x3 convolve, pixellate → PNG sequence, Kamera beside ffmpeg's gblur, unsharp, convolution and pixelize.")
     var filtersOnly = false
 
@@ -100,6 +103,12 @@ struct KameraBench: ParsableCommand {
         }
         if liveOnly {
             print(try LiveBenchmark(kamera: binary).run())
+            return
+        }
+        if recordingOnly {
+            print(try RecordingBenchmark(kamera: binary, frames: endToEndFrames, runs: endToEndRuns, peers: peers).run {
+                FileHandle.standardError.write(Data("recording: \($0)\n".utf8))
+            })
             return
         }
         if json && !endToEndOnly { throw UsageError("--json reports the end-to-end measurement; add --end-to-end-only") }
@@ -233,6 +242,8 @@ struct KameraBench: ParsableCommand {
             print(EndToEndBenchmark.text(try filtersEndToEnd.run()))
             print("")
             print(try LiveBenchmark(kamera: binary).run())
+            print("")
+            print(try RecordingBenchmark(kamera: binary, frames: max(endToEndFrames, 120), runs: min(endToEndRuns, 3), peers: peers).run())
             print("")
             print(try UnplugBenchmark.run(binary: binary))
             print("")
