@@ -44,8 +44,8 @@ final class BadInputTests: KameraProcessTestCase {
         Case(arguments: ["--input", "missing.png"], expect: ["missing.png", "no such file"]),
         // Foundation's pathExtension trapped on this name (found by FuzzOutputPattern).
         Case(arguments: ["--input", "//\u{FFFD}"], expect: ["no such file"]),
-        Case(arguments: ["-o", "out.jpg"], expect: ["-o out.jpg", "does not write .jpg", "NAME.png", "NAME.y4m", "kms"]),
-        Case(arguments: ["-o", "clip.mp4"], expect: ["-o - --stream y4m | ffmpeg -i - clip.mp4"]),
+        Case(arguments: ["-o", "out.gif"], expect: ["-o out.gif", "does not write .gif", "NAME.png", "NAME.jpg", "NAME.y4m", "NAME.mp4|.mov|.mkv|.webm", "kms"]),
+        Case(arguments: ["-o", "clip.avi"], expect: ["-o - --stream y4m | ffmpeg -i - clip.avi"]),
         Case(arguments: ["--input", "corrupt.png"], expect: ["corrupt.png", "not a PNG file", "give a .png image"],
              files: ["corrupt.png": [0x89, 0x50, 0x4E, 0x47, 1, 2, 3]]),
         Case(arguments: ["--input", "dir"], expect: ["dir", "is a folder", ".png, .jpg/.jpeg and .y4m"], folders: ["dir"]),

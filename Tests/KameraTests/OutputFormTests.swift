@@ -63,13 +63,17 @@ final class OutputFormTests: KameraProcessTestCase {
         let fifo = run.folder.appendingPathComponent("frames.fifo").path
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
         XCTAssertEqual(try OutputRequest(parsing: fifo, stream: .y4m), .y4m(try OutputPattern(fifo)), "a FIFO takes the stream's format")
-        XCTAssertThrowsError(try OutputRequest(parsing: "out.jpg")) { error in
-            XCTAssertTrue("\(error)".contains("does not write .jpg files; it writes NAME.png"), "\(error)")
+        XCTAssertEqual(try OutputRequest(parsing: "out.jpg"), .jpeg(try OutputPattern("out.jpg")))
+        XCTAssertEqual(try OutputRequest(parsing: "shot-%02d.JPEG"), .jpeg(try OutputPattern("shot-%02d.JPEG")))
+        for name in ["out.mp4", "out.MOV", "out.mkv", "out.webm"] { XCTAssertEqual(try OutputRequest(parsing: name), .video(name)) }
+        XCTAssertThrowsError(try OutputRequest(parsing: "out-%d.mp4")) { XCTAssertTrue("\($0)".contains("a video is one file"), "\($0)") }
+        XCTAssertThrowsError(try OutputRequest(parsing: "out.gif")) { error in
+            XCTAssertTrue("\(error)".contains("does not write .gif files; it writes NAME.png"), "\(error)")
             XCTAssertFalse("\(error)".contains("ffmpeg"), "\(error)")
         }
-        XCTAssertThrowsError(try OutputRequest(parsing: "out.mp4")) { XCTAssertTrue("\($0)".contains("-o - --stream y4m | ffmpeg -i - out.mp4"), "\($0)") }
-        try run.assertFails(["render", "-o", "out.jpg"], mentioning: ["-o out.jpg", "NAME.y4m", "kms"])
-        try run.assertFails(["render", "-o", "kms.mp4"], mentioning: ["--stream y4m | ffmpeg"])
+        XCTAssertThrowsError(try OutputRequest(parsing: "out.avi")) { XCTAssertTrue("\($0)".contains("-o - --stream y4m | ffmpeg -i - out.avi"), "\($0)") }
+        try run.assertFails(["render", "-o", "out.gif"], mentioning: ["-o out.gif", "NAME.y4m", "kms"])
+        try run.assertFails(["render", "-o", "kms.avi"], mentioning: ["--stream y4m | ffmpeg"])
         try run.assertFails(["render", "-o", "-", "-o", "-"], mentioning: ["-"])
         try run.assertFails(["render", "-o", "a.png", "-o", "a.png"], mentioning: ["a.png", "twice"])
         try run.assertFails(["render", "-o", "x.y4m", "--stream", "mkv"], mentioning: ["--stream mkv", "png or y4m"])
