@@ -106,7 +106,7 @@ final class RecordingTests: XCTestCase {
             let result = try sh("""
                 $K preview --filter sepia --size 320x240 --status-every 0.2 -o live.mp4 -o live.mkv 2> log.txt &
                 P=$!
-                for i in $(seq 100); do grep -q "rec [3-9][0-9]" log.txt 2>/dev/null && break; sleep 0.1; done
+                for i in $(seq 600); do grep -q "rec [3-9][0-9]" log.txt 2>/dev/null && break; sleep 0.1; done
                 kill -\(signal) $P; wait $P; echo "exit $?"
                 cat log.txt
                 """)
@@ -128,7 +128,7 @@ final class RecordingTests: XCTestCase {
         let result = try sh("""
             $K preview --filter sepia --size 320x240 --status-every 0.2 -o killed.mp4 -o killed.mkv 2> log.txt &
             P=$!
-            for i in $(seq 200); do grep -q "rec \\(9[0-9]\\|[1-9][0-9][0-9]\\)" log.txt 2>/dev/null && break; sleep 0.05; done
+            for i in $(seq 1200); do grep -q "rec \\(9[0-9]\\|[1-9][0-9][0-9]\\)" log.txt 2>/dev/null && break; sleep 0.05; done
             kill -KILL $P; wait $P; echo "exit $?"
             """)
         XCTAssertTrue(result.output.contains("exit 137"), result.output)
@@ -263,11 +263,11 @@ final class RecordingTests: XCTestCase {
             $K preview --size 64x64 --status-every 0.2 < keys 2> log.txt &
             P=$!
             exec 3> keys
-            for i in $(seq 100); do grep -q fps log.txt && break; sleep 0.1; done
+            for i in $(seq 600); do grep -q fps log.txt && break; sleep 0.1; done
             printf s >&3
-            for i in $(seq 100); do grep -q "saved kamera-snapshot-0002.jpg" log.txt && break; sleep 0.1; done
+            for i in $(seq 600); do grep -q "saved kamera-snapshot-0002.jpg" log.txt && break; sleep 0.1; done
             printf s >&3
-            for i in $(seq 100); do grep -q "saved kamera-snapshot-0003.jpg" log.txt && break; sleep 0.1; done
+            for i in $(seq 600); do grep -q "saved kamera-snapshot-0003.jpg" log.txt && break; sleep 0.1; done
             printf q >&3; wait $P; echo "exit $?"
             exiftool -s3 -UserComment kamera-snapshot-0003.jpg
             """)
