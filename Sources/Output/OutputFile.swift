@@ -154,8 +154,15 @@ public final class OutputFile {
             discard()
             throw OutputError("\(path): cannot write: \(reason)")
         }
+        return try place(replacing: replacing)
+    }
+
+    /// Gives the file its name: a hidden temporary renamed (or linked, not
+    /// replacing); an unnamed file linked straight to a free name, or to
+    /// replace a file, linked to a hidden name renamed over the old one.
+    /// False when not replacing and the name is taken.
+    private func place(replacing: Bool) throws -> Bool {
         if let temporary {
-            // Replacing renames over the old file; otherwise link to a free name only.
             let placed = replacing ? rename(temporary, target) == 0 : link(temporary, target) == 0
             let error = errno
             if !placed || !replacing { unlink(temporary) }
@@ -163,8 +170,6 @@ public final class OutputFile {
             if !replacing && error == EEXIST { return false }
             throw OutputError("\(path): cannot write: \(Self.reason(error))")
         }
-        // An unnamed file: link it straight to a name that is free; to replace
-        // a file, link it to a hidden name and rename that over the old one.
         let source = "/proc/self/fd/\(fd)"
         if linkat(AT_FDCWD, source, AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0 { return true }
         guard errno == EEXIST else { throw OutputError("\(path): cannot write: \(Self.reason(errno))") }
@@ -193,24 +198,8 @@ public final class OutputFile {
     /// MP4, Matroska), so that a run killed outright leaves what it recorded.
     public func publish() throws {
         guard !isStream, !published, !committed else { return }
-        if let temporary {
-            guard rename(temporary, target) == 0 else { throw OutputError("\(path): cannot write: \(Self.reason(errno))") }
-            self.temporary = nil
-        } else {
-            let source = "/proc/self/fd/\(fd)"
-            if linkat(AT_FDCWD, source, AT_FDCWD, target, AT_SYMLINK_FOLLOW) != 0 {
-                guard errno == EEXIST else { throw OutputError("\(path): cannot write: \(Self.reason(errno))") }
-                let name = HiddenTemporary.name(for: target)
-                guard linkat(AT_FDCWD, source, AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0 else {
-                    throw OutputError("\(path): cannot write: \(Self.reason(errno))")
-                }
-                guard rename(name, target) == 0 else {
-                    let reason = Self.reason(errno)
-                    unlink(name)
-                    throw OutputError("\(path): cannot write: \(reason)")
-                }
-            }
-        }
+        _ = try place(replacing: true)
+        temporary = nil
         published = true
     }
 

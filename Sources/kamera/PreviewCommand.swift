@@ -90,7 +90,13 @@ struct PreviewCommand: ParsableCommand {
             loop.controls = controls
             loop.statusInterval = statusEvery
             loop.onStatus = { _ in status.show(loop.statusText) }
-            try loop.run(frames: frames, duration: duration)
+            do {
+                try loop.run(frames: frames, duration: duration)
+            } catch {
+                // What was recorded before the failure is finished (trailer, index) and said.
+                builder.saveAfterFailure()
+                throw PartialRunError(error: error, builder: builder)
+            }
             var summary = loop.statistics.summary(verb: "previewed")
             if let analysis = loop.analysis {
                 let a = analysis.statistics

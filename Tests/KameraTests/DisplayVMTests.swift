@@ -160,11 +160,11 @@ final class DisplayVMTests: XCTestCase {
             grab preview
             KAMERA_TEST_HOLD_SECONDS=60 $K cube -o kms --input input.png --frames 1 -v > cube.txt 2>&1 &
             grab cube
-            # The s key: the frame on screen saved as a PNG (drawn again offscreen). The
+            # The s key: the frame on screen saved as a PNG (drawn again offscreen; JPEG is the default). The
             # keys' FIFO lives in the VM's own memory: mkfifo on the shared folder (9p)
             # failed with ENXIO after the runs above.
             mkfifo /dev/shm/keys
-            $K preview -o kms --input input.png --filter sepia -v < /dev/shm/keys > snapshot.txt 2>&1 &
+            $K preview -o kms --input input.png --filter sepia --snapshot-format png -v < /dev/shm/keys > snapshot.txt 2>&1 &
             exec 3> /dev/shm/keys
             waitlog snapshot.txt fps; printf s >&3
             waitlog snapshot.txt saved; printf q >&3

@@ -50,6 +50,13 @@ final class RecordingVMTests: XCTestCase {
     $K snap -o snap.jpg --camera $D --filter sepia 2> snap.log; echo $? > snap.rc
     exiftool -j -G1 -a snap.jpg > snap.json
     $K snap -o nothing.jpg --camera /dev/video9 2> nocam.txt; echo $? > nocam.rc
+    # Last: vivid's disconnect leaves the camera unusable for the rest of the boot.
+    $K preview --camera $D --input-size 320x180 --fps 30 --size 160x160 --status-every 0.5 -o unplug.mp4 2> unplug.log &
+    P=$!
+    for i in $(seq 300); do grep -q "rec [1-9][0-9]" unplug.log && break; sleep 0.1; done
+    v4l2-ctl -d $D --set-ctrl disconnect=1
+    wait $P; echo $? > unplug.rc
+    frames unplug.mp4 > unplug.txt
     """
 
     nonisolated(unsafe) static var folder: URL?
@@ -240,5 +247,18 @@ final class RecordingVMTests: XCTestCase {
         }
         XCTAssertFalse(try file("e-files.txt").contains("e1.mp4\n"), text("e-files.txt"))
         XCTAssertEqual(try file("e-files.txt").components(separatedBy: "No such file").count, 4, text("e-files.txt"))
+    }
+
+    /// The camera unplugged mid-recording: the run ends with one line saying
+    /// so and how many frames the file holds, and the file plays with them all.
+    func testUnpluggedCameraFinishesTheFile() throws {
+        let log = try file("unplug.log")
+        XCTAssertEqual(try file("unplug.rc").trimmingCharacters(in: .whitespacesAndNewlines), "1", log)
+        let message = try XCTUnwrap(log.split(separator: "\n").last { $0.contains("error:") }, log)
+        XCTAssertTrue(message.contains("the camera stopped"), String(message))
+        let held = try XCTUnwrap(message.range(of: #"holds the \d+ frame"#, options: .regularExpression).map {
+            Int(message[$0].split(separator: " ")[2])! }, String(message))
+        XCTAssertGreaterThanOrEqual(held, 10)
+        XCTAssertEqual(try times("unplug.txt").count, held, "every frame recorded plays")
     }
 }
