@@ -129,6 +129,12 @@ extension CameraDevice {
         return controls
     }
 
+    /// One control's current value (`VIDIOC_G_CTRL`); nil when it cannot be read.
+    public func value(ofControl id: UInt32) -> Int64? {
+        var value = v4l2_control(id: id, value: 0)
+        return V4L2.ioctl(fd, KAMERA_VIDIOC_G_CTRL, &value) == 0 ? Int64(value.value) : nil
+    }
+
     private func menu(_ query: v4l2_query_ext_ctrl, integer: Bool) -> [(index: Int64, name: String)] {
         guard query.minimum >= 0, query.maximum < 1024 else { return [] }
         var entries: [(index: Int64, name: String)] = []

@@ -18,15 +18,15 @@ public final class LiveControls: KeyControls {
     private var presetIndex = -1
     private var previewMode: RenderMode
     private let snapshots: SnapshotWriter
-    /// Names the software in each snapshot's metadata.
-    public var software = "Kamera"
+    /// Each snapshot's metadata.
+    private let stills: StillFacts
     /// Hears what a key changed, as a short line ("filter: sepia").
     public var onMessage: ((String) -> Void)?
 
     /// `filters` and `intensity` as given on the command line, so that
     /// intensity keys rebuild the same chain.
     public init(session: SourceSession, zoom: ZoomController, filters: [String], intensity: Double,
-                snapshots: SnapshotWriter) {
+                snapshots: SnapshotWriter, software: String = "Kamera") {
         self.session = session
         self.zoom = zoom
         filterNames = filters
@@ -34,6 +34,7 @@ public final class LiveControls: KeyControls {
         presetIndex = filters.isEmpty ? 0 : FilterPresets.presets.firstIndex { [$0.name] == filters } ?? -1
         self.intensity = intensity
         self.snapshots = snapshots
+        stills = StillFacts(session: session, software: software)
         if case .preview = session.renderer.settings.mode {
             previewMode = session.renderer.settings.mode
         } else {
@@ -108,7 +109,7 @@ public final class LiveControls: KeyControls {
         let renderer = session.renderer
         guard let size = renderer.lastOutputSize else { return }
         let path = try snapshots.save(try renderer.readBack(), width: size.width, height: size.height,
-                                      metadata: StillFacts.metadata(session: session, software: software))
+                                      metadata: stills.metadata())
         onMessage?("saved \(path)")
     }
 }

@@ -157,9 +157,9 @@ public final class RunBuilder {
             recording.rate = renderer.settings.rate
             recording.onNote = { logger?.notice("\($0)") }
         }
-        let software = description.software
-        let facts: (RenderedFrame) -> StillMetadata? = { _ in StillFacts.metadata(session: session, software: software) }
-        for output in pngOutputs { output.metadata = { StillFacts.metadata(session: session, software: software) } }
+        let stills = StillFacts(session: session, software: description.software)
+        let facts: (RenderedFrame) -> StillMetadata? = { _ in stills.metadata() }
+        for output in pngOutputs { output.metadata = stills.metadata }
         var sinks: [FrameSink] = []
         var png = pngOutputs.makeIterator(), y4m = y4mOutputs.makeIterator(), jpeg = jpegOutputs.makeIterator()
         var videos = recordings.makeIterator()

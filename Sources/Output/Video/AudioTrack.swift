@@ -1,5 +1,6 @@
 import CFFmpeg
 import Foundation
+import Pixels
 
 /// The sound stream of a recording: 16-bit interleaved samples in, placed
 /// on the video's timeline by their monotonic timestamps, encoded (AAC in
@@ -36,7 +37,7 @@ final class AudioTrack {
         let choice = name?.lowercased() ?? (container.isISO ? "aac" : "opus")
         let allowed: [String] = container.isISO ? ["aac"] : container == .webm ? ["opus"] : ["opus", "aac", "flac"]
         guard allowed.contains(choice) else {
-            throw OutputError("--audio-codec \(excerptText(choice)): .\(container.rawValue) takes \(allowed.joined(separator: ", "))")
+            throw OutputError("--audio-codec \(excerpt(choice)): .\(container.rawValue) takes \(allowed.joined(separator: ", "))")
         }
         return choice
     }
@@ -177,16 +178,6 @@ final class AudioTrack {
 
     private func drain(_ format: UnsafeMutablePointer<AVFormatContext>) throws {
         guard let codec, let packet else { return }
-        while true {
-            let status = avcodec_receive_packet(codec, packet)
-            if status == kamera_averror(EAGAIN) || status == kamera_averror_eof() { return }
-            guard status >= 0 else { throw VideoEncoder.error(status, "the \(codecName) encoder failed") }
-            av_packet_rescale_ts(packet, codec.pointee.time_base, stream.pointee.time_base)
-            packet.pointee.stream_index = stream.pointee.index
-            let written = av_interleaved_write_frame(format, packet)
-            guard written >= 0 else { throw VideoEncoder.error(written, "cannot write sound") }
-        }
+        try VideoEncoder.writePackets(of: codec, through: packet, to: stream, in: format, what: "the \(codecName) encoder")
     }
 }
-
-private func excerptText(_ text: String) -> String { String(text.prefix(40)) }

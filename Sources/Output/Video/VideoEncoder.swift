@@ -19,8 +19,6 @@ final class VideoEncoder {
     private let path: String
     private var lastPTS: Int64 = .min
     private var headerWritten = false
-    /// Packets written to the file.
-    private(set) var packets = 0
 
     /// The time base of `pts` given to `encode`: 1/rate for frame-exact runs, 1/90000 for live timestamps.
     let timeBase: AVRational
@@ -45,7 +43,7 @@ final class VideoEncoder {
         if codecChoice.codec != .ffv1, pixelFormat != AV_PIX_FMT_GBRP, width % 2 != 0 || height % 2 != 0 {
             throw OutputError("\(path): \(width)x\(height) is odd; \(pixelFormatName) video needs an even width and height: use --size \(width + width % 2)x\(height + height % 2), or --codec ffv1 in .mkv")
         }
-        let (numerator, denominator) = Self.rateFraction(rate)
+        let (numerator, denominator) = Y4MOutput.rateFraction(rate)
         timeBase = live ? AVRational(num: 1, den: 90000) : AVRational(num: Int32(denominator), den: Int32(numerator))
 
         var format: UnsafeMutablePointer<AVFormatContext>?
@@ -193,15 +191,21 @@ final class VideoEncoder {
 
     private func drain() throws {
         guard let codec, let format, let packet else { return }
+        try Self.writePackets(of: codec, through: packet, to: stream, in: format, what: "\(path): the \(encoderName) encoder")
+    }
+
+    /// Takes every packet `codec` has ready and writes it, in `stream`'s time base,
+    /// interleaved with the file's other stream; the picture's and the sound's encoders alike.
+    static func writePackets(of codec: UnsafeMutablePointer<AVCodecContext>, through packet: UnsafeMutablePointer<AVPacket>,
+                             to stream: UnsafeMutablePointer<AVStream>, in format: UnsafeMutablePointer<AVFormatContext>, what: String) throws {
         while true {
             let status = avcodec_receive_packet(codec, packet)
             if status == kamera_averror(EAGAIN) || status == kamera_averror_eof() { return }
-            guard status >= 0 else { throw Self.error(status, "\(path): the \(encoderName) encoder failed") }
+            guard status >= 0 else { throw error(status, "\(what) failed") }
             av_packet_rescale_ts(packet, codec.pointee.time_base, stream.pointee.time_base)
             packet.pointee.stream_index = stream.pointee.index
             let written = av_interleaved_write_frame(format, packet)
-            guard written >= 0 else { throw Self.error(written, "\(path): cannot write") }
-            packets += 1
+            guard written >= 0 else { throw error(written, "\(what): cannot write") }
         }
     }
 
@@ -287,15 +291,6 @@ final class VideoEncoder {
             options.append(("cluster_time_limit", "1000"))
         }
         return options
-    }
-
-    /// A rate as a fraction, 30 → 30/1, 29.97 → 30000/1001.
-    static func rateFraction(_ rate: Double) -> (numerator: Int, denominator: Int) {
-        for denominator in [1, 1001, 1000, 100] {
-            let n = rate * Double(denominator)
-            if abs(n - n.rounded()) < 1e-6 * Double(denominator), n.rounded() >= 1 { return (Int(n.rounded()), denominator) }
-        }
-        return (max(1, Int((rate * 1000).rounded())), 1000)
     }
 
     static func error(_ status: Int32, _ what: String) -> OutputError {

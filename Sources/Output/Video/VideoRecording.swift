@@ -43,7 +43,6 @@ public final class VideoRecording: FrameSink {
     private var ending = false
     private var failure: Error?
     private var thread: JoinableThread?
-    private var firstTimestamp: UInt64?
     private var droppedFrames = 0, encodedFrames = 0
     private var storedFormat = ""
     private var finished = false
@@ -184,14 +183,8 @@ public final class VideoRecording: FrameSink {
             startThread()
             sound?.start()
         }
-        let pts: Int64
-        if live {
-            let first = firstTimestamp ?? frame.input.timestamp
-            firstTimestamp = first
-            pts = Int64((frame.input.timestamp &- first) / 1000) * 9 / 100
-        } else {
-            pts = Int64(frame.index)
-        }
+        // `origin` is set on this thread, above, before the encoder thread starts.
+        let pts = live ? Int64((frame.input.timestamp &- origin!) / 1000) * 9 / 100 : Int64(frame.index)
         lastPTS = pts
         let drops = settings.drop.map { $0 == .late } ?? live
         let free: Slot? = lock.withLock {
@@ -230,7 +223,7 @@ public final class VideoRecording: FrameSink {
         finished = true
         // The sound ends with the picture's last frame.
         sound?.stop()
-        lock.withLock { pictureEnd = (live ? Double(lastPTS) / 90000 : Double(lastPTS)) / (live ? 1 : rate) + 1 / rate }
+        lock.withLock { pictureEnd = (live ? Double(lastPTS) / 90000 : Double(lastPTS) / rate) + 1 / rate }
         stopThread()
         if let failure = lock.withLock({ self.failure }) { throw failure }
         if encodedFrames > 0 { onNote?(summary) }
