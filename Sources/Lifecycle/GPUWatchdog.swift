@@ -16,14 +16,16 @@ public enum GPUWatchdog {
 
     /// What was in hand before `begin`, for `end` to restore (a compile inside a frame).
     public struct Token: Sendable {
-        fileprivate let kind: Int32
+        fileprivate let state: Int64
         fileprivate let frame: Int64
-        fileprivate let since: Int64
     }
 
-    private static let kind = Atomic<Int32>(0)
+    /// The work in hand and when it began, in one word (`since << 2 | kind`) so
+    /// that `check` never pairs one work's kind with another's start time: the
+    /// time restored by `end` is a stale one, which read beside a live kind
+    /// would end the process at once.
+    private static let state = Atomic<Int64>(0)
     private static let frame = Atomic<Int64>(0)
-    private static let since = Atomic<Int64>(0)
     private static let timeoutNanoseconds = Atomic<Int64>(60_000_000_000)
     private static let stopSeenAt = Atomic<Int64>(0)
 
@@ -40,31 +42,29 @@ public enum GPUWatchdog {
     /// Marks the start of GPU work; pass the token to `end`.
     @inline(__always)
     public static func begin(_ work: Work, frame number: Int = 0) -> Token {
-        let token = Token(kind: kind.load(ordering: .relaxed), frame: frame.load(ordering: .relaxed), since: since.load(ordering: .relaxed))
-        since.store(MonotonicClock.nanoseconds, ordering: .relaxed)
+        let token = Token(state: state.load(ordering: .relaxed), frame: frame.load(ordering: .relaxed))
         frame.store(Int64(number), ordering: .relaxed)
-        kind.store(work.rawValue, ordering: .releasing)
+        state.store(MonotonicClock.nanoseconds << 2 | Int64(work.rawValue), ordering: .releasing)
         return token
     }
 
     @inline(__always)
     public static func end(_ token: Token) {
-        kind.store(0, ordering: .relaxed)
         frame.store(token.frame, ordering: .relaxed)
-        since.store(token.since, ordering: .relaxed)
-        kind.store(token.kind, ordering: .releasing)
+        state.store(token.state, ordering: .releasing)
     }
 
     /// Called by a thread waiting on the GPU's thread: ends the process when
     /// the work in hand outlasts a stop by `grace` or any frame by `frameTimeout`.
     public static func check() {
-        let work = Work(rawValue: kind.load(ordering: .acquiring)) ?? .idle
+        let inHand = state.load(ordering: .acquiring)
+        let work = Work(rawValue: Int32(inHand & 3)) ?? .idle
         let t = MonotonicClock.nanoseconds
         if StopSignal.isRequested {
             if stopSeenAt.load(ordering: .relaxed) == 0 { stopSeenAt.store(t, ordering: .relaxed) }
         }
         guard work != .idle else { return }
-        let started = since.load(ordering: .relaxed)
+        let started = inHand >> 2
         let stoppedAt = stopSeenAt.load(ordering: .relaxed)
         if stoppedAt != 0, t - max(started, stoppedAt) >= Int64(grace * 1e9) {
             fire(work, seconds: grace, afterStop: true)
