@@ -42,6 +42,7 @@ public final class TextureCache {
     /// True when the renderer is software, where a CPU conversion is cheaper than a pass.
     public let rendersInSoftware: Bool
     private let cpuConverter = YUVToRGBA()
+    private lazy var planarConverter = YUVToYUV420()
     private var convertedUpload: (texture: GLuint, width: Int, height: Int, format: GLenum)?
     /// True when the last frame was converted at half size (see `texture(for:folding:magnification:)`).
     public private(set) var lastConversionHalved = false
@@ -154,6 +155,19 @@ public final class TextureCache {
         cpuConverter.convert(frame, x: rect.x, y: rect.y, width: rect.width, height: rect.height, transform: transform, mosaic: mosaic)
         lastPath = .copy
         return UnsafeRawBufferPointer(cpuConverter.pixels)
+    }
+
+    /// The cropped frame as planar 4:2:0 Y'CbCr in `colorSpace` (Y', Cb, Cr,
+    /// each tight), `transform` applied, straight from its YUV bytes with no
+    /// RGB picture between (`YUVToYUV420`): equal to converting
+    /// `convertedPixels` to 4:2:0. Nil when the frame would reach the GPU
+    /// another way. Valid until the next call.
+    public func convertedYUV420(of frame: Frame, transform: RGBTransform?, colorSpace: YUVColorSpace) -> UnsafeRawBufferPointer? {
+        guard convertsToMemory(frame) else { return nil }
+        let rect = cropRectangle(for: frame)
+        planarConverter.convert(frame, x: rect.x, y: rect.y, width: rect.width, height: rect.height, transform: transform, to: colorSpace)
+        lastPath = .copy
+        return UnsafeRawBufferPointer(planarConverter.planes)
     }
 
     /// Uploads `frame`; where it is a YUV frame, `transform` (a color matrix)

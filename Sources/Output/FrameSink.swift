@@ -27,21 +27,23 @@ extension FrameSink {
 public enum RenderedPicture {
     /// Drawn on the GPU, into this target: the renderer's output framebuffer, or a screen.
     case drawn(RenderTarget)
-    /// In memory only, RGBA rows top first: the CPU's conversion was the whole
-    /// picture and nothing was drawn (a passthrough, never with a screen).
-    case pixels(UnsafeRawBufferPointer, width: Int, height: Int)
+    /// In memory only: the CPU's conversion of the frame is the whole picture
+    /// and nothing is drawn (a passthrough, never with a screen). It is
+    /// converted when a sink first asks, to RGBA (`pixels()`) or straight to
+    /// the 4:2:0 planes a recording takes (`yuv420(in:)`).
+    case inMemory(width: Int, height: Int)
 
     public var width: Int {
         switch self {
         case .drawn(let target): target.width
-        case .pixels(_, let width, _): width
+        case .inMemory(let width, _): width
         }
     }
 
     public var height: Int {
         switch self {
         case .drawn(let target): target.height
-        case .pixels(_, _, let height): height
+        case .inMemory(_, let height): height
         }
     }
 }
@@ -71,6 +73,14 @@ public struct RenderedFrame {
         try source.readBack()
     }
 
+    /// The picture as planar 4:2:0 Y'CbCr in `colorSpace` (Y', Cb, Cr, each
+    /// tight), when it can be had without RGB between: a picture in memory,
+    /// converted straight from the frame's YUV bytes. Nil otherwise, for the
+    /// sink to convert `pixels()` itself. Valid until the next frame.
+    public func yuv420(in colorSpace: YUVColorSpace) throws -> UnsafeRawBufferPointer? {
+        try source.readBackYUV420(colorSpace)
+    }
+
     public var width: Int { picture.width }
     public var height: Int { picture.height }
 }
@@ -79,4 +89,10 @@ public struct RenderedFrame {
 public protocol PixelSource: AnyObject {
     /// RGBA bytes, top row first, valid until the next frame.
     func readBack() throws -> UnsafeRawBufferPointer
+    /// Planar 4:2:0 bytes in `colorSpace` made without an RGB picture, or nil (see `RenderedFrame.yuv420(in:)`).
+    func readBackYUV420(_ colorSpace: YUVColorSpace) throws -> UnsafeRawBufferPointer?
+}
+
+extension PixelSource {
+    public func readBackYUV420(_ colorSpace: YUVColorSpace) throws -> UnsafeRawBufferPointer? { nil }
 }

@@ -28,6 +28,9 @@ public final class FrameRenderer: PixelSource {
     /// again offscreen when it went to a screen and is then read back).
     private var picture: RenderedPicture?
     private var lastLayout: (texture: TextureView, matrix: ColorMatrix, frame: StageFrame, from: Int)?
+    /// A picture in memory: the frame and what its CPU conversion applies, done
+    /// when a sink asks for it (as RGBA, or as 4:2:0 planes without RGBA between).
+    private var inMemory: (frame: Frame, transform: RGBTransform?, mosaic: Int, rgba: UnsafeRawBufferPointer?)?
     private var pixels = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     private var framesDrawn = 0
     /// The output number of the last frame drawn, for the watchdog's message.
@@ -116,12 +119,14 @@ public final class FrameRenderer: PixelSource {
         framesDrawn &+= 1
         lastIndex = index
         lastLayout = nil
+        inMemory = nil
         let mosaic = plan.conversionMosaic
-        if plan.steps.count == 1, let bytes = cache.convertedPixels(of: frame, transform: fold, mosaic: mosaic) {
+        if plan.steps.count == 1 && conditions.convertsToMemory {
             // The conversion is the picture: no upload, draw or read-back.
             matrixFolded = fold != nil
             lastPassCount = 0
-            picture = .pixels(bytes, width: size.0, height: size.1)
+            inMemory = (frame, fold, mosaic, nil)
+            picture = .inMemory(width: size.0, height: size.1)
             framesRead = framesDrawn
             return picture!
         }
@@ -170,8 +175,14 @@ public final class FrameRenderer: PixelSource {
         switch picture {
         case nil:
             throw GPUError("nothing has been rendered yet to read back")
-        case .pixels(let bytes, _, _)?:
-            return bytes
+        case .inMemory?:
+            guard let pending = inMemory else { throw GPUError("the frame in memory is gone") }
+            if let rgba = pending.rgba { return rgba }
+            guard let rgba = cache.convertedPixels(of: pending.frame, transform: pending.transform, mosaic: pending.mosaic) else {
+                throw GPUError("the frame in memory could not be converted")
+            }
+            inMemory?.rgba = rgba
+            return rgba
         case .drawn(let target)?:
             guard framesRead != framesDrawn else { return UnsafeRawBufferPointer(pixels) }
             let output = try outputFramebuffer((target.width, target.height))
@@ -190,6 +201,16 @@ public final class FrameRenderer: PixelSource {
             readBacks += 1
             return UnsafeRawBufferPointer(pixels)
         }
+    }
+
+    /// The last picture as planar 4:2:0 in `colorSpace`, straight from the
+    /// frame's YUV bytes, when it is a picture in memory without a mosaic;
+    /// nil otherwise (the caller converts `readBack()`).
+    public func readBackYUV420(_ colorSpace: YUVColorSpace) throws -> UnsafeRawBufferPointer? {
+        guard case .inMemory? = picture, let pending = inMemory, pending.mosaic == 1 else { return nil }
+        let watch = GPUWatchdog.begin(.frame, frame: lastIndex)
+        defer { GPUWatchdog.end(watch) }
+        return cache.convertedYUV420(of: pending.frame, transform: pending.transform, colorSpace: colorSpace)
     }
 
     private func redrawLayout(into target: Framebuffer) throws {

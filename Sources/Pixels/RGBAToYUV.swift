@@ -15,21 +15,12 @@ public final class RGBAToYUV {
     /// Y', then Cb, then Cr, each plane tightly packed.
     public private(set) var planes = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     private var size = (width: 0, height: 0)
-    private let y: SIMD4<Int32>, u: SIMD4<Int32>, v: SIMD4<Int32>
+    private let encoding: YUVEncoding
 
     public init(chroma: Chroma = .c420, colorSpace: YUVColorSpace = .bt601Limited) {
         self.chroma = chroma
         self.colorSpace = colorSpace
-        let (kr, kg, kb) = colorSpace.lumaWeights
-        let (ys, cs, yo): (Float, Float, Float) = colorSpace.range == .limited ? (219, 224, 16) : (255, 255, 0)
-        // Per 8-bit channel, times 65536; the constant carries the offset and the rounding half.
-        func row(_ r: Float, _ g: Float, _ b: Float, _ offset: Float) -> SIMD4<Int32> {
-            SIMD4(Int32((r * 65536).rounded()), Int32((g * 65536).rounded()), Int32((b * 65536).rounded()), Int32(offset * 65536) + 32768)
-        }
-        y = row(kr * ys / 255, kg * ys / 255, kb * ys / 255, yo)
-        let cb = cs / 255 / (2 * (1 - kb)), cr = cs / 255 / (2 * (1 - kr))
-        u = row(-kr * cb, -kg * cb, (1 - kb) * cb, 128)
-        v = row((1 - kr) * cr, -kg * cr, -kb * cr, 128)
+        encoding = YUVEncoding(colorSpace)
     }
 
     deinit { planes.deallocate() }
@@ -58,23 +49,19 @@ public final class RGBAToYUV {
         let luma = planes.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let c = chromaSize(width: width, height: height)
         let cb = luma + width * height, cr = cb + c.width * c.height
-        @inline(__always) func apply(_ k: SIMD4<Int32>, _ r: Int32, _ g: Int32, _ b: Int32, _ shift: Int32) -> UInt8 {
-            let value = (k.x &* r &+ k.y &* g &+ k.z &* b) >> shift &+ k.w
-            return UInt8(truncatingIfNeeded: Swift.min(Swift.max(value >> 16, 0), 255))
-        }
+        let encoding = self.encoding
         for row in 0..<height {
             let line = source + row * width * 4, out = luma + row * width
             for x in 0..<width {
                 let p = line + 4 * x
-                out[x] = apply(y, Int32(p[0]), Int32(p[1]), Int32(p[2]), 0)
+                out[x] = encoding.luma(Int32(p[0]), Int32(p[1]), Int32(p[2]))
             }
         }
         if chroma == .c444 {
             for i in 0..<width * height {
                 let p = source + 4 * i
                 let (r, g, b) = (Int32(p[0]), Int32(p[1]), Int32(p[2]))
-                cb[i] = apply(u, r, g, b, 0)
-                cr[i] = apply(v, r, g, b, 0)
+                (cb[i], cr[i]) = encoding.chroma(r, g, b, shift: 0)
             }
             return
         }
@@ -87,8 +74,7 @@ public final class RGBAToYUV {
                 let r = Int32(a[0]) &+ Int32(b[0]) &+ Int32(c0[0]) &+ Int32(d[0])
                 let g = Int32(a[1]) &+ Int32(b[1]) &+ Int32(c0[1]) &+ Int32(d[1])
                 let bl = Int32(a[2]) &+ Int32(b[2]) &+ Int32(c0[2]) &+ Int32(d[2])
-                cb[row * c.width + x] = apply(u, r, g, bl, 2)
-                cr[row * c.width + x] = apply(v, r, g, bl, 2)
+                (cb[row * c.width + x], cr[row * c.width + x]) = encoding.chroma(r, g, bl, shift: 2)
             }
         }
     }

@@ -181,3 +181,28 @@ struct Converter<S: ColorStage, P: ChannelPacking> {
         }
     }
 }
+
+/// Where row r of a YUYV or NV12 frame has its luma, and the line holding its chroma.
+struct RowLines {
+    let luma: UnsafePointer<UInt8>
+    let lumaStride: Int
+    let chroma: UnsafePointer<UInt8>
+    let chromaStride: Int
+    let yuyv: Bool
+
+    init(_ frame: Frame) {
+        let plane = frame.planes[0], chromaPlane = frame.format == .nv12 ? frame.planes[1] : plane
+        luma = plane.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        lumaStride = plane.bytesPerRow
+        chroma = chromaPlane.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        chromaStride = chromaPlane.bytesPerRow
+        yuyv = frame.format == .yuyv
+    }
+
+    @inline(__always)
+    func callAsFunction(_ r: Int) -> (UnsafePointer<UInt8>, UnsafePointer<UInt8>) {
+        let line = luma + r * lumaStride
+        return (line, yuyv ? line : chroma + (r >> 1) * chromaStride)
+    }
+}
+

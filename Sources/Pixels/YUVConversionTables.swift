@@ -92,3 +92,27 @@ struct WideTables {
         }
     }
 }
+
+/// The tables a conversion from Y'CbCr uses for the current color space and
+/// matrix: the conversion alone, the two composed, or for a matrix too strong
+/// for packed fields, wide ones. Made again only when either changes.
+struct ConversionTables {
+    private var plain: PackedTables?
+    private var composed: PackedTables?
+    private(set) var wide: WideTables?
+
+    mutating func prepare(_ colorSpace: YUVColorSpace, _ transform: RGBTransform?) {
+        if plain?.colorSpace != colorSpace { plain = PackedTables(colorSpace, nil) }
+        guard let transform else {
+            (composed, wide) = (nil, nil)
+            return
+        }
+        if let c = composed, c.colorSpace == colorSpace, c.transform == transform { return }
+        if let w = wide, w.colorSpace == colorSpace, w.transform == transform { return }
+        composed = PackedTables(colorSpace, transform)
+        wide = composed == nil ? WideTables(colorSpace, transform) : nil
+    }
+
+    /// The packed tables in use, when the wide ones are not.
+    var packed: PackedTables? { wide == nil ? composed ?? plain : nil }
+}

@@ -33,11 +33,7 @@ public final class YUVToRGBA {
     public private(set) var pixels = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     public private(set) var outputWidth = 0
     public private(set) var outputHeight = 0
-    /// Tables for the current color space: the conversion, and with a matrix
-    /// the two composed, or for a matrix too strong for packed fields, wide ones.
-    private var plain: PackedTables?
-    private var composed: PackedTables?
-    private var wide: WideTables?
+    private var tables = ConversionTables()
     private let parallel: ParallelRows
     private lazy var job = Job(self)
 
@@ -70,7 +66,7 @@ public final class YUVToRGBA {
             pixels = .allocate(byteCount: size.width * size.height * 4, alignment: 64)
         }
         (outputWidth, outputHeight) = size
-        prepareTables(frame.colorSpace, transform)
+        tables.prepare(frame.colorSpace, transform)
         job.task = Task(frame: frame, rect: Rectangle(x: x, y: y, width: width, height: height), halved: halved, order: order, mosaic: mosaic)
         // Rows are independent: large pictures are split between threads.
         if size.width * size.height >= Self.splitPixels {
@@ -79,19 +75,6 @@ public final class YUVToRGBA {
             job.work(rows: 0..<size.height)
         }
         job.task = nil
-    }
-
-    /// Makes tables only when the color space or the matrix changed.
-    private func prepareTables(_ colorSpace: YUVColorSpace, _ transform: RGBTransform?) {
-        if plain?.colorSpace != colorSpace { plain = PackedTables(colorSpace, nil) }
-        guard let transform else {
-            (composed, wide) = (nil, nil)
-            return
-        }
-        if let c = composed, c.colorSpace == colorSpace, c.transform == transform { return }
-        if let w = wide, w.colorSpace == colorSpace, w.transform == transform { return }
-        composed = PackedTables(colorSpace, transform)
-        wide = composed == nil ? WideTables(colorSpace, transform) : nil
     }
 
     private struct Rectangle {
@@ -122,11 +105,11 @@ public final class YUVToRGBA {
 
     /// Output rows `rows` of the task, with one specialized loop per combination.
     private func convert(_ rows: Range<Int>, _ task: Task) {
-        if let wide {
+        if let wide = tables.wide {
             wide.withStage { convert(rows, task, $0) }
             return
         }
-        (composed ?? plain)!.withStage { convert(rows, task, $0) }
+        tables.packed!.withStage { convert(rows, task, $0) }
     }
 
     private func convert<S: ColorStage>(_ rows: Range<Int>, _ task: Task, _ stage: S) {
@@ -189,28 +172,3 @@ public final class YUVToRGBA {
         }
     }
 }
-
-/// Where row r of a YUYV or NV12 frame has its luma, and the line holding its chroma.
-private struct RowLines {
-    let luma: UnsafePointer<UInt8>
-    let lumaStride: Int
-    let chroma: UnsafePointer<UInt8>
-    let chromaStride: Int
-    let yuyv: Bool
-
-    init(_ frame: Frame) {
-        let plane = frame.planes[0], chromaPlane = frame.format == .nv12 ? frame.planes[1] : plane
-        luma = plane.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        lumaStride = plane.bytesPerRow
-        chroma = chromaPlane.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        chromaStride = chromaPlane.bytesPerRow
-        yuyv = frame.format == .yuyv
-    }
-
-    @inline(__always)
-    func callAsFunction(_ r: Int) -> (UnsafePointer<UInt8>, UnsafePointer<UInt8>) {
-        let line = luma + r * lumaStride
-        return (line, yuyv ? line : chroma + (r >> 1) * chromaStride)
-    }
-}
-

@@ -41,6 +41,8 @@ struct RecordingBenchmark {
         func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
         var list = [
             Job(name: "h264 sepia", program: "kamera", arguments: kamera + ["--filter", "sepia", "-o", path("k.mp4"), "--preset", "veryfast", "--crf", "23"], output: path("k.mp4")),
+            Job(name: "h264 sepia rgba", program: "kamera", arguments: kamera + ["--filter", "sepia", "-o", path("kr.mp4"), "--preset", "veryfast", "--crf", "23",
+                                                                          "--encoder-input", "rgba"], output: path("kr.mp4")),
             Job(name: "h264 sepia", program: "ffmpeg", arguments: ["ffmpeg", "-nostdin", "-v", "error", "-y"] + raw + ["-vf", "format=rgba,\(sepia),format=yuv420p"] + x264
                 + ["-movflags", "+frag_keyframe+empty_moov+default_base_moof", path("f.mp4")], output: path("f.mp4")),
             Job(name: "h264 encode only", program: "ffmpeg", arguments: ["ffmpeg", "-nostdin", "-v", "error", "-y"] + raw + ["-vf", "format=yuv420p"] + x264
@@ -116,6 +118,9 @@ struct RecordingBenchmark {
             if let peer = median("h264 sepia", "gstreamer-gl") { ratios.append(String(format: "gstreamer/kamera %.2fx", peer / own)) }
             if let floor = median("h264 encode only", "ffmpeg") {
                 ratios.append(String(format: "Kamera's decode + sepia + read-back + conversion over encoding alone: %+.0f %% (target < 10 %%)", (own / floor - 1) * 100))
+            }
+            if let rgba = median("h264 sepia rgba", "kamera") {
+                ratios.append(String(format: "pixel paths: YUYV straight to 4:2:0 (auto) against the RGBA picture through swscale: %.2fx as fast", rgba / own))
             }
         }
         if let own = median("ffv1 sepia", "kamera"), let peer = median("ffv1 sepia", "ffmpeg") { ratios.append(String(format: "FFV1: ffmpeg/kamera %.2fx", peer / own)) }

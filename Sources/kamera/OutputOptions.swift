@@ -50,6 +50,9 @@ struct OutputOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "When the video encoder falls behind: late (drop the frame; the default on cameras) or never (wait; the default on files, the test pattern and exports).")
     var drop: String?
 
+    @Option(parsing: .unconditional, help: "What a 4:2:0 video encoder is fed: auto (4:2:0 made straight from a YUV frame, the filter applied on the way, when the CPU's conversion is the whole picture; otherwise the RGBA picture through swscale) or rgba (always the RGBA picture, to compare).")
+    var encoderInput = "auto"
+
     @Option(parsing: .unconditional, help: "Record sound from this ALSA capture device into the video outputs: default, hw:1,0, plughw:CARD=NAME (kamera devices --audio lists them). AAC in .mp4/.mov, Opus in .mkv/.webm.")
     var audio: String?
 
@@ -82,6 +85,10 @@ struct OutputOptions: ParsableArguments {
         video.gop = gop
         video.faststart = faststart
         video.audioCodec = audioCodec
+        guard let input = VideoSettings.EncoderInput(rawValue: encoderInput) else {
+            throw UsageError("--encoder-input \(excerpt(encoderInput)) is not valid; use auto or rgba")
+        }
+        video.encoderInput = input
         if let drop {
             guard let policy = VideoSettings.DropPolicy(rawValue: drop) else { throw UsageError("--drop \(excerpt(drop)) is not valid; use late or never") }
             video.drop = policy
@@ -129,7 +136,7 @@ struct OutputOptions: ParsableArguments {
         }
         if requests.filter({ $0 == .display }).count > 1 { throw UsageError("-o kms is given twice; there is one display") }
         let videoOptions: [(String, Bool)] = [("--codec", codec != nil && codec != "help" && codec != "list"), ("--crf", crf != nil), ("--bitrate", bitrate != nil), ("--preset", preset != nil),
-                                              ("--gop", gop != nil), ("--faststart", faststart), ("--drop", drop != nil),
+                                              ("--gop", gop != nil), ("--faststart", faststart), ("--drop", drop != nil), ("--encoder-input", encoderInput != "auto"),
                                               ("--audio", audio != nil), ("--audio-codec", audioCodec != nil)]
         if !requests.contains(where: { if case .video = $0 { true } else { false } }), let (option, _) = videoOptions.first(where: \.1) {
             throw UsageError("\(option) is for video outputs; add -o clip.mp4 (or .mkv, .mov, .webm)")

@@ -1,9 +1,11 @@
 import CFFmpeg
 import Foundation
+import Pixels
 
-/// One video file being encoded with FFmpeg's libraries: RGBA frames in,
-/// converted by swscale to the encoder's pixel format, encoded, muxed and
-/// written through Kamera's own file (`OutputFile`). Used from one thread.
+/// One video file being encoded with FFmpeg's libraries: RGBA frames
+/// converted by swscale to the encoder's pixel format, or planar 4:2:0 frames
+/// made by Kamera in `planarColorSpace`, encoded, muxed and written through
+/// Kamera's own file (`OutputFile`). Used from one thread.
 final class VideoEncoder {
     let encoderName: String
     /// The pixel format stored (`yuv420p`, `gbrp`, …).
@@ -19,6 +21,11 @@ final class VideoEncoder {
     private let path: String
     private var lastPTS: Int64 = .min
     private var headerWritten = false
+
+    /// The color space of the planar 4:2:0 frames `encode(planar:pts:)` takes,
+    /// when the encoder stores 4:2:0 (yuv420p, yuvj420p); nil when it stores
+    /// another format (RGB for FFV1, NV12) and takes only RGBA.
+    private(set) var planarColorSpace: YUVColorSpace?
 
     /// The time base of `pts` given to `encode`: 1/rate for frame-exact runs, 1/90000 for live timestamps.
     let timeBase: AVRational
@@ -63,12 +70,13 @@ final class VideoEncoder {
         codec.pointee.gop_size = Int32(settings.gop ?? max(1, Int(rate.rounded())))
         codec.pointee.thread_count = Int32(settings.threads)
         // The picture is RGB rendered in sRGB: BT.709 primaries; the Y'CbCr matrix BT.709 from 720 lines up, BT.601 below, as players assume.
-        let hd = height >= 720
+        let space = Self.yuvColorSpace(pixelFormat, height: height)
         let isRGB = pixelFormat == AV_PIX_FMT_GBRP || pixelFormat == AV_PIX_FMT_BGR0
+        planarColorSpace = pixelFormat == AV_PIX_FMT_YUV420P || pixelFormat == AV_PIX_FMT_YUVJ420P ? space : nil
         codec.pointee.color_primaries = AVCOL_PRI_BT709
         codec.pointee.color_trc = AVCOL_TRC_IEC61966_2_1
-        codec.pointee.colorspace = isRGB ? AVCOL_SPC_RGB : hd ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M
-        let fullRange = isRGB || pixelFormat == AV_PIX_FMT_YUVJ420P || pixelFormat == AV_PIX_FMT_YUVJ444P
+        codec.pointee.colorspace = isRGB ? AVCOL_SPC_RGB : space.matrix == .bt709 ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M
+        let fullRange = isRGB || space.range == .full
         codec.pointee.color_range = fullRange ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
         if let bitrate = settings.bitrate { codec.pointee.bit_rate = Int64(bitrate) }
         // A fragmented MP4 has no edit list to hide B-frames' decoding delay:
@@ -127,7 +135,7 @@ final class VideoEncoder {
         }
         self.scaler = scaler
         if !isRGB {
-            let matrix = sws_getCoefficients(hd ? SWS_CS_ITU709 : SWS_CS_ITU601)
+            let matrix = sws_getCoefficients(space.matrix == .bt709 ? SWS_CS_ITU709 : SWS_CS_ITU601)
             _ = sws_setColorspaceDetails(scaler, matrix, 1, matrix, fullRange ? 1 : 0, 0, 1 << 16, 1 << 16)
         }
     }
@@ -144,9 +152,8 @@ final class VideoEncoder {
 
     /// Converts and encodes one RGBA picture (top row first, `width * 4` bytes a row) at `pts` in `timeBase`.
     func encode(_ rgba: UnsafeRawBufferPointer, pts: Int64) throws {
-        guard let frame, let codec else { return }
-        var status = av_frame_make_writable(frame)
-        guard status >= 0 else { throw Self.error(status, "\(path): out of memory for a frame") }
+        guard let frame else { return }
+        try makeWritable(frame)
         var source: [UnsafePointer<UInt8>?] = [rgba.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
         var sourceStride: [Int32] = [Int32(width * 4), 0, 0, 0]
         withUnsafeMutablePointer(to: &frame.pointee.data) { data in
@@ -158,10 +165,36 @@ final class VideoEncoder {
                 }
             }
         }
+        try send(frame, pts: pts)
+    }
+
+    /// Encodes one planar 4:2:0 picture in `planarColorSpace` (Y', Cb, Cr,
+    /// each tight, as `YUVToYUV420` makes them) at `pts` in `timeBase`.
+    func encode(planar: UnsafeRawBufferPointer, pts: Int64) throws {
+        guard let frame, planarColorSpace != nil else { return }
+        precondition(planar.count >= YUVToYUV420.frameSize(width: width, height: height))
+        try makeWritable(frame)
+        let chroma = (width: (width + 1) / 2, height: (height + 1) / 2)
+        let y = planar.baseAddress!, u = y + width * height, v = u + chroma.width * chroma.height
+        av_image_copy_plane(frame.pointee.data.0, frame.pointee.linesize.0, y.assumingMemoryBound(to: UInt8.self), Int32(width), Int32(width), Int32(height))
+        av_image_copy_plane(frame.pointee.data.1, frame.pointee.linesize.1, u.assumingMemoryBound(to: UInt8.self), Int32(chroma.width),
+                            Int32(chroma.width), Int32(chroma.height))
+        av_image_copy_plane(frame.pointee.data.2, frame.pointee.linesize.2, v.assumingMemoryBound(to: UInt8.self), Int32(chroma.width),
+                            Int32(chroma.width), Int32(chroma.height))
+        try send(frame, pts: pts)
+    }
+
+    private func makeWritable(_ frame: UnsafeMutablePointer<AVFrame>) throws {
+        let status = av_frame_make_writable(frame)
+        guard status >= 0 else { throw Self.error(status, "\(path): out of memory for a frame") }
+    }
+
+    private func send(_ frame: UnsafeMutablePointer<AVFrame>, pts: Int64) throws {
+        guard let codec else { return }
         // Never two frames at one time: a repeated timestamp moves on by one tick.
         frame.pointee.pts = max(pts, lastPTS &+ 1)
         lastPTS = frame.pointee.pts
-        status = avcodec_send_frame(codec, frame)
+        let status = avcodec_send_frame(codec, frame)
         guard status >= 0 else { throw Self.error(status, "\(path): the \(encoderName) encoder failed") }
         try drain()
     }
@@ -221,6 +254,22 @@ final class VideoEncoder {
         if let format { avformat_free_context(format) }
         format = nil
         kamera_avio_free(&io)
+    }
+
+    /// The Y'CbCr color space Kamera writes `format` in at `height`: BT.709 from
+    /// 720 lines up, BT.601 below; full range for the JPEG formats, limited otherwise.
+    private static func yuvColorSpace(_ format: AVPixelFormat, height: Int) -> YUVColorSpace {
+        YUVColorSpace(matrix: height >= 720 ? .bt709 : .bt601,
+                      range: format == AV_PIX_FMT_YUVJ420P || format == AV_PIX_FMT_YUVJ444P ? .full : .limited)
+    }
+
+    /// The color space of the planar 4:2:0 frames `encoder` (of `codec`) will
+    /// take at `height` (see `planarColorSpace`), before it is opened.
+    static func planarColorSpace(encoder name: String, codec: VideoCodec, height: Int) -> YUVColorSpace? {
+        guard let encoder = avcodec_find_encoder_by_name(name),
+              let format = try? pixelFormat(for: encoder, codec: codec, path: ""),
+              format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P else { return nil }
+        return yuvColorSpace(format, height: height)
     }
 
     /// The encoder's pixel format for RGBA pictures: 4:2:0 for lossy codecs

@@ -21,6 +21,7 @@ public final class VideoRecording: FrameSink {
     public let settings: VideoSettings
     /// The encoder chosen, `libx264`.
     public let encoderName: String
+    private let codec: VideoCodec
     /// Stamped from the source's clock (a camera's timestamps, first frame at
     /// 0, so a dropped frame leaves a gap in time) rather than at the rate.
     public let live: Bool
@@ -33,6 +34,8 @@ public final class VideoRecording: FrameSink {
         var pixels = UnsafeMutableRawBufferPointer(start: nil, count: 0)
         var width = 0, height = 0
         var pts: Int64 = 0
+        /// Planar 4:2:0 in the encoder's color space rather than RGBA.
+        var planar = false
         var busy = false
         deinit { pixels.deallocate() }
     }
@@ -43,7 +46,9 @@ public final class VideoRecording: FrameSink {
     private var ending = false
     private var failure: Error?
     private var thread: JoinableThread?
-    private var droppedFrames = 0, encodedFrames = 0
+    private var droppedFrames = 0, encodedFrames = 0, planarFrames = 0
+    /// The color space of the 4:2:0 frames the encoder takes, for the last frame height seen.
+    private var planarSpace: (height: Int, space: YUVColorSpace?)?
     private var storedFormat = ""
     private var finished = false
 
@@ -101,6 +106,7 @@ public final class VideoRecording: FrameSink {
         self.container = container
         self.settings = settings
         self.encoderName = choice.encoder
+        self.codec = choice.codec
         self.live = live
         self.rate = rate
         slots = (0..<max(2, queueLength)).map { _ in Slot() }
@@ -201,19 +207,31 @@ public final class VideoRecording: FrameSink {
             if let failure = lock.withLock({ self.failure }) { throw failure }
             return
         }
-        let pixels = try frame.pixels()
-        let size = frame.width * frame.height * 4
-        if slot.pixels.count != size {
+        let planar = try planarPicture(frame)
+        let pixels = try planar ?? frame.pixels()
+        let size = planar != nil ? YUVToYUV420.frameSize(width: frame.width, height: frame.height) : frame.width * frame.height * 4
+        if slot.pixels.count < size {
             slot.pixels.deallocate()
-            slot.pixels = .allocate(byteCount: size, alignment: 64)
+            slot.pixels = .allocate(byteCount: frame.width * frame.height * 4, alignment: 64)
         }
         slot.pixels.copyMemory(from: UnsafeRawBufferPointer(rebasing: pixels[0..<size]))
-        (slot.width, slot.height, slot.pts) = (frame.width, frame.height, pts)
+        (slot.width, slot.height, slot.pts, slot.planar) = (frame.width, frame.height, pts, planar != nil)
         lock.withLock {
             slot.busy = true
             queue.append(slots.firstIndex { $0 === slot }!)
             lock.broadcast()
         }
+    }
+
+    /// The frame as the encoder's 4:2:0 planes when they can be had without
+    /// RGB between (a CPU-converted YUV frame; see `RenderedFrame.yuv420(in:)`).
+    private func planarPicture(_ frame: RenderedFrame) throws -> UnsafeRawBufferPointer? {
+        guard settings.encoderInput == .auto, case .inMemory = frame.picture else { return nil }
+        if planarSpace?.height != frame.height {
+            planarSpace = (frame.height, VideoEncoder.planarColorSpace(encoder: encoderName, codec: codec, height: frame.height))
+        }
+        guard let space = planarSpace?.space else { return nil }
+        return try frame.yuv420(in: space)
     }
 
     /// Encodes what is queued, flushes the encoder, writes the trailer and
@@ -244,6 +262,8 @@ public final class VideoRecording: FrameSink {
         let (encoded, dropped, stored) = lock.withLock { (encodedFrames, droppedFrames, storedFormat) }
         var text = "\(path): \(encoded) frame\(encoded == 1 ? "" : "s"), \(encoderName) \(stored)"
         text += container.isISO ? (settings.faststart ? ", MP4 with its index first" : ", fragmented \(container.rawValue.uppercased())") : ""
+        let planar = lock.withLock { planarFrames }
+        if planar > 0 { text += "; \(planar) of the frames made 4:2:0 straight from the input's YUV" }
         if !soundSummary.isEmpty { text += "; " + soundSummary }
         if dropped > 0 { text += "; \(dropped) dropped while the encoder was behind" }
         return text
@@ -328,9 +348,16 @@ public final class VideoRecording: FrameSink {
                     guard slot.width == encoder!.width, slot.height == encoder!.height else {
                         throw OutputError("\(path): the frames changed size from \(encoder!.width)x\(encoder!.height) to \(slot.width)x\(slot.height); a video holds one size")
                     }
-                    try encoder!.encode(UnsafeRawBufferPointer(slot.pixels), pts: slot.pts)
+                    if slot.planar {
+                        try encoder!.encode(planar: UnsafeRawBufferPointer(slot.pixels), pts: slot.pts)
+                    } else {
+                        try encoder!.encode(UnsafeRawBufferPointer(slot.pixels), pts: slot.pts)
+                    }
                     if settings.faststart == false || !container.isISO { try file!.publish() }
-                    lock.withLock { encodedFrames += 1 }
+                    lock.withLock {
+                        encodedFrames += 1
+                        planarFrames += slot.planar ? 1 : 0
+                    }
                 } catch {
                     fail(error)
                 }

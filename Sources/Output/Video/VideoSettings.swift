@@ -1,5 +1,5 @@
 /// How a recording is encoded: `--codec`, `--crf`, `--bitrate`, `--preset`,
-/// `--gop`, `--faststart`, `--drop`.
+/// `--gop`, `--faststart`, `--drop`, `--encoder-input`.
 public struct VideoSettings: Equatable, Sendable {
     /// A codec (`h264`) or an encoder (`h264_nvenc`); nil: the container's default.
     public var codec: String?
@@ -19,6 +19,18 @@ public struct VideoSettings: Equatable, Sendable {
     public var audioCodec: String?
     /// Encoder threads; 0: the encoder chooses.
     public var threads = 0
+    /// What the encoder is fed (`--encoder-input`).
+    public var encoderInput = EncoderInput.auto
+
+    /// How a rendered picture reaches a 4:2:0 encoder.
+    public enum EncoderInput: String, CaseIterable, Sendable {
+        /// Planar 4:2:0 made straight from a YUV frame's bytes (the color
+        /// matrix applied on the way) when the CPU's conversion is the whole
+        /// picture; otherwise the RGBA picture, converted by swscale.
+        case auto
+        /// Always the RGBA picture, converted by swscale (to compare the paths).
+        case rgba
+    }
 
     public enum DropPolicy: String, CaseIterable, Sendable {
         case never, late

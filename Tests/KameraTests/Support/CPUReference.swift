@@ -83,6 +83,35 @@ enum CPUReference {
         }
     }
 
+    /// Y'CbCr from the formulas of BT.601 / BT.709: luma per pixel, chroma from
+    /// the mean R, G and B of each 2x2 block (a last odd row or column counted twice) or per pixel.
+    static func yuvPlanes(_ image: Image, _ colorSpace: YUVColorSpace, _ chroma: RGBAToYUV.Chroma) -> [UInt8] {
+        let (kr, kg, kb) = colorSpace.lumaWeights
+        let (ys, cs, yo): (Float, Float, Float) = colorSpace.range == .limited ? (219, 224, 16) : (255, 255, 0)
+        func byte(_ v: Float) -> UInt8 { UInt8(max(0, min(255, v.rounded()))) }
+        var luma: [UInt8] = [], cb: [UInt8] = [], cr: [UInt8] = []
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let c = image.color(x, y)
+                luma.append(byte(yo + ys * (kr * c.x + kg * c.y + kb * c.z)))
+            }
+        }
+        let step = chroma == .c420 ? 2 : 1
+        for y in stride(from: 0, to: image.height, by: step) {
+            for x in stride(from: 0, to: image.width, by: step) {
+                var sum = SIMD4<Float>.zero
+                for (dx, dy) in [(0, 0), (step - 1, 0), (0, step - 1), (step - 1, step - 1)] {
+                    sum += image.color(min(x + dx, image.width - 1), min(y + dy, image.height - 1))
+                }
+                let c = sum / 4
+                let l = kr * c.x + kg * c.y + kb * c.z
+                cb.append(byte(128 + cs * (c.z - l) / (2 * (1 - kb))))
+                cr.append(byte(128 + cs * (c.x - l) / (2 * (1 - kr))))
+            }
+        }
+        return luma + cb + cr
+    }
+
     /// `clamp(M * c + offset)` for every pixel.
     static func apply(_ m: ColorMatrix, to image: Image, clamp: Bool = true) -> Image {
         Image(width: image.width, height: image.height) { x, y in

@@ -1,0 +1,130 @@
+import KameraKit
+import XCTest
+
+/// YUYV and NV12 straight to planar 4:2:0 with a color matrix on the way
+/// (`YUVToYUV420`, what a recording of a CPU-converted picture is fed):
+/// byte for byte what converting the RGBA picture gives, and within 2 of 255
+/// of the standards' formulas.
+final class PlanarConversionTests: XCTestCase {
+    /// A frame of deterministic pseudo-random bytes, luma and chroma in the legal limited range.
+    func randomFrame(_ format: PixelFormat, width: Int, height: Int, colorSpace: YUVColorSpace = .bt601Limited) -> (Frame, FrameBuffer) {
+        let buffer = FrameBuffer(format: format, width: width, height: height)
+        var seed: UInt32 = 7
+        let bytes = buffer.allBytes
+        for i in 0..<bytes.count {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            bytes[i] = 16 + UInt8(seed >> 24) % 220
+        }
+        return (buffer.frame(sequence: 0, timestamp: 0, colorSpace: colorSpace), buffer)
+    }
+
+    /// The rectangles: whole frames of even and odd sizes, and crops starting mid-pair and on an odd row.
+    let cases: [(width: Int, height: Int, rect: (x: Int, y: Int, width: Int, height: Int))] = [
+        (64, 36, (0, 0, 64, 36)), (63, 35, (0, 0, 63, 35)), (50, 32, (9, 0, 32, 32)), (41, 29, (3, 5, 30, 21)),
+    ]
+
+    let matrices: [(String, ColorMatrix?)] = {
+        func matrix(_ filters: [String], _ intensity: Float = 1) -> ColorMatrix? {
+            (try? FilterChain(parsing: filters, intensity: intensity))?.foldedMatrices.last
+        }
+        // contrast=4 is too strong for the packed tables: the wide ones.
+        return [("none", nil), ("sepia", matrix(["sepia"])), ("sepia 0.7", matrix(["sepia"], 0.7)), ("invert", matrix(["invert"])),
+                ("contrast=4", matrix(["contrast=4"]))]
+    }()
+
+    func testStraightTo420EqualsTheRGBAPictureConverted() throws {
+        let planar = YUVToYUV420(threads: 1), rgba = YUVToRGBA(threads: 1)
+        for format in [PixelFormat.yuyv, .nv12] {
+            for source in [YUVColorSpace.bt601Limited, YUVColorSpace(matrix: .bt709, range: .full)] {
+                for target in [YUVColorSpace.bt601Limited, YUVColorSpace(matrix: .bt709, range: .limited), YUVColorSpace(matrix: .bt601, range: .full)] {
+                    for (name, m) in matrices {
+                        let transform = m?.rgbTransform
+                        XCTAssertEqual(transform == nil, m == nil, name)
+                        for c in cases {
+                            let (frame, buffer) = randomFrame(format, width: c.width, height: c.height, colorSpace: source)
+                            let r = c.rect
+                            withExtendedLifetime(buffer) {
+                                planar.convert(frame, x: r.x, y: r.y, width: r.width, height: r.height, transform: transform, to: target)
+                                rgba.convert(frame, x: r.x, y: r.y, width: r.width, height: r.height, transform: transform)
+                            }
+                            let encoder = RGBAToYUV(chroma: .c420, colorSpace: target)
+                            encoder.convert(UnsafeRawBufferPointer(rgba.pixels), width: r.width, height: r.height)
+                            XCTAssertEqual(planar.planes.count, encoder.planes.count)
+                            XCTAssertTrue(Array(planar.planes) == Array(encoder.planes),
+                                          "\(format) \(source) → \(target) \(name) \(c.width)x\(c.height) at \(r)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Against the formulas: each pixel decoded with the matrix applied
+    /// before clamping (`CPUReference.decode`), then encoded by BT.601/709,
+    /// chroma from each 2x2 block's mean color. Within 2 of 255.
+    func testStraightTo420AgainstTheFormulas() throws {
+        let planar = YUVToYUV420(threads: 1)
+        var worst = 0
+        for format in [PixelFormat.yuyv, .nv12] {
+            for target in [YUVColorSpace(matrix: .bt709, range: .limited), YUVColorSpace(matrix: .bt601, range: .full)] {
+                for (name, m) in matrices {
+                    for c in cases {
+                        let (frame, buffer) = randomFrame(format, width: c.width, height: c.height)
+                        let r = c.rect
+                        withExtendedLifetime(buffer) {
+                            planar.convert(frame, x: r.x, y: r.y, width: r.width, height: r.height, transform: m?.rgbTransform, to: target)
+                        }
+                        let decoded = CPUReference.crop(CPUReference.decode(frame, folding: m), x: r.x, y: r.y, width: r.width, height: r.height)
+                        let want = CPUReference.yuvPlanes(decoded, target, .c420)
+                        let got = Array(planar.planes)
+                        XCTAssertEqual(got.count, want.count)
+                        let difference = zip(got, want).map { abs(Int($0) - Int($1)) }.max() ?? 0
+                        worst = max(worst, difference)
+                        XCTAssertLessThanOrEqual(difference, 2, "\(format) → \(target) \(name) \(c.width)x\(c.height) at \(r)")
+                    }
+                }
+            }
+        }
+        print("YUV → 4:2:0 with a matrix against the formulas: largest difference \(worst) of 255")
+    }
+
+    /// A picture large enough to be split between threads gives the same bytes as one thread.
+    func testThreadsGiveTheSameBytes() throws {
+        let (frame, buffer) = randomFrame(.yuyv, width: 640, height: 360)
+        let transform = try XCTUnwrap(matrices[1].1?.rgbTransform)
+        let one = YUVToYUV420(threads: 1), four = YUVToYUV420(threads: 4)
+        withExtendedLifetime(buffer) {
+            for converter in [one, four] {
+                converter.convert(frame, x: 140, y: 0, width: 360, height: 360, transform: transform, to: .bt601Limited)
+            }
+        }
+        XCTAssertTrue(Array(one.planes) == Array(four.planes))
+    }
+
+    /// In the renderer: a picture left in memory (a passthrough, after the
+    /// first frame) hands out 4:2:0 planes equal to its RGBA converted, with
+    /// no read-back; a drawn picture hands out none.
+    func testTheRendererHandsOutPlanesOnlyForAPictureInMemory() throws {
+        let (frame, buffer) = randomFrame(.yuyv, width: 96, height: 64)
+        var settings = RenderSettings(crop: .square)
+        settings.filters = try FilterChain(parsing: ["sepia"], intensity: 1)
+        settings.yuvConversion = .cpu
+        let space = YUVColorSpace(matrix: .bt709, range: .limited)
+        let (first, planes, rgba, readBacks) = try withExtendedLifetime(buffer) {
+            try GPUHarness.run { context -> (Bool, [UInt8]?, [UInt8], Int) in
+                let renderer = try FrameRenderer(context: context, settings: settings)
+                _ = try renderer.draw(frame, index: 0)
+                let first = try renderer.readBackYUV420(space) != nil
+                let picture = try renderer.draw(frame, index: 1)
+                guard case .inMemory = picture else { throw GPUError("the second frame was drawn") }
+                let planes = try renderer.readBackYUV420(space).map { Array($0) }
+                return (first, planes, Array(try renderer.readBack()), renderer.readBacks)
+            }
+        }
+        XCTAssertFalse(first, "the first frame is drawn: no planes")
+        let encoder = RGBAToYUV(chroma: .c420, colorSpace: space)
+        rgba.withUnsafeBytes { encoder.convert($0, width: 64, height: 64) }
+        XCTAssertEqual(planes, Array(encoder.planes))
+        XCTAssertEqual(readBacks, 0, "nothing was read back from the GPU after the first frame")
+    }
+}
