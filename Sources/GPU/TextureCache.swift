@@ -159,7 +159,7 @@ public final class TextureCache {
 
     /// The cropped frame as planar 4:2:0 Y'CbCr in `colorSpace` (Y', Cb, Cr,
     /// each tight), `transform` applied, straight from its YUV bytes with no
-    /// RGB picture between (`YUVToYUV420`): equal to converting
+    /// RGB picture between (`YUVToYUV420`): within 1 level of converting
     /// `convertedPixels` to 4:2:0. Nil when the frame would reach the GPU
     /// another way. Valid until the next call.
     public func convertedYUV420(of frame: Frame, transform: RGBTransform?, colorSpace: YUVColorSpace) -> UnsafeRawBufferPointer? {

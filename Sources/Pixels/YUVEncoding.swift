@@ -3,36 +3,39 @@
 /// give the same bytes for the same colors.
 struct YUVEncoding {
     let colorSpace: YUVColorSpace
-    /// Per 8-bit channel, times 65536; the constant carries the offset and the rounding half.
-    private let y: SIMD4<Int32>, u: SIMD4<Int32>, v: SIMD4<Int32>
+    // Per 8-bit channel, times 65536; the constants carry the offset and the rounding half.
+    private let yr: Int32, yg: Int32, yb: Int32, yk: Int32
+    private let ur: Int32, ug: Int32, ub: Int32, uk: Int32
+    private let vr: Int32, vg: Int32, vb: Int32, vk: Int32
 
     init(_ colorSpace: YUVColorSpace) {
         self.colorSpace = colorSpace
         let (kr, kg, kb) = colorSpace.lumaWeights
         let (ys, cs, yo): (Float, Float, Float) = colorSpace.range == .limited ? (219, 224, 16) : (255, 255, 0)
-        func row(_ r: Float, _ g: Float, _ b: Float, _ offset: Float) -> SIMD4<Int32> {
-            SIMD4(Int32((r * 65536).rounded()), Int32((g * 65536).rounded()), Int32((b * 65536).rounded()), Int32(offset * 65536) + 32768)
-        }
-        y = row(kr * ys / 255, kg * ys / 255, kb * ys / 255, yo)
+        func fixed(_ v: Float) -> Int32 { Int32((v * 65536).rounded()) }
+        func constant(_ offset: Float) -> Int32 { Int32(offset * 65536) + 32768 }
+        (yr, yg, yb, yk) = (fixed(kr * ys / 255), fixed(kg * ys / 255), fixed(kb * ys / 255), constant(yo))
         let cb = cs / 255 / (2 * (1 - kb)), cr = cs / 255 / (2 * (1 - kr))
-        u = row(-kr * cb, -kg * cb, (1 - kb) * cb, 128)
-        v = row((1 - kr) * cr, -kg * cr, -kb * cr, 128)
+        (ur, ug, ub, uk) = (fixed(-kr * cb), fixed(-kg * cb), fixed((1 - kb) * cb), constant(128))
+        (vr, vg, vb, vk) = (fixed((1 - kr) * cr), fixed(-kg * cr), fixed(-kb * cr), constant(128))
+    }
+
+    /// Y' of one pixel. Unclamped: the weights are positive and sum to at
+    /// most 65536 times the range's scale, so 0...255 in stays in 0...255 out.
+    @inline(__always)
+    func luma(_ r: Int32, _ g: Int32, _ b: Int32) -> UInt8 {
+        UInt8(truncatingIfNeeded: (yr &* r &+ yg &* g &+ yb &* b &+ yk) >> 16)
     }
 
     @inline(__always)
-    private static func apply(_ k: SIMD4<Int32>, _ r: Int32, _ g: Int32, _ b: Int32, _ shift: Int32) -> UInt8 {
-        let value = (k.x &* r &+ k.y &* g &+ k.z &* b) >> shift &+ k.w
-        return UInt8(truncatingIfNeeded: Swift.min(Swift.max(value >> 16, 0), 255))
-    }
-
-    /// Y' of one pixel.
-    @inline(__always)
-    func luma(_ r: Int32, _ g: Int32, _ b: Int32) -> UInt8 { Self.apply(y, r, g, b, 0) }
+    func luma(_ p: (Int32, Int32, Int32)) -> UInt8 { luma(p.0, p.1, p.2) }
 
     /// Cb and Cr of the mean of `1 << shift` pixels whose channels sum to `r`, `g`, `b`
-    /// (shift 0: one pixel; 2: a 2x2 block).
+    /// (shift 0: one pixel; 2: a 2x2 block), clamped (a full-range blue reaches 256).
     @inline(__always)
     func chroma(_ r: Int32, _ g: Int32, _ b: Int32, shift: Int32) -> (UInt8, UInt8) {
-        (Self.apply(u, r, g, b, shift), Self.apply(v, r, g, b, shift))
+        let u = ((ur &* r &+ ug &* g &+ ub &* b) >> shift &+ uk) >> 16
+        let v = ((vr &* r &+ vg &* g &+ vb &* b) >> shift &+ vk) >> 16
+        return (UInt8(truncatingIfNeeded: clampByte(u)), UInt8(truncatingIfNeeded: clampByte(v)))
     }
 }

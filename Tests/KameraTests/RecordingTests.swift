@@ -99,6 +99,36 @@ final class RecordingTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(worst, 38)
     }
 
+    /// The two ways a picture reaches the encoder, side by side on the same
+    /// frames: 4:2:0 made straight from the test pattern's YUYV with sepia on
+    /// the way (after the first frame, which is drawn), and the RGBA picture
+    /// through swscale. Both within 38 dB PSNR of the PNG render of every frame,
+    /// and within 1 dB of each other.
+    func testBothPixelPathsMatchThePNGRender() throws {
+        let result = try sh("""
+            $K render --filter sepia --frames 20 -o f-%02d.png -o auto.mp4 &&             $K render --filter sepia --frames 20 -o rgba.mp4 --encoder-input rgba &&             ffmpeg -v error -framerate 30 -i f-%02d.png -f rawvideo -pix_fmt rgb24 png.rgb &&             ffmpeg -v error -i auto.mp4 -f rawvideo -pix_fmt rgb24 auto.rgb && ffmpeg -v error -i rgba.mp4 -f rawvideo -pix_fmt rgb24 rgba.rgb
+            """)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("auto.mp4: 20 frames, libx264 yuv420p, 720x720, fragmented MP4; 19 of the frames made 4:2:0 straight from the input's YUV"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("rgba.mp4: 20 frames, libx264 yuv420p, 720x720, fragmented MP4\n"), result.stderr)
+        let png = try data("png.rgb"), frame = 720 * 720 * 3
+        XCTAssertEqual(png.count, 20 * frame)
+        var worst: [String: Double] = [:]
+        for name in ["auto", "rgba"] {
+            let video = try data("\(name).rgb")
+            XCTAssertEqual(video.count, png.count, name)
+            guard video.count == png.count else { continue }
+            worst[name] = (0..<20).map { n in
+                let range = (n * frame)..<((n + 1) * frame)
+                return psnr(video.subdata(in: range), png.subdata(in: range))
+            }.min()
+            XCTAssertGreaterThanOrEqual(worst[name] ?? 0, 38, name)
+        }
+        print(String(format: "H.264 against the PNG render, worst frame: 4:2:0 straight from YUYV %.2f dB, RGBA through swscale %.2f dB",
+                     worst["auto"] ?? 0, worst["rgba"] ?? 0))
+        XCTAssertEqual(worst["auto"] ?? 0, worst["rgba"] ?? 0, accuracy: 1)
+    }
+
     /// Ctrl-C and SIGTERM mid-recording: every frame previewed is in each
     /// file, which has its trailer (MP4 fragments, Matroska's cues).
     func testStopSignalsFinishTheFile() throws {
@@ -183,6 +213,8 @@ final class RecordingTests: XCTestCase {
             ("-o x.png --codec h264", "--codec is for video outputs; add -o clip.mp4"),
             ("-o x.mp4 --bitrate lots", "use bits a second, such as 4M"),
             ("-o x.mp4 --drop sometimes", "--drop sometimes is not valid; use late or never"),
+            ("-o x.mp4 --encoder-input nv12", "--encoder-input nv12 is not valid; use auto or rgba"),
+            ("-o x.png --encoder-input rgba", "--encoder-input is for video outputs; add -o clip.mp4"),
             ("-o x.avi", "Kamera does not write .avi files"),
             ("-o x.jpg --quality 0", "--quality 0 is out of range; use 1 to 100"),
             ("-o x.jpg --quality 101", "--quality 101 is out of range; use 1 to 100"),
