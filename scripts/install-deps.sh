@@ -2,7 +2,7 @@
 # Installs the Debian packages Kamera builds and renders with; does nothing
 # when they are already there. Runs apt-get as root, or through sudo.
 #   scripts/install-deps.sh           # building and running
-#   scripts/install-deps.sh --tests   # also what the tests use (ffmpeg's kmsgrab reads the VM's screen, ffprobe checks recordings; exiftool reads EXIF, aplay/arecord play into the VM's loopback sound card; dpkg-dev, lintian and man-db check the package)
+#   scripts/install-deps.sh --tests   # also what the tests use (ffmpeg's kmsgrab reads the VM's screen, ffprobe checks recordings; exiftool reads EXIF, aplay/arecord play into the VM's loopback sound card; dpkg-dev, lintian and man-db check the package; zint and qrencode make the codes the detector reads)
 #   scripts/install-deps.sh --package # dpkg-shlibdeps, for scripts/package-deb.sh
 #   scripts/install-deps.sh --lintian # lintian, for scripts/package-deb.sh --lintian
 #   scripts/install-deps.sh --bench   # also the peers `kamera bench` measures (ffmpeg, GStreamer GL under Xvfb, kmscube)
@@ -12,10 +12,11 @@ packages=(
     pkg-config
     libegl-dev libgles2-mesa-dev libgbm-dev libdrm-dev libv4l-dev libpng-dev libturbojpeg0-dev libdeflate-dev   # headers (module maps)
     libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libexif-dev libasound2-dev   # recording (FFmpeg's libraries), EXIF, sound (ALSA)
+    libzxing-dev g++                                                             # codes (--detect codes: zxing-cpp, through a C++ shim)
     libegl-mesa0 libgl1-mesa-dri                                                 # Mesa EGL + llvmpipe
     systemd                                                                      # systemd-analyze (the kiosk unit test)
 )
-[ "${1:-}" = --tests ] && packages+=(ffmpeg dpkg-dev lintian man-db libimage-exiftool-perl alsa-utils)
+[ "${1:-}" = --tests ] && packages+=(ffmpeg dpkg-dev lintian man-db libimage-exiftool-perl alsa-utils zint qrencode)
 [ "${1:-}" = --package ] && packages+=(dpkg-dev)
 [ "${1:-}" = --lintian ] && packages+=(lintian)
 [ "${1:-}" = --bench ] && packages+=(ffmpeg gstreamer1.0-tools gstreamer1.0-gl gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-ugly xvfb kmscube)

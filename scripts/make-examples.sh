@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes the example inputs under Examples/Media, all from Kamera's own test
-# pattern (so they are the project's own work, under its licence), with kamera
-# and ffmpeg. Run it from a clone after building; the files are committed, so
+# pattern (so they are the project's own work, under its licence), with kamera,
+# ffmpeg and qrencode. Run it from a clone after building; the files are committed, so
 # users never need to.
 #   scripts/make-examples.sh [KAMERA]   (default .build/debug/kamera)
 set -euo pipefail
@@ -24,4 +24,8 @@ rm stored.jpg
 "$kamera" render --crop none --size 192x108 --frames 12 -o clip.y4m
 "$kamera" render --format yuyv --input-size 320x180 --frames 2 --save-input raw.yuv -o "$(mktemp -d)/ignored-%d.png"
 ffmpeg -v error -y -f lavfi -i "color=gray:s=64x64,noise=alls=100:allf=t,format=rgb24" -frames:v 1 noise.png
+# ticket.png: a QR code (Debian's qrencode) on a white 320x240 card, for --detect codes.
+qrencode -o qr.png -s 4 -m 2 "KAMERA-TICKET-0042"
+ffmpeg -v error -y -f lavfi -i color=white:s=320x240 -i qr.png -filter_complex "overlay=140:60,format=rgb24" -frames:v 1 ticket.png
+rm qr.png
 ls -l "$media"

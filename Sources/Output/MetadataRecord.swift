@@ -1,3 +1,5 @@
+import Foundation
+
 /// What an analyser found in one frame, as one JSON object.
 public protocol AnalysisResult: Sendable {
     /// The result as a JSON object, on one line, the same for the same frame on every run.
@@ -45,5 +47,27 @@ public enum JSONNumber {
             if text.hasSuffix(".") { text.removeLast() }
         }
         return text == "-0" ? "0" : text
+    }
+}
+
+/// Strings in JSON as the metadata writes them: quoted, with quotes,
+/// backslashes and control characters escaped (a code's value is any bytes
+/// its maker chose).
+public enum JSONText {
+    public static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029:
+                out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 }

@@ -1,7 +1,11 @@
 import Capture
 import Foundation
+import GPU
 import Lifecycle
 import Output
+import Pixels
+import Render
+import Synchronization
 
 /// The one frame loop of every command: source → zoom → render → sinks,
 /// with pacing for files and the test pattern, the stop flag (SIGINT,
@@ -9,7 +13,8 @@ import Output
 public final class FrameLoop {
     /// Why the loop ended.
     public enum Ending: Equatable, Sendable {
-        case frameCount, duration, quit, stopSignal, inputEnded
+        /// `stopped`: `stop()` was called (`--once` read its code).
+        case frameCount, duration, quit, stopSignal, inputEnded, stopped
     }
 
     public let session: SourceSession
@@ -34,6 +39,10 @@ public final class FrameLoop {
     /// Hears each rendered frame after the sinks took it.
     public var onFrame: ((RenderedFrame) -> Void)?
     public private(set) var statistics = LoopStatistics()
+    /// Called when the run ends other than by a signal; what it throws is the
+    /// run's error (`--once` that read no code).
+    public var check: (() throws -> Void)?
+    private let stopRequested = Atomic<Bool>(false)
 
     /// Test hook: a real crash (a bad memory access) in the render path after
     /// this many frames, to check that the console comes back.
@@ -64,7 +73,13 @@ public final class FrameLoop {
         updateStatistics(now: MonotonicClock.seconds, cpu: MonotonicClock.processCPUSeconds)
         for sink in sinks { try sink.finish() }
         try recorder?.finish()
+        if ending != .stopSignal { try check?() }
         return ending
+    }
+
+    /// Ends the run after the frame in hand; from any thread.
+    public func stop() {
+        stopRequested.store(true, ordering: .releasing)
     }
 
     private func loop(limit: Int?, duration: Double?) throws -> Ending {
@@ -73,6 +88,7 @@ public final class FrameLoop {
         let screen = sinks.lazy.compactMap(\.screen).first
         while true {
             if StopSignal.isRequested { return .stopSignal }
+            if stopRequested.load(ordering: .acquiring) { return .stopped }
             if let limit, statistics.frames >= limit { return .frameCount }
             var now = MonotonicClock.seconds
             if let duration, now - started >= duration { return .duration }
@@ -94,7 +110,7 @@ public final class FrameLoop {
             }
             try recorder?.append(frame)
             let index = statistics.frames
-            try analysis?.offer(frame, index: index)
+            if let analysis { try analysis.offer(frame, index: index, geometry: outputGeometry(of: frame, screen: screen)) }
             let picture = try renderer.draw(frame, index: index, onto: screen)
             let rendered = RenderedFrame(index: index, input: frame, picture: picture, pixels: renderer)
             for sink in sinks { try sink.consume(rendered) }
@@ -125,6 +141,15 @@ public final class FrameLoop {
             first = start
             if warmup == nil && frame.timestamp &- start >= 1_000_000_000 { return }
         }
+    }
+
+    /// Where `frame`'s pixels land on the output (nil for the cube), for the analysers.
+    private func outputGeometry(of frame: Frame, screen: RenderTarget?) -> OutputGeometry? {
+        guard case .preview(let layout) = renderer.settings.mode else { return nil }
+        let crop = renderer.cache.cropRectangle(for: frame)
+        let size = screen.map { ($0.width, $0.height) } ?? renderer.outputSize(for: frame)
+        return OutputGeometry(crop: PixelBox(x: crop.x, y: crop.y, width: crop.width, height: crop.height),
+                              outputWidth: size.0, outputHeight: size.1, layout: layout)
     }
 
     private static func crash() {

@@ -101,15 +101,19 @@ public final class RunBuilder {
         y4mOutputs = y4m
         jpegOutputs = jpeg
         recordings = videos
-        analyzers = try AnalyzerRegistry.analyzers(description.analyzers)
+        var analyzers = try AnalyzerRegistry.analyzers(description.analyzers)
+        if let detection = description.detection { analyzers.append(try ObjectDetector(detection)) }
+        self.analyzers = analyzers
         if analyzers.isEmpty && (description.metadata != nil || description.analyzeRate != nil) {
             throw PipelineError("metadata needs an analyser; valid analysers: \(AnalyzerRegistry.validNames)")
         }
         if let rate = description.analyzeRate, !(rate > 0 && rate <= 1000) {
             throw PipelineError("an analysis rate of \(rate) frames a second is out of range; use more than 0, at most 1000")
         }
-        let metadataPath = analyzers.isEmpty ? nil : description.metadata ?? "-"
-        if metadataPath == "-" && (description.outputs.contains(where: \.isStandardOutput) || description.saveInput == "-") {
+        // Standard output carries the JSON lines (by default with --analyze), or the scanner's lines.
+        let metadataPath = description.metadata ?? (description.analyzers.isEmpty ? nil : "-")
+        let stdoutTaken = description.outputs.contains(where: \.isStandardOutput) || description.saveInput == "-"
+        if metadataPath == "-" && stdoutTaken {
             throw PipelineError("standard output takes the frames; write the metadata to a file instead")
         }
         if let metadataPath, metadataPath != "-" {
@@ -118,8 +122,16 @@ public final class RunBuilder {
                 throw PipelineError("the metadata file \(metadataPath) is also an output; give it another name")
             }
         }
+        if description.once && (metadataPath == "-" || stdoutTaken) {
+            throw PipelineError("--once prints the code on standard output, which \(stdoutTaken ? "the frames take" : "the metadata takes"); write \(stdoutTaken ? "the frames" : "the metadata") to a file")
+        }
+        let codes = description.detection.map { !$0.codeFormats.isEmpty } ?? false
+        scanner = codes && metadataPath != "-" && !stdoutTaken ? CodeScanner(once: description.once) : nil
         metadata = try metadataPath.map { try MetadataWriter(path: $0) }
     }
+
+    /// The codes' lines on standard output, with `--detect codes`.
+    public let scanner: CodeScanner?
 
     /// The analysers named, made once.
     public let analyzers: [FrameAnalyzer]
@@ -185,8 +197,17 @@ public final class RunBuilder {
             // Live runs never wait for the analysers; offline runs analyse every frame.
             let live = description.paced || description.source.camera != nil
             let analysis = FrameAnalysis(analyzers: analyzers, whenBusy: live ? .skip : .wait, rate: description.analyzeRate)
-            if let metadata { analysis.onRecord = { try metadata.write($0) } }
+            let (metadata, scanner) = (metadata, scanner)
+            analysis.onRecord = { record in
+                try metadata?.write(record)
+                if scanner?.take(record) == .done { loop.stop() }
+            }
             loop.analysis = analysis
+            if let scanner, scanner.once {
+                loop.check = {
+                    guard scanner.found else { throw PipelineError("no code found in \(loop.statistics.frames) frame(s) of \(session.source?.summary ?? "the input")") }
+                }
+            }
         }
         loop.paced = description.paced
         loop.warmup = description.warmup

@@ -52,8 +52,13 @@ public struct RunDescription {
     public var analyzers: [String] = []
     /// At most this many analysed frames a second of frame time.
     public var analyzeRate: Double?
-    /// Where the analysers' records go, one JSON line each: a file or `-`; nil with analysers: standard output.
+    /// Where the analysers' records go, one JSON line each: a file or `-`; nil
+    /// with analysers: standard output; with detection alone: nowhere.
     public var metadata: String?
+    /// `--detect`: faces and codes found beside the loop.
+    public var detection: DetectionRequest?
+    /// `--once`: the first code's value printed, then the run ends.
+    public var once = false
 
     public struct Expectation {
         public var golden: OutputPattern

@@ -119,8 +119,19 @@ struct OutputOptions: ParsableArguments {
             transform: ArgumentValue.real("a number of frames a second above 0"))
     var analyzeRate: Double?
 
-    @Option(parsing: .unconditional, help: "Where the analysers' results go, one JSON line per analysed frame: a file, or - (the default: standard output).")
+    @Option(parsing: .unconditional, help: "Where the analysers' results go, one JSON line per analysed frame: a file, or - (standard output; the default with --analyze, none with --detect alone).")
     var metadata: String?
+
+    @Option(parsing: .unconditionalSingleValue,
+            help: "Detect what is in the picture, beside the loop: faces, codes (every code zxing-cpp reads) or codes=qr,aztec,... (\(CodeFormat.names)); repeatable or comma-separated. New codes are printed on standard output (TYPE VALUE), each once while it stays in view.")
+    var detect: [String] = []
+
+    @Option(parsing: .unconditional, help: "Detect in at most this many frames a second (the same rate as --analyze-rate).",
+            transform: ArgumentValue.real("a number of frames a second above 0"))
+    var detectRate: Double?
+
+    @Flag(help: "With --detect codes: print the first code's value alone on standard output and exit 0 (exit 1 when the input ends without one).")
+    var once = false
 
     /// Each `-o`, told by its form.
     func requests(_ outputs: [String]) throws -> [OutputRequest] {

@@ -28,10 +28,12 @@ struct RenderCommand: ParsableCommand {
           kamera render --frames 60 --codec ffv1 -o lossless.mkv
           kamera render --filter sepia -o photo.jpg --quality 95
           kamera render --camera /dev/video0 --input-size 1280x720 --frames 30 -o cam-%02d.png
+          kamera render --input Examples/Media/ticket.png --detect codes --once
+          kamera render --input Examples/Media/ticket.png --detect codes --metadata codes.jsonl
         """)
 
     @Option(name: .shortAndLong, parsing: .unconditionalSingleValue,
-            help: "Output, repeatable: NAME.png, NAME-%03d.png (numbered, with --frames), NAME.jpg, NAME.y4m, a video NAME.mp4|.mov|.mkv|.webm (--codec), kms (the console's display) or - (standard output, with --stream); a FIFO or a device takes the frames one after another. Default kamera.png (none with --expect alone).")
+            help: "Output, repeatable: NAME.png, NAME-%03d.png (numbered, with --frames), NAME.jpg, NAME.y4m, a video NAME.mp4|.mov|.mkv|.webm (--codec), kms (the console's display) or - (standard output, with --stream); a FIFO or a device takes the frames one after another. Default kamera.png (none with --expect or --detect alone).")
     var output: [String] = []
 
     @Option(parsing: .unconditional, help: "Also write every rendered input frame, raw and tightly packed, to this file (replay it with --input).")
@@ -118,8 +120,8 @@ struct RenderCommand: ParsableCommand {
     /// The run the options describe.
     func describe() throws -> RunDescription {
         guard frames >= 1 else { throw UsageError("--frames \(frames) must be at least 1") }
-        // As `shader --expect`: a check alone writes nothing.
-        let outputs = output.isEmpty ? (expect == nil ? ["kamera.png"] : []) : output
+        // As `shader --expect`: a check alone writes nothing, nor does detection alone.
+        let outputs = output.isEmpty ? (expect == nil && outputOptions.detect.isEmpty ? ["kamera.png"] : []) : output
         var description = try describeRun(pipeline, outputs: outputs, outputOptions, display, gpuOptions)
         description.frames = frames
         if let saveInput {

@@ -27,11 +27,26 @@ func describeRun(_ pipeline: PipelineOptions, outputs: [String], _ options: Outp
     description.analyzers = options.analyzers
     description.analyzeRate = options.analyzeRate
     description.metadata = options.metadata
-    if !options.analyzers.isEmpty && (options.metadata ?? "-") == "-" && description.outputs.contains(where: \.isStandardOutput) {
+    if !options.detect.isEmpty {
+        do { description.detection = try DetectionRequest(parsing: options.detect) } catch { throw UsageError("\(error)") }
+    }
+    if let rate = options.detectRate {
+        guard !options.detect.isEmpty else { throw UsageError("--detect-rate is for detection; add --detect codes (or faces)") }
+        if let other = options.analyzeRate, other != rate {
+            throw UsageError("--detect-rate \(rate) and --analyze-rate \(other) differ; detection and analysis share one rate, give one of them")
+        }
+        description.analyzeRate = rate
+    }
+    if options.once {
+        guard description.detection?.codeFormats.isEmpty == false else { throw UsageError("--once prints the first code read; add --detect codes") }
+        description.once = true
+    }
+    if !options.analyzers.isEmpty && (options.metadata ?? "-") == "-" && description.outputs.contains(where: \.isStandardOutput)
+        || !options.detect.isEmpty && options.metadata == "-" && description.outputs.contains(where: \.isStandardOutput) {
         throw UsageError("-o - takes standard output; write the metadata to a file with --metadata FILE")
     }
     if options.metadata == "" { throw UsageError("--metadata is empty; give a file such as out.jsonl, or - for standard output") }
-    if options.analyzers.isEmpty && (options.metadata != nil || options.analyzeRate != nil) {
+    if options.analyzers.isEmpty && options.detect.isEmpty && (options.metadata != nil || options.analyzeRate != nil) {
         throw UsageError("\(options.metadata != nil ? "--metadata" : "--analyze-rate") is for the analysers' results; add --analyze \(AnalyzerRegistry.kinds[0].name)")
     }
     if !description.showsOnDisplay, let option = display.givenWithoutDisplay { throw UsageError("\(option) is for the display; add -o kms") }

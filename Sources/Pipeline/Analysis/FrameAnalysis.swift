@@ -1,6 +1,7 @@
 import Lifecycle
 import Output
 import Pixels
+import Render
 
 /// Runs analysers on their own thread, beside the frame loop. The loop
 /// `offer`s each frame; its luma is copied into one of two buffers made once
@@ -50,6 +51,7 @@ public final class FrameAnalysis {
         let frame: Int
         let sequence: UInt64
         let timestamp: Double
+        let geometry: OutputGeometry?
     }
 
     /// `rate`: at most this many frames a second of frame time (nil: as many as they keep up with).
@@ -100,8 +102,9 @@ public final class FrameAnalysis {
         }
     }
 
-    /// Takes frame `index` for analysis, or skips it (see the type's description).
-    public func offer(_ frame: Frame, index: Int) throws {
+    /// Takes frame `index` for analysis, or skips it (see the type's description);
+    /// `geometry`: where its pixels land on the output.
+    public func offer(_ frame: Frame, index: Int, geometry: OutputGeometry? = nil) throws {
         let time = Double(frame.timestamp) / 1e9
         let target: Int? = try state.withLock {
             if let failure { throw failure }
@@ -126,7 +129,7 @@ public final class FrameAnalysis {
             lastTime = time
             lastTaken = index
             pending = Job(buffer: target, width: frame.width, height: frame.height, range: LumaCopy.range(of: frame.format, frame.colorSpace),
-                          frame: index, sequence: frame.sequence, timestamp: time)
+                          frame: index, sequence: frame.sequence, timestamp: time, geometry: geometry)
             state.broadcast()
         }
     }
@@ -165,11 +168,14 @@ public final class FrameAnalysis {
                 return job
             }
             guard let job else { return }
-            let image = LumaImage(width: job.width, height: job.height, pixels: UnsafeBufferPointer(buffers[job.buffer].pixels), range: job.range)
+            let image = LumaImage(width: job.width, height: job.height, pixels: UnsafeBufferPointer(buffers[job.buffer].pixels), range: job.range,
+                                  time: job.timestamp, geometry: job.geometry)
             var record = MetadataRecord(frame: job.frame, sequence: job.sequence, timestamp: job.timestamp)
-            for analyzer in analyzers { record.results.append((analyzer.name, analyzer.analyze(image))) }
             var error: Error?
-            do { try onRecord?(record) } catch let e { error = e }
+            do {
+                for analyzer in analyzers { record.results.append((analyzer.name, try analyzer.analyze(image))) }
+                try onRecord?(record)
+            } catch let e { error = e }
             state.withLock {
                 analysing = nil
                 counts.analysed += 1

@@ -1,5 +1,6 @@
 import Output
 import Pixels
+import Render
 
 /// A frame's luma as the analysers get it: one byte a pixel, rows tight, a
 /// copy made for them (the frame's own memory goes back to its source).
@@ -9,10 +10,15 @@ public struct LumaImage {
     public let pixels: UnsafeBufferPointer<UInt8>
     /// How the codes map to light: limited range puts black at 16 and white at 235.
     public let range: YUVColorSpace.Range
+    /// The frame's time in seconds (its metadata timestamp).
+    public var time: Double
+    /// Where the frame's pixels land on the output; nil for the cube.
+    public var geometry: OutputGeometry?
 
-    public init(width: Int, height: Int, pixels: UnsafeBufferPointer<UInt8>, range: YUVColorSpace.Range) {
+    public init(width: Int, height: Int, pixels: UnsafeBufferPointer<UInt8>, range: YUVColorSpace.Range, time: Double = 0,
+                geometry: OutputGeometry? = nil) {
         precondition(pixels.count >= width * height)
-        (self.width, self.height, self.pixels, self.range) = (width, height, pixels, range)
+        (self.width, self.height, self.pixels, self.range, self.time, self.geometry) = (width, height, pixels, range, time, geometry)
     }
 }
 
@@ -22,8 +28,8 @@ public struct LumaImage {
 public protocol FrameAnalyzer: AnyObject {
     /// The key of its results in metadata: "luma".
     var name: String { get }
-    /// What it finds in one frame.
-    func analyze(_ image: LumaImage) -> any AnalysisResult
+    /// What it finds in one frame; an error ends the run.
+    func analyze(_ image: LumaImage) throws -> any AnalysisResult
 }
 
 /// An analyser users can name (`--analyze luma`).

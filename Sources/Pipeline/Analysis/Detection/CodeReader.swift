@@ -1,0 +1,125 @@
+import CZXing
+import Render
+
+/// The codes zxing-cpp reads, by the names `--detect codes=...` and the
+/// metadata use, with zxing's format bits.
+public enum CodeFormat: String, CaseIterable, Sendable {
+    case qr, microqr, aztec, datamatrix, pdf417, maxicode, ean8, ean13, upca, upce, code39, code93, code128, itf, codabar, databar
+    case databarExpanded = "databar-expanded"
+
+    var bit: Int32 {
+        switch self {
+        case .aztec: 1 << 0
+        case .codabar: 1 << 1
+        case .code39: 1 << 2
+        case .code93: 1 << 3
+        case .code128: 1 << 4
+        case .databar: 1 << 5
+        case .databarExpanded: 1 << 6
+        case .datamatrix: 1 << 7
+        case .ean8: 1 << 8
+        case .ean13: 1 << 9
+        case .itf: 1 << 10
+        case .maxicode: 1 << 11
+        case .pdf417: 1 << 12
+        case .qr: 1 << 13
+        case .upca: 1 << 14
+        case .upce: 1 << 15
+        case .microqr: 1 << 16
+        }
+    }
+
+    public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+}
+
+/// Reads QR, Aztec, DataMatrix, EAN, UPC, Code 39/93/128 and the other codes
+/// zxing-cpp knows from a luma image, through its C shim (`CZXing`).
+///
+/// zxing-cpp 1.4 (Debian 12's) finds an Aztec code only when it holds the
+/// middle of the image, and a DataMatrix code only when it crosses the middle
+/// row. So after the whole frame, Aztec codes are read again in windows
+/// centered on each bull's-eye `BullseyeFinder` sees (copied onto white where
+/// the window leaves the frame), and DataMatrix codes in bands of the frame
+/// centered on rows an eighth of its height apart: a DataMatrix code at least
+/// that tall is read wherever it is. One reader per thread.
+final class CodeReader {
+    private let reader: OpaquePointer
+    private let aztec: OpaquePointer?
+    private let dataMatrix: OpaquePointer?
+    private let bullseyes = BullseyeFinder()
+    /// A window around a bull's-eye, made once and grown when needed.
+    private var window: [UInt8] = []
+
+    init(formats: [CodeFormat]) throws {
+        func make(_ formats: [CodeFormat]) throws -> OpaquePointer {
+            guard let reader = kamera_zxing_new(formats.reduce(0) { $0 | $1.bit }) else {
+                throw PipelineError("out of memory making the code reader")
+            }
+            return reader
+        }
+        reader = try make(formats)
+        aztec = formats.contains(.aztec) ? try make([.aztec]) : nil
+        dataMatrix = formats.contains(.datamatrix) ? try make([.datamatrix]) : nil
+    }
+
+    deinit {
+        kamera_zxing_free(reader)
+        if let aztec { kamera_zxing_free(aztec) }
+        if let dataMatrix { kamera_zxing_free(dataMatrix) }
+    }
+
+    /// The codes in `image`, in source pixels.
+    func read(_ image: LumaImage) throws -> [DetectedObject] {
+        let (w, h) = (image.width, image.height)
+        var objects = try read(reader, image.pixels.baseAddress!, width: w, height: h, stride: w, at: (0, 0))
+        func add(_ found: [DetectedObject]) {
+            for object in found where !objects.contains(where: { $0.type == object.type && $0.value == object.value
+                                                                 && $0.bounds.intersectionOverUnion(object.bounds) > 0.2 }) {
+                objects.append(object)
+            }
+        }
+        if let aztec {
+            for center in bullseyes.centers(in: image) {
+                // Up to 80 modules each way: the largest Aztec code is 151 modules across.
+                let half = min(Int(center.module * 80), 512), side = 2 * half + 1
+                if window.count < side * side { window = [UInt8](repeating: 255, count: side * side) }
+                try window.withUnsafeMutableBufferPointer { buffer in
+                    let out = buffer.baseAddress!
+                    out.update(repeating: 255, count: side * side)
+                    let x0 = center.x - half, y0 = center.y - half
+                    let left = max(0, x0), right = min(w, x0 + side)
+                    for y in max(0, y0)..<min(h, y0 + side) {
+                        (out + (y - y0) * side + (left - x0)).update(from: image.pixels.baseAddress! + y * w + left, count: right - left)
+                    }
+                    add(try read(aztec, out, width: side, height: side, stride: side, at: (x0, y0)))
+                }
+            }
+        }
+        if let dataMatrix, h >= 16 {
+            for k in [1, 2, 3, 5, 6, 7] {
+                let middle = h * k / 8, reach = min(middle, h - middle, h / 4)
+                add(try read(dataMatrix, image.pixels.baseAddress! + (middle - reach) * w, width: w, height: 2 * reach, stride: w,
+                             at: (0, middle - reach)))
+            }
+        }
+        return objects
+    }
+
+    /// The codes `reader` reads in the image at `pixels`, moved by `origin` into frame pixels.
+    private func read(_ reader: OpaquePointer, _ pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int,
+                      at origin: (x: Int, y: Int)) throws -> [DetectedObject] {
+        let count = kamera_zxing_read(reader, pixels, Int32(width), Int32(height), Int32(stride))
+        guard count >= 0 else { throw PipelineError("the code reader failed: \(String(cString: kamera_zxing_error(reader)))") }
+        var corners = [Int32](repeating: 0, count: 8)
+        return (0..<count).compactMap { i in
+            let bit = kamera_zxing_format(reader, i)
+            guard let format = CodeFormat.allCases.first(where: { $0.bit == bit }) else { return nil }
+            var length = 0
+            let text = kamera_zxing_text(reader, i, &length)
+            let value = text.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self) } ?? ""
+            kamera_zxing_corners(reader, i, &corners)
+            let points = (0..<4).map { (x: Double(Int(corners[2 * $0]) + origin.x), y: Double(Int(corners[2 * $0 + 1]) + origin.y)) }
+            return DetectedObject(type: format.rawValue, value: value, bounds: PixelBox(enclosing: points), corners: points)
+        }
+    }
+}

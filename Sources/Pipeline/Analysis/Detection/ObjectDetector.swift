@@ -1,0 +1,78 @@
+import Foundation
+import Output
+import Pixels
+import Render
+
+/// `--detect faces,codes`: what is in the picture, as the `objects` of each
+/// metadata line. Runs its detectors on the frame's luma on the analysis
+/// thread, numbers what they find (`ObjectTracker`) and places it on the
+/// output (`LumaImage.geometry`).
+public final class ObjectDetector: FrameAnalyzer {
+    public let name = "objects"
+    /// What `--detect` asked for.
+    public let request: DetectionRequest
+    private let codes: CodeReader?
+    private let tracker = ObjectTracker()
+
+    public init(_ request: DetectionRequest) throws {
+        self.request = request
+        codes = request.codeFormats.isEmpty ? nil : try CodeReader(formats: request.codeFormats)
+    }
+
+    public func analyze(_ image: LumaImage) throws -> any AnalysisResult {
+        var objects = try codes?.read(image) ?? []
+        tracker.assign(&objects, at: image.time)
+        if let geometry = image.geometry {
+            for i in objects.indices { objects[i].outputBounds = geometry.outputBox(objects[i].bounds) }
+        }
+        return DetectedObjects(objects)
+    }
+}
+
+/// What `--detect` names: `faces`, `codes`, or `codes=qr,aztec,...`, comma-separated.
+public struct DetectionRequest: Equatable, Sendable {
+    /// The code formats read; empty for none.
+    public var codeFormats: [CodeFormat] = []
+    public var faces = false
+
+    public init(codeFormats: [CodeFormat] = [], faces: Bool = false) {
+        (self.codeFormats, self.faces) = (codeFormats, faces)
+    }
+
+    public static let kinds = "faces, codes, codes=FORMAT,FORMAT... (formats: \(CodeFormat.names))"
+
+    /// Parses every `--detect` given (`codes=qr,aztec` takes the formats after it up to the next kind).
+    public init(parsing values: [String]) throws {
+        var inCodes = false
+        var named: [CodeFormat] = []
+        for part in values.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
+            let word = part.trimmingCharacters(in: .whitespaces).lowercased()
+            if word == "faces" || word == "face" {
+                faces = true
+                inCodes = false
+            } else if word == "codes" || word == "code" {
+                named += CodeFormat.allCases
+                inCodes = false
+            } else if word.hasPrefix("codes=") || word.hasPrefix("code=") {
+                let format = String(word[word.index(after: word.firstIndex(of: "=")!)...])
+                guard let f = CodeFormat(rawValue: format) else { throw Self.unknownFormat(format) }
+                named.append(f)
+                inCodes = true
+            } else if inCodes, let f = CodeFormat(rawValue: word) {
+                named.append(f)
+            } else if inCodes, !word.isEmpty {
+                throw Self.unknownFormat(word)
+            } else {
+                throw PipelineError("--detect \(excerpt(word)) is not something Kamera detects; use \(Self.kinds)")
+            }
+        }
+        codeFormats = CodeFormat.allCases.filter(named.contains)
+        if codeFormats.isEmpty && !faces { throw PipelineError("--detect is empty; use \(Self.kinds)") }
+    }
+
+    private static func unknownFormat(_ name: String) -> PipelineError {
+        PipelineError("--detect codes=\(excerpt(name)): no such code format; formats: \(CodeFormat.names)")
+    }
+
+    public var isEmpty: Bool { codeFormats.isEmpty && !faces }
+}

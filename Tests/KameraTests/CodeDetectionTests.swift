@@ -1,0 +1,222 @@
+import Foundation
+import KameraKit
+import XCTest
+
+/// `--detect codes`: codes made by independent encoders (Debian's zint and
+/// qrencode), placed at known places in a frame by ffmpeg, read back with
+/// their values and bounds, through the output geometry, tracked over
+/// frames, and printed as a scanner prints them.
+final class CodeDetectionTests: XCTestCase {
+    var scratch: KameraProcess!
+
+    override func setUpWithError() throws {
+        scratch = try KameraProcess.scratch("codes")
+    }
+
+    override func tearDown() {
+        scratch.remove()
+    }
+
+    private func sh(_ script: String) throws -> KameraProcess.Result {
+        try KameraProcess.shell("K='\(KameraProcess.binary.path)'\n" + script, in: scratch.folder)
+    }
+
+    /// The JSON lines of a metadata file.
+    private func lines(_ name: String) throws -> [[String: Any]] {
+        let text = try String(contentsOf: scratch.folder.appendingPathComponent(name), encoding: .utf8)
+        return try text.split(separator: "\n").map { try XCTUnwrap(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    }
+
+    private func objects(_ line: [String: Any]) throws -> [[String: Any]] {
+        try XCTUnwrap(line["objects"] as? [[String: Any]], "\(line)")
+    }
+
+    private func box(_ value: Any?) throws -> PixelBox {
+        let b = try XCTUnwrap(value as? [String: Int], "\(String(describing: value))")
+        return PixelBox(x: b["x"]!, y: b["y"]!, width: b["width"]!, height: b["height"]!)
+    }
+
+    private func assertClose(_ a: PixelBox, _ b: PixelBox, within pixels: Int, _ message: String, line: UInt = #line) {
+        let worst = [abs(a.x - b.x), abs(a.y - b.y), abs(a.width - b.width), abs(a.height - b.height)].max()!
+        XCTAssertLessThanOrEqual(worst, pixels, "\(message): \(a) against \(b)", line: line)
+    }
+
+    /// The box of the dark pixels of an image file (a code's bars or modules, without its quiet zone).
+    private func darkBox(_ name: String) throws -> PixelBox {
+        let size = try sh("ffprobe -v error -show_entries stream=width,height -of csv=p=0 \(name) && ffmpeg -v error -y -i \(name) -f rawvideo -pix_fmt gray \(name).gray")
+        let wh = try XCTUnwrap(size.output.split(separator: "\n").first?.split(separator: ",").compactMap { Int($0) }, size.stderr)
+        let gray = try Data(contentsOf: scratch.folder.appendingPathComponent("\(name).gray"))
+        var (left, top, right, bottom) = (Int.max, Int.max, -1, -1)
+        for y in 0..<wh[1] {
+            for x in 0..<wh[0] where gray[y * wh[0] + x] < 128 {
+                (left, top, right, bottom) = (min(left, x), min(top, y), max(right, x), max(bottom, y))
+            }
+        }
+        return PixelBox(x: left, y: top, width: right - left + 1, height: bottom - top + 1)
+    }
+
+    /// Each symbology, made by zint or qrencode, on a white 640x480 frame at
+    /// (200, 120), away from the middle (where zxing-cpp 1.4 alone finds Aztec
+    /// and DataMatrix codes): `value` is read, and the code's bounds lie within
+    /// 3 pixels of its dark modules.
+    func testEachCodeIsReadWhereItWasPlaced() throws {
+        let cases: [(type: String, value: String, make: String)] = [
+            ("qr", "https://kamera.example/ticket/7", "qrencode -s 5 -m 0 -o code.png 'https://kamera.example/ticket/7'"),
+            ("aztec", "AZTEC KAMERA 42", "zint -b 92 --scale=3 --whitesp=0 --vwhitesp=0 -o code.png -d 'AZTEC KAMERA 42'"),
+            ("datamatrix", "DM-0042", "zint -b 71 --scale=4 --whitesp=0 --vwhitesp=0 -o code.png -d 'DM-0042'"),
+            ("ean13", "4006381333931", "zint -b 13 --scale=2 --whitesp=0 --notext -o code.png -d '400638133393'"),
+            ("code128", "KAMERA-128", "zint -b 20 --scale=1 --whitesp=0 --notext -o code.png -d 'KAMERA-128'"),
+        ]
+        for (type, value, make) in cases {
+            let result = try sh("""
+                \(make) && \
+                ffmpeg -v error -y -f lavfi -i color=white:s=640x480 -i code.png -filter_complex "[1]format=rgb24[c];[0][c]overlay=200:120,format=rgb24" -frames:v 1 frame.png && \
+                $K render --input frame.png --crop none --detect codes --metadata m.jsonl
+                """)
+            XCTAssertEqual(result.status, 0, "\(type): \(result.stderr)")
+            XCTAssertEqual(result.output, "\(type) \(value)\n", "\(type): the scanner's line")
+            let dark = try darkBox("code.png")
+            let placed = PixelBox(x: 200 + dark.x, y: 120 + dark.y, width: dark.width, height: dark.height)
+            let found = try objects(try XCTUnwrap(try lines("m.jsonl").first))
+            XCTAssertEqual(found.count, 1, "\(type): \(found)")
+            guard let object = found.first else { continue }
+            XCTAssertEqual(object["type"] as? String, type)
+            XCTAssertEqual(object["value"] as? String, value)
+            XCTAssertEqual(object["track"] as? Int, 1)
+            XCTAssertEqual((object["corners"] as? [[Double]])?.count, 4, type)
+            let bounds = try box(object["bounds"])
+            if type == "ean13" || type == "code128" {
+                // A linear code's position is the span of the lines it was read on: its bars' width, some of their height.
+                assertClose(PixelBox(x: bounds.x, y: 0, width: bounds.width, height: 0), PixelBox(x: placed.x, y: 0, width: placed.width, height: 0),
+                            within: 3, type)
+                XCTAssertTrue(bounds.y >= placed.y - 3 && bounds.y + bounds.height <= placed.y + placed.height + 3, "\(type): \(bounds) within \(placed)")
+            } else {
+                assertClose(bounds, placed, within: 3, type)
+            }
+            // With --crop none and the frame's own size, the output is the frame.
+            XCTAssertEqual(try box(object["output_bounds"]), bounds, type)
+        }
+    }
+
+    /// A frame without a code gives no object; `--once` then exits 1 saying so.
+    func testNoCodeNoObject() throws {
+        let result = try sh("""
+            $K render --detect codes --metadata m.jsonl
+            $K render --detect codes --once; echo "exit $?"
+            """)
+        XCTAssertEqual(try objects(try XCTUnwrap(try lines("m.jsonl").first)).count, 0)
+        XCTAssertTrue(result.output.hasSuffix("exit 1\n"), result.output)
+        XCTAssertTrue(result.stderr.contains("no code found in 1 frame(s) of test pattern"), result.stderr)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch.folder.path).sorted(), ["m.jsonl"], "--detect alone writes no picture")
+    }
+
+    /// `output_bounds` follow the square crop, `--rotate 90` and `--mirror`:
+    /// the code is read again from the rendered picture, where output_bounds said.
+    func testOutputBoundsFollowTheGeometry() throws {
+        for geometry in ["", "--rotate 90", "--mirror", "--rotate 270 --mirror", "--rotate 180 --size 240x240"] {
+            // A mirrored code is not a code: the picture is flipped back to be read, and the box with it.
+            let mirrored = geometry.contains("--mirror")
+            let result = try sh("""
+                qrencode -s 6 -m 0 -o code.png 'GEOMETRY' && \
+                ffmpeg -v error -y -f lavfi -i color=white:s=640x480 -i code.png -filter_complex "[1]format=rgb24[c];[0][c]overlay=130:70,format=rgb24" -frames:v 1 frame.png && \
+                $K render --input frame.png \(geometry) --detect codes --metadata source.jsonl -o out.png && \
+                ffmpeg -v error -y -i out.png -vf \(mirrored ? "hflip" : "null"),format=rgb24 shown.png && \
+                $K render --input shown.png --crop none --detect codes --metadata output.jsonl
+                """)
+            XCTAssertEqual(result.status, 0, "\(geometry): \(result.stderr)")
+            let source = try objects(try XCTUnwrap(try lines("source.jsonl").first)), shown = try objects(try XCTUnwrap(try lines("output.jsonl").first))
+            XCTAssertEqual(source.count, 1, geometry)
+            XCTAssertEqual(shown.count, 1, geometry)
+            guard let a = source.first, let b = shown.first else { continue }
+            assertClose(try box(a["bounds"]), PixelBox(x: 130, y: 70, width: 126, height: 126), within: 2, "\(geometry): source bounds")
+            var read = try box(b["bounds"])
+            if mirrored { read.x = 480 - read.x - read.width }
+            // Where the rendered picture shows it (a 240x240 output halves it: within a few pixels more).
+            assertClose(try box(a["output_bounds"]), read, within: geometry.contains("240") ? 3 : 2, "\(geometry): output bounds")
+        }
+    }
+
+    /// A code moving across 30 frames keeps its track; a second code, still,
+    /// has another; each is printed once.
+    func testTracksFollowAMovingCode() throws {
+        let result = try sh("""
+            qrencode -s 4 -m 0 -o a.png 'MOVING' && zint -b 71 --scale=4 --whitesp=0 --vwhitesp=0 -o b.png -d 'STILL' && \
+            ffmpeg -v error -y -f lavfi -i color=white:s=480x270:r=30 -i a.png -i b.png \
+              -filter_complex "[1]format=rgb24[a];[2]format=rgb24[b];[0][a]overlay=x='20+n*6':y=40[t];[t][b]overlay=360:160,format=yuv420p" -frames:v 30 clip.y4m && \
+            $K render --input clip.y4m --crop none --frames 30 --detect codes --metadata m.jsonl
+            """)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.output.split(separator: "\n").sorted(), ["datamatrix STILL", "qr MOVING"], "each code printed once")
+        var tracks: [String: Set<Int>] = [:]
+        var xs: [Int] = []
+        for line in try lines("m.jsonl") {
+            for object in try objects(line) {
+                let value = try XCTUnwrap(object["value"] as? String)
+                tracks[value, default: []].insert(try XCTUnwrap(object["track"] as? Int))
+                if value == "MOVING" { xs.append(try box(object["bounds"]).x) }
+            }
+        }
+        XCTAssertEqual(xs.count, 30, "the moving code is read in every frame")
+        for (i, x) in xs.enumerated() { XCTAssertEqual(x, (xs.first ?? 0) + 6 * i, accuracy: 2, "frame \(i): 6 pixels a frame") }
+        XCTAssertEqual(tracks["MOVING"]?.count, 1, "\(tracks)")
+        XCTAssertEqual(tracks["STILL"]?.count, 1, "\(tracks)")
+        XCTAssertNotEqual(tracks["MOVING"], tracks["STILL"])
+    }
+
+    /// `--once` prints the value alone, as it reads, and exits 0.
+    func testOncePrintsTheValueAlone() throws {
+        let result = try sh("""
+            code=$($K render --input \(ExamplesTests.repository.path)/Examples/Media/ticket.png --detect codes --once) && echo "[$code]"
+            """)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.output, "[KAMERA-TICKET-0042]\n")
+        XCTAssertEqual(result.stderr, "")
+    }
+
+    func testDetectionRequests() throws {
+        XCTAssertEqual(try DetectionRequest(parsing: ["codes"]).codeFormats, CodeFormat.allCases)
+        XCTAssertEqual(try DetectionRequest(parsing: ["codes=qr,aztec"]).codeFormats, [.qr, .aztec])
+        XCTAssertEqual(try DetectionRequest(parsing: ["codes=qr,ean13", "faces"]), DetectionRequest(codeFormats: [.qr, .ean13], faces: true))
+        XCTAssertEqual(try DetectionRequest(parsing: ["faces,codes=code128"]), DetectionRequest(codeFormats: [.code128], faces: true))
+        XCTAssertThrowsError(try DetectionRequest(parsing: ["cats"]))
+        XCTAssertThrowsError(try DetectionRequest(parsing: ["codes=qr,nosuch"]))
+        XCTAssertThrowsError(try DetectionRequest(parsing: [""]))
+    }
+
+    /// Bad detection options: one line naming what would work, exit 1, nothing left.
+    func testBadDetectionInputs() throws {
+        let cases: [(String, String)] = [
+            ("--detect cats", "--detect cats is not something Kamera detects; use faces, codes, codes=FORMAT"),
+            ("--detect codes=qr,bogus", "--detect codes=bogus: no such code format; formats: qr, microqr, aztec"),
+            ("--once", "--once prints the first code read; add --detect codes"),
+            ("--detect-rate 5", "--detect-rate is for detection; add --detect codes"),
+            ("--detect codes --detect-rate 0", "an analysis rate of 0.0 frames a second is out of range; use more than 0"),
+            ("--detect codes --detect-rate 5 --analyze luma --analyze-rate 10", "--detect-rate 5.0 and --analyze-rate 10.0 differ"),
+            ("--detect codes --once --metadata -", "--once prints the code on standard output, which the metadata takes"),
+            ("--detect codes --once -o - ", "--once prints the code on standard output, which the frames take"),
+        ]
+        for (arguments, expected) in cases {
+            let result = try sh("$K render \(arguments)")
+            XCTAssertEqual(result.status, 1, arguments)
+            XCTAssertTrue(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch.folder.path), [], arguments)
+        }
+    }
+
+    func testGeometryMapsSourcePointsOntoTheOutput() {
+        let crop = PixelBox(x: 80, y: 0, width: 480, height: 480)
+        func map(_ layout: PreviewLayout, _ box: PixelBox, size: Int = 480) -> PixelBox? {
+            OutputGeometry(crop: crop, outputWidth: size, outputHeight: size, layout: layout).outputBox(box)
+        }
+        let box = PixelBox(x: 100, y: 50, width: 126, height: 126)
+        XCTAssertEqual(map(PreviewLayout(), box), PixelBox(x: 20, y: 50, width: 126, height: 126))
+        XCTAssertEqual(map(PreviewLayout(rotation: .quarter), box), PixelBox(x: 480 - 176, y: 20, width: 126, height: 126))
+        XCTAssertEqual(map(PreviewLayout(rotation: .half), box), PixelBox(x: 480 - 146, y: 480 - 176, width: 126, height: 126))
+        XCTAssertEqual(map(PreviewLayout(mirror: true), box), PixelBox(x: 480 - 146, y: 50, width: 126, height: 126))
+        XCTAssertEqual(map(PreviewLayout(), box, size: 240), PixelBox(x: 10, y: 25, width: 63, height: 63))
+        XCTAssertNil(map(PreviewLayout(), PixelBox(x: 0, y: 0, width: 60, height: 60)), "cropped away")
+        XCTAssertEqual(map(PreviewLayout(), PixelBox(x: 60, y: 0, width: 40, height: 40)), PixelBox(x: 0, y: 0, width: 20, height: 40), "cut to the output")
+    }
+}
