@@ -43,6 +43,9 @@ let package = Package(
         .target(name: "Lifecycle", dependencies: ["CLinux"], swiftSettings: swift5),
         // zxing-cpp has only a C++ API: one C++ file with extern "C" functions over an opaque handle.
         .target(name: "CZXing", linkerSettings: [.linkedLibrary("ZXing")]),
+        // OpenCV's cascade classifier, the same way; Debian's OpenCV ships no pkg-config file without libopencv-dev.
+        .target(name: "COpenCVFaces", cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+                linkerSettings: [.linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core")]),
         // `kameraVersion`, stamped at build time from VERSION and the git commit.
         .target(name: "BuildInfo", swiftSettings: swift5, plugins: ["VersionStamp"]),
         .plugin(name: "VersionStamp", capability: .buildTool()),
@@ -59,7 +62,7 @@ let package = Package(
         .target(name: "Output", dependencies: ["Pixels", "Capture", "GPU", "DRM", "Lifecycle", "CLinux", "CPNG", "CDeflate", "CGLES", "CFFmpeg", "CEXIF", "CJPEG"], swiftSettings: swift5),
         .target(
             name: "Pipeline",
-            dependencies: ["Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "CGLES", "CLinux", "CZXing", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "CGLES", "CLinux", "CZXing", "COpenCVFaces", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         // The library product's one import: every layer re-exported, for programs built on Kamera.
         .target(name: "KameraKit", dependencies: ["Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Pipeline"], swiftSettings: swift5),

@@ -13,6 +13,7 @@ packages=(
     libegl-dev libgles2-mesa-dev libgbm-dev libdrm-dev libv4l-dev libpng-dev libturbojpeg0-dev libdeflate-dev   # headers (module maps)
     libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libexif-dev libasound2-dev   # recording (FFmpeg's libraries), EXIF, sound (ALSA)
     libzxing-dev g++                                                             # codes (--detect codes: zxing-cpp, through a C++ shim)
+    libopencv-objdetect-dev opencv-data                                          # faces (--detect faces: OpenCV's cascade classifier and its cascades)
     libegl-mesa0 libgl1-mesa-dri                                                 # Mesa EGL + llvmpipe
     systemd                                                                      # systemd-analyze (the kiosk unit test)
 )

@@ -11,16 +11,19 @@ public final class ObjectDetector: FrameAnalyzer {
     public let name = "objects"
     /// What `--detect` asked for.
     public let request: DetectionRequest
+    private let faces: FaceDetector?
     private let codes: CodeReader?
     private let tracker = ObjectTracker()
 
     public init(_ request: DetectionRequest) throws {
         self.request = request
+        faces = request.faces ? try FaceDetector() : nil
         codes = request.codeFormats.isEmpty ? nil : try CodeReader(formats: request.codeFormats)
     }
 
     public func analyze(_ image: LumaImage) throws -> any AnalysisResult {
-        var objects = try codes?.read(image) ?? []
+        var objects = try faces?.detect(image) ?? []
+        objects += try codes?.read(image) ?? []
         tracker.assign(&objects, at: image.time)
         if let geometry = image.geometry {
             for i in objects.indices { objects[i].outputBounds = geometry.outputBox(objects[i].bounds) }

@@ -1,0 +1,43 @@
+import COpenCVFaces
+import Foundation
+import Render
+
+/// Finds frontal faces with OpenCV's cascade classifier (Debian's
+/// `libopencv-objdetect-dev`, through a one-file C++ shim, `COpenCVFaces`) and
+/// the Haar cascade `opencv-data` installs: on the luma looked at with its
+/// longer side at most 640 pixels, histogram-equalized, faces from 24 of those
+/// pixels up. The classifier gives a box only: no roll or yaw.
+public final class FaceDetector {
+    public static let cascade = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml"
+    /// The longer side of the picture the classifier looks at.
+    static let analysedSide = 640
+    static let smallestFace = 24
+
+    private let faces: OpaquePointer
+
+    public init(cascade: String = FaceDetector.cascade) throws {
+        guard FileManager.default.fileExists(atPath: cascade) else {
+            throw PipelineError("the face cascade \(cascade) is missing; install the Debian package opencv-data")
+        }
+        var error = [CChar](repeating: 0, count: 256)
+        guard let faces = kamera_faces_new(cascade, &error, error.count) else {
+            throw PipelineError("the face cascade \(cascade): \(String(cString: error))")
+        }
+        self.faces = faces
+    }
+
+    deinit { kamera_faces_free(faces) }
+
+    /// The faces in `image`, in source pixels.
+    public func detect(_ image: LumaImage) throws -> [DetectedObject] {
+        let scale = min(1, Double(Self.analysedSide) / Double(max(image.width, image.height)))
+        let count = kamera_faces_detect(faces, image.pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width),
+                                        scale, Int32(Self.smallestFace))
+        guard count >= 0 else { throw PipelineError("the face detector failed: \(String(cString: kamera_faces_error(faces)))") }
+        var box = [Int32](repeating: 0, count: 4)
+        return (0..<count).map { i in
+            kamera_faces_box(faces, i, &box)
+            return DetectedObject(type: "face", bounds: PixelBox(x: Int(box[0]), y: Int(box[1]), width: Int(box[2]), height: Int(box[3])))
+        }
+    }
+}

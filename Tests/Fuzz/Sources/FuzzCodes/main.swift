@@ -1,0 +1,30 @@
+import FuzzSupport
+import KameraKit
+
+/// `--detect codes`: any bytes as a luma picture (its width from the first
+/// byte) through zxing-cpp, the bull's-eye windows and the DataMatrix bands;
+/// and any text as `--detect` values and as a code's value in JSON.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
+    guard let data else { return 0 }
+    var input = FuzzBytes(UnsafeRawBufferPointer(start: data, count: count))
+    let width = Int(input.byte()) + 1
+    let pixels = Array(input.rest)
+    let text = String(decoding: pixels, as: UTF8.self)
+    if let request = try? DetectionRequest(parsing: [text]) {
+        precondition(!request.isEmpty)
+    }
+    let quoted = JSONText.quoted(text)
+    precondition(quoted.hasPrefix("\"") && quoted.hasSuffix("\"") && !quoted.unicodeScalars.contains { $0.value < 0x20 })
+    let height = pixels.count / width
+    guard height > 0 else { return 0 }
+    let detector = try! ObjectDetector(DetectionRequest(codeFormats: CodeFormat.allCases))
+    pixels.withUnsafeBufferPointer { buffer in
+        let image = LumaImage(width: width, height: height, pixels: buffer, range: .full)
+        guard let found = try? detector.analyze(image) as? DetectedObjects else { return }
+        for object in found.objects { precondition(object.bounds.width >= 0 && object.track > 0 && !object.json.isEmpty) }
+    }
+    return 0
+}
+
+runFuzzer(fuzz)

@@ -1,0 +1,85 @@
+import Foundation
+import KameraKit
+import XCTest
+
+/// `--detect faces` on scikit-image's test pictures (Tests/Media): Eileen
+/// Collins's face in `astronaut.png` against a box marked by hand, brows to
+/// chin and ear to ear; no face in `coffee.png`; the same face placed in a
+/// larger frame.
+final class FaceDetectionTests: XCTestCase {
+    var scratch: KameraProcess!
+    static let media = ExamplesTests.repository.appendingPathComponent("Tests/Media")
+    /// The face in astronaut.png, marked by hand.
+    static let face = PixelBox(x: 180, y: 70, width: 90, height: 110)
+
+    override func setUpWithError() throws {
+        scratch = try KameraProcess.scratch("faces")
+    }
+
+    override func tearDown() {
+        scratch.remove()
+    }
+
+    private func sh(_ script: String) throws -> KameraProcess.Result {
+        try KameraProcess.shell("K='\(KameraProcess.binary.path)'\nM='\(Self.media.path)'\n" + script, in: scratch.folder)
+    }
+
+    /// The faces of the first metadata line written to standard output.
+    private func faces(_ result: KameraProcess.Result) throws -> [PixelBox] {
+        let line = try XCTUnwrap(result.output.split(separator: "\n").first, result.stderr)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let objects = try XCTUnwrap(json["objects"] as? [[String: Any]])
+        return try objects.map { object in
+            XCTAssertEqual(object["type"] as? String, "face")
+            XCTAssertNil(object["value"])
+            let b = try XCTUnwrap(object["bounds"] as? [String: Int])
+            return PixelBox(x: b["x"]!, y: b["y"]!, width: b["width"]!, height: b["height"]!)
+        }
+    }
+
+    func testTheAstronautsFaceIsFound() throws {
+        let result = try sh("$K render --input $M/astronaut.png --crop none --detect faces --metadata -")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let found = try faces(result)
+        XCTAssertEqual(found.count, 1, "\(found)")
+        let iou = found.first.map { $0.intersectionOverUnion(Self.face) } ?? 0
+        print(String(format: "astronaut.png: face %@ against the marked %@: IoU %.2f", "\(found)", "\(Self.face)", iou))
+        XCTAssertGreaterThanOrEqual(iou, 0.5)
+    }
+
+    func testTheCoffeeCupHasNoFace() throws {
+        let result = try sh("$K render --input $M/coffee.png --crop none --detect faces --metadata -")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try faces(result), [])
+    }
+
+    /// The astronaut at 80 % placed at (700, 150) in a 1280x720 frame, and the
+    /// frame square-cropped: the face where it was put, `output_bounds` in the crop.
+    func testTheFaceElsewhereInALargerFrame() throws {
+        let result = try sh("""
+            ffmpeg -v error -y -f lavfi -i color=gray:s=1280x720 -i $M/astronaut.png -filter_complex "[1]scale=410:410[a];[0][a]overlay=700:150,format=rgb24" -frames:v 1 frame.png && \
+            $K render --input frame.png --detect faces --metadata -
+            """)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let scale = 410.0 / 512
+        let placed = PixelBox(x: 700 + Int(Double(Self.face.x) * scale), y: 150 + Int(Double(Self.face.y) * scale),
+                              width: Int(Double(Self.face.width) * scale), height: Int(Double(Self.face.height) * scale))
+        let found = try faces(result)
+        XCTAssertEqual(found.count, 1, "\(found)")
+        XCTAssertGreaterThanOrEqual(found.first.map { $0.intersectionOverUnion(placed) } ?? 0, 0.5, "\(found) against \(placed)")
+        // The square crop of 1280x720 starts at x = 280.
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        let output = try XCTUnwrap((json["objects"] as? [[String: Any]])?.first?["output_bounds"] as? [String: Int])
+        XCTAssertEqual(output["x"], (found.first?.x ?? 0) - 280)
+        XCTAssertEqual(output["y"], found.first?.y)
+    }
+
+    func testAMissingCascadeNamesThePackage() {
+        XCTAssertThrowsError(try FaceDetector(cascade: "/nonexistent/haarcascade_frontalface_alt2.xml")) { error in
+            XCTAssertTrue("\(error)".contains("install the Debian package opencv-data"), "\(error)")
+        }
+        XCTAssertThrowsError(try FaceDetector(cascade: "/etc/hostname")) { error in
+            XCTAssertTrue("\(error)".contains("not a cascade OpenCV can load"), "\(error)")
+        }
+    }
+}
