@@ -75,6 +75,10 @@ final class ExamplesTests: KameraProcessTestCase {
             try FileManager.default.createSymbolicLink(at: bin.appendingPathComponent("kamera"), withDestinationURL: KameraProcess.binary)
             try FileManager.default.createSymbolicLink(at: run.folder.appendingPathComponent("Examples"),
                                                        withDestinationURL: Self.repository.appendingPathComponent("Examples"))
+            // The README's face example reads the test pictures from elsewhere (Tests/Media).
+            try FileManager.default.createDirectory(at: run.folder.appendingPathComponent("Tests"), withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(at: run.folder.appendingPathComponent("Tests/Media"),
+                                                       withDestinationURL: Self.repository.appendingPathComponent("Tests/Media"))
         }
         return try KameraProcess.shell(script, in: run.folder, prependingPath: bin.path)
     }
