@@ -51,6 +51,9 @@ public struct FilterChain: Equatable {
         return result
     }
 
+    /// True when a filter follows the faces found in each frame (`@faces`).
+    public var followsFaces: Bool { filters.contains { ($0 as? RegionFilter)?.region.followsFaces == true } }
+
     /// The matrix of each run of consecutive color matrices (see `folded`).
     public var foldedMatrices: [ColorMatrix] { folded.compactMap(\.colorMatrix) }
 

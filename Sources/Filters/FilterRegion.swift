@@ -1,8 +1,10 @@
 import Pixels
 
-/// The rectangle a region-limited filter applies in (`@x,y,w,h~F`): each
+/// Where a region-limited filter applies: a rectangle (`@x,y,w,h~F`), each
 /// value in pixels of the cropped frame (`120`) or in percent of its width or
-/// height (`25%`), with a soft edge `feather` pixels wide inside the rectangle.
+/// height (`25%`), or the faces `--detect faces` finds in each frame
+/// (`@faces~F`), each a rectangle of its own; with a soft edge `feather`
+/// pixels wide inside each rectangle.
 public struct FilterRegion: Equatable, Sendable {
     /// A length in pixels or in percent of the frame's side.
     public enum Length: Equatable, Sendable {
@@ -30,6 +32,15 @@ public struct FilterRegion: Equatable, Sendable {
     public var height: Length
     /// Pixels over which the filter fades in, inside the rectangle; 0 for a hard edge.
     public var feather: Float
+    /// `@faces`: the rectangles are the frame's faces; x, y, width and height are unused.
+    public var followsFaces = false
+
+    /// `@faces~F`.
+    public static func faces(feather: Float = 0) -> FilterRegion {
+        var region = FilterRegion(x: .pixels(0), y: .pixels(0), width: .percent(100), height: .percent(100), feather: feather)
+        region.followsFaces = true
+        return region
+    }
 
     public init(x: Length, y: Length, width: Length, height: Length, feather: Float = 0) {
         (self.x, self.y, self.width, self.height, self.feather) = (x, y, width, height, feather)
@@ -38,6 +49,10 @@ public struct FilterRegion: Equatable, Sendable {
     /// Parses `x,y,w,h` or `x,y,w,h~F`; `filter` is the filter's text, for messages.
     public init(parsing text: String, filter: String) throws {
         let parts = text.split(separator: "~", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        if parts[0] == "faces" {
+            self = .faces(feather: try Self.feather(parts, text: text, filter: filter))
+            return
+        }
         let example = "e.g. \(filter)@100,50,320,240 (pixels), \(filter)@25%,25%,50%,50% (percent of the frame) or \(filter)@100,50,320,240~16 (a soft edge of 16 pixels)"
         let values = parts[0].split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         guard values.count == 4 else {
@@ -59,14 +74,16 @@ public struct FilterRegion: Equatable, Sendable {
         for (length, name) in zip(lengths[2...], names[2...]) where length == .pixels(0) || length == .percent(0) {
             throw FilterError("\(filter)@\(excerpt(text)): the \(name) is 0, so the region is empty; \(example)")
         }
-        var feather: Float = 0
-        if parts.count == 2 {
-            guard let f = Float(parts[1]), (0...Float(FrameLimits.maxSide)).contains(f) else {
-                throw FilterError("\(filter)@\(excerpt(text)): the soft edge ~\(excerpt(parts[1])) must be a number of pixels from 0 to \(FrameLimits.maxSide)")
-            }
-            feather = f
+        self.init(x: lengths[0], y: lengths[1], width: lengths[2], height: lengths[3], feather: try Self.feather(parts, text: text, filter: filter))
+    }
+
+    /// The soft edge after `~`, 0 without one.
+    private static func feather(_ parts: [String], text: String, filter: String) throws -> Float {
+        guard parts.count == 2 else { return 0 }
+        guard let f = Float(parts[1]), (0...Float(FrameLimits.maxSide)).contains(f) else {
+            throw FilterError("\(filter)@\(excerpt(text)): the soft edge ~\(excerpt(parts[1])) must be a number of pixels from 0 to \(FrameLimits.maxSide)")
         }
-        self.init(x: lengths[0], y: lengths[1], width: lengths[2], height: lengths[3], feather: feather)
+        return f
     }
 
     /// Left, top, right and bottom in pixels of a `width` x `height` picture (not clipped to it).
@@ -76,6 +93,6 @@ public struct FilterRegion: Equatable, Sendable {
     }
 
     public var text: String {
-        [x, y, width, height].map(\.text).joined(separator: ",") + (feather > 0 ? "~\(FilterValue.format(feather))" : "")
+        (followsFaces ? "faces" : [x, y, width, height].map(\.text).joined(separator: ",")) + (feather > 0 ? "~\(FilterValue.format(feather))" : "")
     }
 }

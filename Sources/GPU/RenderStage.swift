@@ -23,6 +23,9 @@ public struct StageFrame {
     public var outputWidth: Int
     public var outputHeight: Int
     public let copier: TextureCopier
+    /// The faces found in the frame (`--detect faces`), in the cropped
+    /// picture's coordinates from 0 to 1, top row 0: left, top, right, bottom.
+    public var faces: [SIMD4<Float>] = []
 
     public init(index: Int, time: Double, frameRate: Double, outputWidth: Int, outputHeight: Int, copier: TextureCopier) {
         self.index = index

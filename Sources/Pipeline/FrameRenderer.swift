@@ -61,6 +61,10 @@ public final class FrameRenderer: PixelSource {
         didSet { replan() }
     }
 
+    /// The faces found in frame N (`--detect faces`), in source pixels: what
+    /// `@faces` filters draw through. Nil: none.
+    public var faces: ((Int) -> [PixelBox])?
+
     /// Stages drawn over the laid-out picture.
     public var overlays: [OverlayStage] = [] {
         didSet { replan() }
@@ -112,8 +116,14 @@ public final class FrameRenderer: PixelSource {
         conditions.layoutCopies = layout.copiesPixelForPixel(width: crop.width, height: crop.height, outputWidth: size.0, outputHeight: size.1)
         conditions.mayPassThrough = screen == nil && framesDrawn > 0
         let (plan, stages) = try prepare(for: conditions)
-        let stageFrame = StageFrame(index: index, time: Double(index) / settings.rate, frameRate: settings.rate,
+        var stageFrame = StageFrame(index: index, time: Double(index) / settings.rate, frameRate: settings.rate,
                                     outputWidth: size.0, outputHeight: size.1, copier: copier)
+        if let faces {
+            let (x, y, w, h) = (Float(crop.x), Float(crop.y), Float(crop.width), Float(crop.height))
+            stageFrame.faces = faces(index).map {
+                SIMD4((Float($0.x) - x) / w, (Float($0.y) - y) / h, (Float($0.x + $0.width) - x) / w, (Float($0.y + $0.height) - y) / h)
+            }
+        }
         let fold = plan.conversionMatrix == .identity ? nil : plan.conversionMatrix.rgbTransform
         lastOutputSize = size
         framesDrawn &+= 1

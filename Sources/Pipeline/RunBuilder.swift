@@ -101,6 +101,9 @@ public final class RunBuilder {
         y4mOutputs = y4m
         jpegOutputs = jpeg
         recordings = videos
+        if description.settings.filters.followsFaces && description.detection?.faces != true {
+            throw PipelineError("@faces filters the faces found in each frame; add --detect faces")
+        }
         var analyzers = try AnalyzerRegistry.analyzers(description.analyzers)
         if let detection = description.detection { analyzers.append(try ObjectDetector(detection)) }
         self.analyzers = analyzers
@@ -203,6 +206,12 @@ public final class RunBuilder {
                 if scanner?.take(record) == .done { loop.stop() }
             }
             loop.analysis = analysis
+            if description.settings.filters.followsFaces {
+                // Offline runs draw each frame through its own faces; live runs through the newest found.
+                renderer.faces = { index in
+                    (analysis.record(for: index)?.result("objects") as? DetectedObjects)?.objects.filter { $0.type == "face" }.map(\.bounds) ?? []
+                }
+            }
             if let scanner, scanner.once {
                 loop.check = {
                     guard scanner.found else { throw PipelineError("no code found in \(loop.statistics.frames) frame(s) of \(session.source?.summary ?? "the input")") }
