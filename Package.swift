@@ -37,7 +37,7 @@ let package = Package(
             resources: [
                 .embedInCode("quad.vert"), .embedInCode("quad300.vert"), .embedInCode("cube.vert"), .embedInCode("yuv.vert"),
                 .embedInCode("texture.frag"), .embedInCode("yuyv.frag"), .embedInCode("nv12.frag"),
-                .embedInCode("color_matrix.frag"), .embedInCode("bgra.frag"),
+                .embedInCode("color_matrix.frag"), .embedInCode("bgra.frag"), .embedInCode("overlay.frag"),
             ],
             swiftSettings: swift5),
         .target(name: "Lifecycle", dependencies: ["CLinux"], swiftSettings: swift5),
@@ -58,7 +58,7 @@ let package = Package(
             swiftSettings: swift5),
         // Each filter's shader lives beside it in Sources/Filters/Shaders, embedded whole: a new one needs no line here.
         .target(name: "Filters", dependencies: ["Pixels", "GPU", "CGLES", "Shaders"], resources: [.embedInCode("Shaders")], swiftSettings: swift5),
-        .target(name: "Render", dependencies: ["GPU", "Filters", "CGLES", "Shaders"], swiftSettings: swift5),
+        .target(name: "Render", dependencies: ["GPU", "Filters", "CGLES", "CDeflate", "Shaders"], swiftSettings: swift5),
         .target(name: "Output", dependencies: ["Pixels", "Capture", "GPU", "DRM", "Lifecycle", "CLinux", "CPNG", "CDeflate", "CGLES", "CFFmpeg", "CEXIF", "CJPEG"], swiftSettings: swift5),
         .target(
             name: "Pipeline",

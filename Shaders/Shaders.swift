@@ -10,6 +10,7 @@ public enum ShaderSource {
     public static let nv12 = text(PackageResources.nv12_frag)
     public static let colorMatrix = text(PackageResources.color_matrix_frag)
     public static let bgra = text(PackageResources.bgra_frag)
+    public static let overlay = text(PackageResources.overlay_frag)
 
     public static func text(_ bytes: [UInt8]) -> String {
         String(decoding: bytes, as: UTF8.self)

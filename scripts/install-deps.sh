@@ -14,6 +14,7 @@ packages=(
     libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libexif-dev libasound2-dev   # recording (FFmpeg's libraries), EXIF, sound (ALSA)
     libzxing-dev g++                                                             # codes (--detect codes: zxing-cpp, through a C++ shim)
     libopencv-objdetect-dev opencv-data                                          # faces (--detect faces: OpenCV's cascade classifier and its cascades)
+    console-setup-linux                                                          # the console fonts overlay labels are drawn in
     libegl-mesa0 libgl1-mesa-dri                                                 # Mesa EGL + llvmpipe
     systemd                                                                      # systemd-analyze (the kiosk unit test)
 )

@@ -4,6 +4,7 @@ import GPU
 import Logging
 import Output
 import Pixels
+import Render
 
 /// Makes a run from its description, in two steps: `init` checks what can be
 /// checked before any frame (the outputs, their folders, names that clash)
@@ -211,6 +212,20 @@ public final class RunBuilder {
                 renderer.faces = { index in
                     (analysis.record(for: index)?.result("objects") as? DetectedObjects)?.objects.filter { $0.type == "face" }.map(\.bounds) ?? []
                 }
+            }
+            let overlay = description.overlay ?? (description.paced ? .labels : .none)
+            if overlay != .none, description.detection != nil {
+                var font: ConsoleFont?
+                if overlay == .labels {
+                    do {
+                        font = try ConsoleFont()
+                    } catch {
+                        // Asked for, labels need the font; by default, boxes do without.
+                        if description.overlay == .labels { throw error }
+                        logger?.notice("\(error); drawing boxes without labels")
+                    }
+                }
+                renderer.overlays = [try DetectionOverlay(analysis: analysis, labels: overlay == .labels, font: font)]
             }
             if let scanner, scanner.once {
                 loop.check = {

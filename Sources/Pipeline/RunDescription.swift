@@ -57,6 +57,9 @@ public struct RunDescription {
     public var metadata: String?
     /// `--detect`: faces and codes found beside the loop.
     public var detection: DetectionRequest?
+    /// `--overlay`: what detection found drawn over the picture; nil: labels on
+    /// a live preview (`paced` or a camera with a display), none otherwise.
+    public var overlay: DetectionOverlay.Mode?
     /// `--once`: the first code's value printed, then the run ends.
     public var once = false
 

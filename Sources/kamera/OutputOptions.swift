@@ -130,6 +130,9 @@ struct OutputOptions: ParsableArguments {
             transform: ArgumentValue.real("a number of frames a second above 0"))
     var detectRate: Double?
 
+    @Option(parsing: .unconditional, help: "Draw what --detect finds over the picture: boxes (face boxes, code outlines), labels (and each code's value) or none. Default: labels for preview, none otherwise.")
+    var overlay: String?
+
     @Flag(help: "With --detect codes: print the first code's value alone on standard output and exit 0 (exit 1 when the input ends without one).")
     var once = false
 

@@ -3,6 +3,7 @@ import CommandLineSupport
 import Output
 import Pipeline
 import Lifecycle
+import Pixels
 
 /// The run every rendering command describes from its options.
 func describeRun(_ pipeline: PipelineOptions, outputs: [String], _ options: OutputOptions, _ display: DisplayOptions,
@@ -36,6 +37,11 @@ func describeRun(_ pipeline: PipelineOptions, outputs: [String], _ options: Outp
             throw UsageError("--detect-rate \(rate) and --analyze-rate \(other) differ; detection and analysis share one rate, give one of them")
         }
         description.analyzeRate = rate
+    }
+    if let overlay = options.overlay {
+        guard let mode = DetectionOverlay.Mode(rawValue: overlay) else { throw UsageError("--overlay \(excerpt(overlay)) is not valid; use boxes, labels or none") }
+        guard !options.detect.isEmpty || mode == .none else { throw UsageError("--overlay draws what --detect finds; add --detect faces or --detect codes") }
+        description.overlay = mode
     }
     if options.once {
         guard description.detection?.codeFormats.isEmpty == false else { throw UsageError("--once prints the first code read; add --detect codes") }

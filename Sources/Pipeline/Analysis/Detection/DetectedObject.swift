@@ -15,6 +15,8 @@ public struct DetectedObject: Sendable, Equatable {
     /// A code's corners in source pixels (top left, top right, bottom right,
     /// bottom left, as the code reads); empty for faces.
     public var corners: [(x: Double, y: Double)]
+    /// `corners` on the output, for the overlay's outline (not in the JSON).
+    public var outputCorners: [(x: Double, y: Double)] = []
     /// The same while the object stays in view (`ObjectTracker`).
     public var track = 0
     /// True on the first frame of its track.

@@ -26,7 +26,10 @@ public final class ObjectDetector: FrameAnalyzer {
         objects += try codes?.read(image) ?? []
         tracker.assign(&objects, at: image.time)
         if let geometry = image.geometry {
-            for i in objects.indices { objects[i].outputBounds = geometry.outputBox(objects[i].bounds) }
+            for i in objects.indices {
+                objects[i].outputBounds = geometry.outputBox(objects[i].bounds)
+                objects[i].outputCorners = objects[i].corners.map { geometry.outputPoint(x: $0.x, y: $0.y) }
+            }
         }
         return DetectedObjects(objects)
     }

@@ -1,0 +1,68 @@
+import Foundation
+import GPU
+import Render
+
+/// `--overlay boxes|labels`: what `--detect` found, drawn over the laid-out
+/// picture (the preview, and so the console and recordings): each face's box
+/// in yellow, each code's outline through its corners in green, and with
+/// `labels` the code's value above it, in the console's bitmap font. Offline
+/// runs draw each frame's own objects; live runs the newest found.
+public final class DetectionOverlay: OverlayStage {
+    public enum Mode: String, CaseIterable, Sendable {
+        case boxes, labels, none
+    }
+
+    private let analysis: FrameAnalysis
+    private let painter: OverlayPainter
+    private let labels: Bool
+
+    static let faceColor = SIMD4<Float>(1, 0.85, 0, 1)
+    static let codeColor = SIMD4<Float>(0.1, 1, 0.3, 1)
+    static let labelBackground = SIMD4<Float>(0, 0, 0, 0.6)
+    /// Characters of a value shown; longer ones end in `…`.
+    static let longestLabel = 40
+
+    /// `font`: the labels' font; nil draws boxes only.
+    public init(analysis: FrameAnalysis, labels: Bool, font: ConsoleFont?) throws {
+        self.analysis = analysis
+        self.labels = labels && font != nil
+        painter = try OverlayPainter(font: font)
+    }
+
+    public func draw(onto target: RenderTarget, _ frame: StageFrame) throws {
+        guard let objects = (analysis.record(for: frame.index)?.result("objects") as? DetectedObjects)?.objects, !objects.isEmpty else { return }
+        // Lines and text grow with the picture: 2 pixels and 1x up to 720 lines.
+        let scale = max(1, target.height / 720 + (target.height % 720 >= 360 ? 1 : 0))
+        let width = Double(2 * scale)
+        painter.begin(on: target)
+        defer { painter.end() }
+        for object in objects {
+            guard let box = object.outputBounds else { continue }
+            let color = object.type == "face" ? Self.faceColor : Self.codeColor
+            if object.outputCorners.count == 4 {
+                painter.polygon(object.outputCorners, width: width, color: color)
+            } else {
+                let (x, y, w, h) = (Double(box.x), Double(box.y), Double(box.width), Double(box.height))
+                painter.polygon([(x, y), (x + w, y), (x + w, y + h), (x, y + h)], width: width, color: color)
+            }
+            guard labels, let value = object.value else { continue }
+            let text = Self.label(value)
+            let size = painter.textSize(text, scale: scale)
+            let pad = Double(2 * scale)
+            // Above the box, or inside its top when the box touches the picture's top.
+            let top = Double(box.y) - size.height - 2 * pad >= 0 ? Double(box.y) - size.height - 2 * pad : Double(box.y)
+            let left = min(Double(box.x), max(0, Double(target.width) - size.width - 2 * pad))
+            painter.fill(x: left, y: top, width: size.width + 2 * pad, height: size.height + 2 * pad, color: Self.labelBackground)
+            painter.text(text, x: left + pad, y: top + pad, scale: scale, color: color)
+        }
+    }
+
+    /// The value on one line, control characters as `?`, at most `longestLabel` characters.
+    static func label(_ value: String) -> String {
+        var scalars = value.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : $0 }
+        if scalars.count > longestLabel { scalars = Array(scalars.prefix(longestLabel - 1)) + ["…"] }
+        var text = ""
+        text.unicodeScalars.append(contentsOf: scalars)
+        return text
+    }
+}
