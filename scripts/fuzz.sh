@@ -10,7 +10,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-30}"; shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzY4M FuzzRawInput FuzzPNG FuzzFilters FuzzOutputPattern FuzzControlValue FuzzShaderSource FuzzCodes)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzY4M FuzzRawInput FuzzPNG FuzzFilters FuzzOutputPattern FuzzControlValue FuzzShaderSource FuzzCodes FuzzConsoleFont)
 "$root/scripts/install-deps.sh"
 scratch="$root/.build-fuzz"
 # SwiftPM keeps the build plan of a path dependency: drop it so new files in Kamera are seen.

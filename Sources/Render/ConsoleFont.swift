@@ -27,7 +27,8 @@ public struct ConsoleFont: Sendable {
         try self.init(bytes: Array(data), name: path)
     }
 
-    init(bytes file: [UInt8], name: String) throws {
+    /// A font from the bytes of a PSF file (gzipped or not), `name` for messages.
+    public init(bytes file: [UInt8], name: String) throws {
         let bytes = file.starts(with: [0x1F, 0x8B]) ? try Self.gunzip(file, name: name) : file
         func le32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
         let bad = FontError("\(name): not a PSF console font")

@@ -3,7 +3,7 @@
 import PackageDescription
 
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
-let targets = ["FuzzY4M", "FuzzRawInput", "FuzzPNG", "FuzzFilters", "FuzzOutputPattern", "FuzzControlValue", "FuzzShaderSource", "FuzzCodes"]
+let targets = ["FuzzY4M", "FuzzRawInput", "FuzzPNG", "FuzzFilters", "FuzzOutputPattern", "FuzzControlValue", "FuzzShaderSource", "FuzzCodes", "FuzzConsoleFont"]
 
 let package = Package(
     name: "KameraFuzz",
