@@ -4,8 +4,10 @@ import Render
 /// stays in view: a code by its type, value and place (its box overlapping
 /// the box it had, or its center within a box's size of it: it moved), a
 /// face by its box overlapping the one it had (intersection over union at
-/// least 0.3). A track not seen for `memory` seconds of frame time ends, so
-/// an object that left and came back is new again.
+/// least 0.3). A track ends when it is missed in `misses` analysed frames
+/// in a row that span more than `memory` seconds of frame time, so an object
+/// that left and came back is new again, and a slow analyser (a frame a
+/// second or less) does not end tracks for one detection missed.
 final class ObjectTracker {
     private struct Track {
         let number: Int
@@ -13,17 +15,20 @@ final class ObjectTracker {
         let value: String?
         var bounds: PixelBox
         var seen: Double
+        var missed = 0
     }
 
     let memory: Double
+    let misses: Int
     private var tracks: [Track] = []
     private var next = 1
 
-    init(memory: Double = 1) { self.memory = memory }
+    init(memory: Double = 1, misses: Int = 3) { (self.memory, self.misses) = (memory, misses) }
 
     /// Numbers `objects` (found at `time`, seconds) and marks the new ones.
     func assign(_ objects: inout [DetectedObject], at time: Double) {
-        tracks.removeAll { time - $0.seen > memory || time < $0.seen }
+        tracks.removeAll { ($0.missed >= misses && time - $0.seen > memory) || time < $0.seen }
+        for i in tracks.indices { tracks[i].missed += 1 }
         var taken = Set<Int>()
         for i in objects.indices {
             let object = objects[i]
@@ -33,6 +38,7 @@ final class ObjectTracker {
                 objects[i].track = tracks[match].number
                 tracks[match].bounds = object.bounds
                 tracks[match].seen = time
+                tracks[match].missed = 0
             } else {
                 objects[i].track = next
                 objects[i].isNew = true
