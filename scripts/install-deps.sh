@@ -21,7 +21,7 @@ packages=(
 [ "${1:-}" = --tests ] && packages+=(ffmpeg dpkg-dev lintian man-db libimage-exiftool-perl alsa-utils zint qrencode)
 [ "${1:-}" = --package ] && packages+=(dpkg-dev)
 [ "${1:-}" = --lintian ] && packages+=(lintian)
-[ "${1:-}" = --bench ] && packages+=(ffmpeg gstreamer1.0-tools gstreamer1.0-gl gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-ugly xvfb kmscube)
+[ "${1:-}" = --bench ] && packages+=(ffmpeg gstreamer1.0-tools gstreamer1.0-gl gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-ugly gstreamer1.0-plugins-bad gstreamer1.0-opencv qrencode xvfb kmscube)
 
 missing=()
 for p in "${packages[@]}"; do

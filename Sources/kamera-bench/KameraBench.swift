@@ -57,6 +57,12 @@ struct KameraBench: ParsableCommand {
     @Flag(help: "Only the recording measurement: 720p YUYV → sepia → H.264/MP4, FFV1/MKV and JPEG stills, Kamera beside ffmpeg (the same encoder settings, and encoding alone) and GStreamer GL into x264enc.")
     var recordingOnly = false
 
+    @Flag(help: "Only detection: faces and codes at 640x480 and 1280x720 beside GStreamer's facedetect, zxing and zbar, and the live preview at 720p30 with and without --detect faces,codes.")
+    var detectionOnly = false
+
+    @Option(parsing: .unconditional, help: "The folder holding astronaut.png for the detection measurement (the repository's Tests/Media).")
+    var detectionMedia = "Tests/Media"
+
     @Flag(help: "Only the filters end to end: 1280x720 YUYV → blur, sharpen, 3x3 convolve, pixellate → PNG sequence, Kamera beside ffmpeg's gblur, unsharp, convolution and pixelize.")
     var filtersOnly = false
 
@@ -109,6 +115,11 @@ struct KameraBench: ParsableCommand {
             print(try RecordingBenchmark(kamera: binary, frames: endToEndFrames, runs: endToEndRuns, peers: peers).run {
                 FileHandle.standardError.write(Data("recording: \($0)\n".utf8))
             })
+            return
+        }
+        let detection = DetectionBenchmark(kamera: binary, media: URL(fileURLWithPath: detectionMedia), runs: min(endToEndRuns, 3), peers: peers)
+        if detectionOnly {
+            print(try detection.run { FileHandle.standardError.write(Data("detection: \($0)\n".utf8)) })
             return
         }
         if json && !endToEndOnly { throw UsageError("--json reports the end-to-end measurement; add --end-to-end-only") }
@@ -244,6 +255,8 @@ struct KameraBench: ParsableCommand {
             print(try LiveBenchmark(kamera: binary).run())
             print("")
             print(try RecordingBenchmark(kamera: binary, frames: max(endToEndFrames, 120), runs: min(endToEndRuns, 3), peers: peers).run())
+            print("")
+            print(try detection.run())
             print("")
             print(try UnplugBenchmark.run(binary: binary))
             print("")

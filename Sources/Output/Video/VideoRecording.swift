@@ -71,6 +71,9 @@ public final class VideoRecording: FrameSink {
     private var lastPTS: Int64 = 0
     private var encoderOpen = false
     private var soundSummary = ""
+    /// Test hook: seconds the encoder thread waits after each frame, so that
+    /// a test has an encoder slower than the camera however fast the machine is.
+    private static let testDelay = ProcessInfo.processInfo.environment["KAMERA_TEST_ENCODER_DELAY"].flatMap(Double.init).map { min(max($0, 0), 1) }
 
     /// Checks the container, codec and settings, and that the folder takes
     /// the file; nothing is written before the first frame.
@@ -191,7 +194,6 @@ public final class VideoRecording: FrameSink {
         }
         // `origin` is set on this thread, above, before the encoder thread starts.
         let pts = live ? Int64((frame.input.timestamp &- origin!) / 1000) * 9 / 100 : Int64(frame.index)
-        lastPTS = pts
         let drops = settings.drop.map { $0 == .late } ?? live
         let free: Slot? = lock.withLock {
             while true {
@@ -216,6 +218,8 @@ public final class VideoRecording: FrameSink {
         }
         slot.pixels.copyMemory(from: UnsafeRawBufferPointer(rebasing: pixels[0..<size]))
         (slot.width, slot.height, slot.pts, slot.planar) = (frame.width, frame.height, pts, planar != nil)
+        // The sound ends with the last frame recorded, not with one dropped after it.
+        lastPTS = pts
         lock.withLock {
             slot.busy = true
             queue.append(slots.firstIndex { $0 === slot }!)
@@ -358,6 +362,7 @@ public final class VideoRecording: FrameSink {
                         encodedFrames += 1
                         planarFrames += slot.planar ? 1 : 0
                     }
+                    if let delay = Self.testDelay { usleep(useconds_t(delay * 1_000_000)) }
                 } catch {
                     fail(error)
                 }

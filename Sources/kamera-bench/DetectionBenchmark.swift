@@ -1,0 +1,141 @@
+import CommandLineSupport
+import Foundation
+import Output
+
+/// Detection as whole processes: Y4M clips at 640x480 and 1280x720 (ffmpeg's
+/// testsrc2 with the astronaut of Tests/Media and a QR code on it), each run
+/// with and without detection, so that the difference over the frames is
+/// what detection costs a frame; GStreamer's `facedetect` (OpenCV, the same
+/// cascade), `zxing` and `zbar` elements on the same frames beside the same
+/// pipeline without them; and the live preview at 720p30 with and without
+/// `--detect faces,codes` (frames late). Runs alternate; medians.
+struct DetectionBenchmark {
+    var kamera: URL
+    /// Where astronaut.png is (the repository's Tests/Media).
+    var media: URL
+    var frames = 60
+    var runs = 3
+    var peers = true
+    var liveSeconds = 6.0
+
+    struct Job {
+        var size: String
+        var name: String
+        var program: String
+        var arguments: [String]
+        /// The job whose time is taken off: the same frames without detection.
+        var base: String?
+        var seconds: [Double] = []
+        var note: String?
+
+        var median: Double? {
+            guard !seconds.isEmpty else { return nil }
+            let s = seconds.sorted()
+            return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+        }
+    }
+
+    static let sizes = ["640x480", "1280x720"]
+
+    func jobs(clip: (String) -> String) -> [Job] {
+        var list: [Job] = []
+        for size in Self.sizes {
+            let input = clip(size)
+            let kamera = [self.kamera.path, "render", "--input", input, "--crop", "none", "--frames", "\(frames)", "-o", "/dev/null", "--stream", "y4m", "--quiet"]
+            list.append(Job(size: size, name: "no detection", program: "kamera", arguments: kamera))
+            for kind in ["faces", "codes"] {
+                list.append(Job(size: size, name: kind, program: "kamera", arguments: kamera + ["--detect", kind, "--metadata", "/dev/null"], base: "no detection"))
+            }
+            guard peers else { continue }
+            let gst = ["gst-launch-1.0", "-q", "filesrc", "location=\(input)", "!", "y4mdec", "!", "videoconvert", "!"]
+            list.append(Job(size: size, name: "no detection", program: "gstreamer", arguments: gst + ["fakesink"]))
+            list.append(Job(size: size, name: "faces", program: "gstreamer",
+                            arguments: gst + ["facedetect", "display=false", "profile=/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml",
+                                              "eyes-profile=", "nose-profile=", "mouth-profile=", "min-size-width=24", "min-size-height=24", "!", "fakesink"],
+                            base: "no detection"))
+            list.append(Job(size: size, name: "codes (zxing)", program: "gstreamer", arguments: gst + ["zxing", "!", "fakesink"], base: "no detection"))
+            list.append(Job(size: size, name: "codes (zbar)", program: "gstreamer", arguments: gst + ["zbar", "!", "fakesink"], base: "no detection"))
+        }
+        return list
+    }
+
+    func run(progress: (String) -> Void = { _ in }) throws -> String {
+        let face = media.appendingPathComponent("astronaut.png").path
+        guard FileManager.default.fileExists(atPath: face) else {
+            throw UsageError("--detection-media \(media.path) holds no astronaut.png; give the repository's Tests/Media")
+        }
+        let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+        let folder = (base as NSString).appendingPathComponent("kamera-detect-\(getpid())")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
+        // The face at a third of the frame's height, a QR code beside it; the live clip is long enough to preview.
+        for (size, count, name) in Self.sizes.map({ ($0, frames, "clip-\($0).y4m") }) + [("1280x720", Int(liveSeconds * 30) + 30, "live.y4m")] {
+            let height = Int(size.split(separator: "x")[1])!
+            let script = """
+                qrencode -s \(max(3, height / 160)) -m 2 -o \(path("code.png")) 'KAMERA-BENCH-0001' && \
+                ffmpeg -nostdin -v error -y -f lavfi -i testsrc2=s=\(size):r=30 -i '\(face)' -i \(path("code.png")) \
+                  -filter_complex "[1]scale=-1:\(height * 2 / 3)[f];[2]format=rgb24[c];[0][f]overlay=20:\(height / 6)[t];[t][c]overlay=W-w-20:H-h-20,format=yuv420p" \
+                  -frames:v \(count) \(path(name))
+                """
+            let made = try ChildProcess(executable: "/bin/sh", arguments: ["-c", script]).run()
+            guard made.status == 0 else { throw UsageError("making the detection clips needs ffmpeg and qrencode (scripts/bench.sh installs them): \(TerminalText.oneLine(made.output))") }
+        }
+        var jobs = self.jobs { path("clip-\($0).y4m") }
+        for round in -1..<runs {
+            for k in jobs.indices {
+                let i = (k + max(0, round)) % jobs.count
+                guard jobs[i].note == nil else { continue }
+                progress("\(jobs[i].program) \(jobs[i].size) \(jobs[i].name), run \(round + 2) of \(runs + 1)")
+                let line = jobs[i].arguments
+                let executable = line[0].hasPrefix("/") ? line[0] : "/usr/bin/env"
+                let result = try ChildProcess(executable: executable, arguments: line[0].hasPrefix("/") ? Array(line.dropFirst()) : line).run()
+                if result.status == 127 { jobs[i].note = "not installed (scripts/bench.sh installs it)"; continue }
+                guard result.status == 0 else {
+                    jobs[i].note = "failed with status \(result.status): \(TerminalText.oneLine(result.output.split(separator: "\n").last.map(String.init) ?? ""))"
+                    continue
+                }
+                if round >= 0 { jobs[i].seconds.append(result.seconds) }
+            }
+        }
+        var lines = ["Detection, whole processes: \(frames) frames of testsrc2 with a face and a QR code (Y4M in tmpfs), \(runs) runs each, alternated;",
+                     "milliseconds a frame = (median with detection - median without) / frames; frames a second the detector sustains:"]
+        for job in jobs where job.base != nil {
+            let head = "  \(job.size) \(job.program) \(job.name)".padded(40)
+            guard let own = job.median, let without = jobs.first(where: { $0.size == job.size && $0.program == job.program && $0.name == job.base })?.median else {
+                lines.append(head + "not measured: \(job.note ?? "no run")")
+                continue
+            }
+            let ms = max(0, own - without) / Double(frames) * 1000
+            lines.append(head + String(format: "%6.1f ms  %6.1f fps  (%.2f s with, %.2f s without)", ms, ms > 0 ? 1000 / ms : .infinity, own, without))
+        }
+        for size in Self.sizes {
+            for (kind, peer) in [("faces", "faces"), ("codes", "codes (zxing)"), ("codes", "codes (zbar)")] {
+                func ms(_ program: String, _ name: String) -> Double? {
+                    guard let own = jobs.first(where: { $0.size == size && $0.program == program && $0.name == name })?.median,
+                          let without = jobs.first(where: { $0.size == size && $0.program == program && $0.name == "no detection" })?.median else { return nil }
+                    return max(0.001, own - without) / Double(frames) * 1000
+                }
+                if let own = ms("kamera", kind), let other = ms("gstreamer", peer) {
+                    lines.append(String(format: "  %@ %@: GStreamer %@ / Kamera %.2fx (a ratio above 1: Kamera detects faster)", size, kind, peer, other / own))
+                }
+            }
+        }
+        lines.append("Live preview at 720p30 (the clip paced at its rate, -o live.png every second), \(Int(liveSeconds)) s:")
+        for detect in [false, true] {
+            let arguments = ["preview", "--input", path("live.y4m"), "--duration", "\(liveSeconds)", "-o", path("live.png"), "--quiet"]
+                + (detect ? ["--detect", "faces,codes", "--metadata", "/dev/null"] : [])
+            let result = try ChildProcess(executable: kamera.path, arguments: arguments).run()
+            let label = "  \(detect ? "with --detect faces,codes" : "without detection"):".padded(32)
+            guard result.status == 0, let line = result.output.split(separator: "\n").last(where: { $0.contains("previewed") }),
+                  let late = LiveBenchmark.lateFrames(in: String(line)) else {
+                lines.append(label + " failed (exit \(result.status)): \(TerminalText.oneLine(result.output.split(separator: "\n").last.map(String.init) ?? ""))")
+                continue
+            }
+            lines.append(label + String(format: " %@; %d late; CPU %.0f %% of one core", String(line.drop { $0 != " " }.dropFirst().prefix { $0 != ";" }),
+                                         late, result.cpuSeconds / result.seconds * 100))
+        }
+        lines.append("Targets: faces at 15 analysed frames a second or more at 720p, codes at 30 or more, at least GStreamer's elements' rate, no frame late with detection on.")
+        return lines.joined(separator: "\n")
+    }
+}
