@@ -57,7 +57,7 @@ extern "C" int kamera_faces_detect(kamera_faces *faces, const uint8_t *luma, int
             image.copyTo(faces->scaled);
         }
         cv::equalizeHist(faces->scaled, faces->scaled);
-        faces->cascade.detectMultiScale(faces->scaled, faces->found, 1.1, 3, 0, cv::Size(min_size, min_size));
+        faces->cascade.detectMultiScale(faces->scaled, faces->found, 1.2, 3, 0, cv::Size(min_size, min_size));
         return static_cast<int>(faces->found.size());
     } catch (const std::exception &e) {
         faces->error = e.what();

@@ -4,7 +4,7 @@ import Render
 
 /// Finds frontal faces with OpenCV's cascade classifier (Debian's
 /// `libopencv-objdetect-dev`, through a one-file C++ shim, `COpenCVFaces`) and
-/// the Haar cascade `opencv-data` installs: on the luma looked at with its
+/// the Haar cascade `opencv-data` installs (scales 1.2 apart, 3 neighbours): on the luma looked at with its
 /// longer side at most 640 pixels, histogram-equalized, faces from 24 of those
 /// pixels up. The classifier gives a box only: no roll or yaw.
 public final class FaceDetector {
