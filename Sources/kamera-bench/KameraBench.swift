@@ -117,7 +117,7 @@ struct KameraBench: ParsableCommand {
             })
             return
         }
-        let detection = DetectionBenchmark(kamera: binary, media: URL(fileURLWithPath: detectionMedia), runs: min(endToEndRuns, 3), peers: peers)
+        let detection = DetectionBenchmark(kamera: binary, media: URL(fileURLWithPath: detectionMedia), frames: endToEndFrames, runs: min(endToEndRuns, 3), peers: peers)
         if detectionOnly {
             print(try detection.run { FileHandle.standardError.write(Data("detection: \($0)\n".utf8)) })
             return

@@ -55,4 +55,20 @@ final class BenchTests: KameraProcessTestCase {
             XCTAssertEqual(programs, ["kamera"])
         }
     }
+
+    /// The detection section runs Kamera with and without each detector, and
+    /// the preview with detection, and reports every line (peers left out here).
+    func testDetectionSectionReportsEveryDetectorAndThePreview() throws {
+        let result = try run.run(["bench", "--detection-only", "--no-peers", "--end-to-end-runs", "1", "--end-to-end-frames", "4",
+                                  "--detection-media", FaceDetectionTests.media.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        for size in ["640x480", "1280x720"] {
+            for kind in ["faces", "codes", "codes=qr"] {
+                let line = result.output.split(separator: "\n").first { $0.contains("\(size) kamera \(kind) ") }
+                XCTAssertNotNil(line?.range(of: #"\d+\.\d ms"#, options: .regularExpression), "\(size) \(kind): \(result.output)")
+            }
+        }
+        XCTAssertTrue(result.output.contains("with --detect faces,codes:     previewed"), result.output)
+        XCTAssertFalse(result.output.contains("gstreamer"), "--no-peers: Kamera alone")
+    }
 }
