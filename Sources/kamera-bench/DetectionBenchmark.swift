@@ -126,15 +126,7 @@ struct DetectionBenchmark {
         for detect in [false, true] {
             let arguments = ["preview", "--input", path("live.y4m"), "--duration", "\(liveSeconds)", "-o", path("live.png"), "--quiet"]
                 + (detect ? ["--detect", "faces,codes", "--metadata", "/dev/null"] : [])
-            let result = try ChildProcess(executable: kamera.path, arguments: arguments).run()
-            let label = "  \(detect ? "with --detect faces,codes" : "without detection"):".padded(32)
-            guard result.status == 0, let line = result.output.split(separator: "\n").last(where: { $0.contains("previewed") }),
-                  let late = LiveBenchmark.lateFrames(in: String(line)) else {
-                lines.append(label + " failed (exit \(result.status)): \(TerminalText.oneLine(result.output.split(separator: "\n").last.map(String.init) ?? ""))")
-                continue
-            }
-            lines.append(label + String(format: " %@; %d late; CPU %.0f %% of one core", String(line.drop { $0 != " " }.dropFirst().prefix { $0 != ";" }),
-                                         late, result.cpuSeconds / result.seconds * 100))
+            lines.append(try LiveBenchmark.preview(kamera, arguments, label: "  \(detect ? "with --detect faces,codes" : "without detection"):".padded(32)))
         }
         lines.append("Targets: faces at 15 analysed frames a second or more at 720p, codes at 30 or more, at least GStreamer's elements' rate, no frame late with detection on.")
         return lines.joined(separator: "\n")

@@ -23,17 +23,21 @@ struct LiveBenchmark {
             let arguments = ["preview", "--input-size", "\(c.width)x\(c.height)", "--fps", "\(c.fps)", "--filter", "sepia",
                              "--duration", "\(seconds)", "-o", folder.appendingPathComponent("live.png").path, "--quiet"]
                 + (c.analysed ? ["--analyze", "luma", "--metadata", folder.appendingPathComponent("luma.jsonl").path] : [])
-            let result = try ChildProcess(executable: kamera.path, arguments: arguments).run()
-            let label = "  \(c.width)x\(c.height) at \(c.fps) fps\(c.analysed ? " + luma" : ""):".padded(31)
-            guard result.status == 0, let line = result.output.split(separator: "\n").last(where: { $0.contains("previewed") }),
-                  let late = Self.lateFrames(in: String(line)) else {
-                lines.append(label + " failed (exit \(result.status)): \(TerminalText.oneLine(result.output.split(separator: "\n").last.map(String.init) ?? ""))")
-                continue
-            }
-            lines.append(label + String(format: " %@; %d late; CPU %.0f %% of one core", String(line.drop { $0 != " " }.dropFirst().prefix { $0 != ";" }),
-                                         late, result.cpuSeconds / result.seconds * 100))
+            lines.append(try Self.preview(kamera, arguments, label: "  \(c.width)x\(c.height) at \(c.fps) fps\(c.analysed ? " + luma" : ""):".padded(31)))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `kamera ARGUMENTS` (a preview) as a whole process: its summary's rate,
+    /// the frames late and the CPU it took, after `label`.
+    static func preview(_ kamera: URL, _ arguments: [String], label: String) throws -> String {
+        let result = try ChildProcess(executable: kamera.path, arguments: arguments).run()
+        guard result.status == 0, let line = result.output.split(separator: "\n").last(where: { $0.contains("previewed") }),
+              let late = lateFrames(in: String(line)) else {
+            return label + " failed (exit \(result.status)): \(TerminalText.oneLine(result.output.split(separator: "\n").last.map(String.init) ?? ""))"
+        }
+        return label + String(format: " %@; %d late; CPU %.0f %% of one core", String(line.drop { $0 != " " }.dropFirst().prefix { $0 != ";" }),
+                              late, result.cpuSeconds / result.seconds * 100)
     }
 
     /// N from "...; N frames late (...)".

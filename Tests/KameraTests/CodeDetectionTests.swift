@@ -6,24 +6,14 @@ import XCTest
 /// qrencode), placed at known places in a frame by ffmpeg, read back with
 /// their values and bounds, through the output geometry, tracked over
 /// frames, and printed as a scanner prints them.
-final class CodeDetectionTests: XCTestCase {
-    var scratch: KameraProcess!
-
-    override func setUpWithError() throws {
-        scratch = try KameraProcess.scratch("codes")
-    }
-
-    override func tearDown() {
-        scratch.remove()
-    }
-
+final class CodeDetectionTests: KameraProcessTestCase {
     private func sh(_ script: String) throws -> KameraProcess.Result {
-        try KameraProcess.shell("K='\(KameraProcess.binary.path)'\n" + script, in: scratch.folder)
+        try KameraProcess.shell("K='\(KameraProcess.binary.path)'\n" + script, in: run.folder)
     }
 
     /// The JSON lines of a metadata file.
     private func lines(_ name: String) throws -> [[String: Any]] {
-        let text = try String(contentsOf: scratch.folder.appendingPathComponent(name), encoding: .utf8)
+        let text = try String(contentsOf: run.folder.appendingPathComponent(name), encoding: .utf8)
         return try text.split(separator: "\n").map { try XCTUnwrap(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
     }
 
@@ -45,7 +35,7 @@ final class CodeDetectionTests: XCTestCase {
     private func darkBox(_ name: String) throws -> PixelBox {
         let size = try sh("ffprobe -v error -show_entries stream=width,height -of csv=p=0 \(name) && ffmpeg -v error -y -i \(name) -f rawvideo -pix_fmt gray \(name).gray")
         let wh = try XCTUnwrap(size.output.split(separator: "\n").first?.split(separator: ",").compactMap { Int($0) }, size.stderr)
-        let gray = try Data(contentsOf: scratch.folder.appendingPathComponent("\(name).gray"))
+        let gray = try Data(contentsOf: run.folder.appendingPathComponent("\(name).gray"))
         var (left, top, right, bottom) = (Int.max, Int.max, -1, -1)
         for y in 0..<wh[1] {
             for x in 0..<wh[0] where gray[y * wh[0] + x] < 128 {
@@ -108,7 +98,7 @@ final class CodeDetectionTests: XCTestCase {
         XCTAssertTrue(result.output.hasSuffix("exit 1\n"), result.output)
         XCTAssertTrue(result.stderr.contains("no code found in 1 frame(s) of test pattern"), result.stderr)
         XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch.folder.path).sorted(), ["m.jsonl"], "--detect alone writes no picture")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: run.folder.path).sorted(), ["m.jsonl"], "--detect alone writes no picture")
     }
 
     /// `output_bounds` follow the square crop, `--rotate 90` and `--mirror`:
@@ -201,7 +191,7 @@ final class CodeDetectionTests: XCTestCase {
             XCTAssertEqual(result.status, 1, arguments)
             XCTAssertTrue(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
             XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "\(arguments): \(result.stderr)")
-            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch.folder.path), [], arguments)
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: run.folder.path), [], arguments)
         }
     }
 

@@ -4,20 +4,10 @@ import XCTest
 
 /// `--overlay boxes|labels`: the outlines are drawn where `output_bounds`
 /// says, after the crop, rotation and mirror; labels above them.
-final class DetectionOverlayTests: XCTestCase {
-    var scratch: KameraProcess!
-
-    override func setUpWithError() throws {
-        scratch = try KameraProcess.scratch("overlay")
-    }
-
-    override func tearDown() {
-        scratch.remove()
-    }
-
+final class DetectionOverlayTests: KameraProcessTestCase {
     /// The box holding every pixel of `out.rgb` (`size` square, RGB) close to `color`, and their count.
     private func pixels(near color: (Int, Int, Int), size: Int, in rows: Range<Int>? = nil) throws -> (box: PixelBox?, count: Int) {
-        let rgb = Array(try Data(contentsOf: scratch.folder.appendingPathComponent("out.rgb")))
+        let rgb = Array(try Data(contentsOf: run.folder.appendingPathComponent("out.rgb")))
         var (left, top, right, bottom, count) = (Int.max, Int.max, -1, -1, 0)
         for y in rows ?? 0..<size {
             for x in 0..<size {
@@ -31,7 +21,7 @@ final class DetectionOverlayTests: XCTestCase {
     }
 
     private func outputBounds(_ type: String) throws -> PixelBox {
-        let line = try String(contentsOf: scratch.folder.appendingPathComponent("m.jsonl"), encoding: .utf8)
+        let line = try String(contentsOf: run.folder.appendingPathComponent("m.jsonl"), encoding: .utf8)
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         let object = try XCTUnwrap((json["objects"] as? [[String: Any]])?.first { $0["type"] as? String == type }, line)
         let b = try XCTUnwrap(object["output_bounds"] as? [String: Int], line)
@@ -49,7 +39,7 @@ final class DetectionOverlayTests: XCTestCase {
                 ffmpeg -v error -y -f lavfi -i color=gray:s=640x480 -i code.png -filter_complex "[1]format=rgb24[c];[0][c]overlay=150:60,format=rgb24" -frames:v 1 frame.png && \
                 $K render --input frame.png \(geometry) --detect codes --overlay boxes --metadata m.jsonl -o out.png && \
                 ffmpeg -v error -y -i out.png -f rawvideo -pix_fmt rgb24 out.rgb
-                """, in: scratch.folder)
+                """, in: run.folder)
             XCTAssertEqual(result.status, 0, "\(geometry): \(result.stderr)")
             let expected = try outputBounds("qr")
             // overlay.frag's green, 0.1, 1, 0.3.
@@ -76,7 +66,7 @@ final class DetectionOverlayTests: XCTestCase {
               -filter_complex "[2]format=rgb24[c];[0][1]overlay=150:40[t];[t][c]overlay=700:560,format=rgb24" -frames:v 1 frame.png && \
             $K render --input frame.png --detect faces,codes --overlay labels --metadata m.jsonl -o out.png && \
             ffmpeg -v error -y -i out.png -f rawvideo -pix_fmt rgb24 out.rgb
-            """, in: scratch.folder)
+            """, in: run.folder)
         XCTAssertEqual(result.status, 0, result.stderr)
         let face = try outputBounds("face"), code = try outputBounds("qr")
         // overlay.frag's yellow, 1, 0.85, 0.
@@ -91,7 +81,7 @@ final class DetectionOverlayTests: XCTestCase {
     }
 
     func testOverlayNeedsDetection() throws {
-        let result = try KameraProcess.shell("'\(KameraProcess.binary.path)' render --overlay labels; '\(KameraProcess.binary.path)' render --detect codes --overlay frames", in: scratch.folder)
+        let result = try KameraProcess.shell("'\(KameraProcess.binary.path)' render --overlay labels; '\(KameraProcess.binary.path)' render --detect codes --overlay frames", in: run.folder)
         XCTAssertEqual(result.stderr, """
             kamera: error: --overlay draws what --detect finds; add --detect faces or --detect codes
             kamera: error: --overlay frames is not valid; use boxes, labels or none

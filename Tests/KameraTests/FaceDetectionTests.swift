@@ -6,22 +6,13 @@ import XCTest
 /// Collins's face in `astronaut.png` against a box marked by hand, brows to
 /// chin and ear to ear; no face in `coffee.png`; the same face placed in a
 /// larger frame.
-final class FaceDetectionTests: XCTestCase {
-    var scratch: KameraProcess!
+final class FaceDetectionTests: KameraProcessTestCase {
     static let media = ExamplesTests.repository.appendingPathComponent("Tests/Media")
     /// The face in astronaut.png, marked by hand.
     static let face = PixelBox(x: 180, y: 70, width: 90, height: 110)
 
-    override func setUpWithError() throws {
-        scratch = try KameraProcess.scratch("faces")
-    }
-
-    override func tearDown() {
-        scratch.remove()
-    }
-
     private func sh(_ script: String) throws -> KameraProcess.Result {
-        try KameraProcess.shell("K='\(KameraProcess.binary.path)'\nM='\(Self.media.path)'\n" + script, in: scratch.folder)
+        try KameraProcess.shell("K='\(KameraProcess.binary.path)'\nM='\(Self.media.path)'\n" + script, in: run.folder)
     }
 
     /// The faces of the first metadata line written to standard output.

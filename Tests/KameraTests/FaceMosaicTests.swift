@@ -6,17 +6,7 @@ import XCTest
 /// (less its soft edge) the picture equals the whole picture pixellated
 /// (within 2 of 255), and outside the box it equals the unfiltered picture
 /// exactly, on the astronaut (Tests/Media).
-final class FaceMosaicTests: XCTestCase {
-    var scratch: KameraProcess!
-
-    override func setUpWithError() throws {
-        scratch = try KameraProcess.scratch("mosaic")
-    }
-
-    override func tearDown() {
-        scratch.remove()
-    }
-
+final class FaceMosaicTests: KameraProcessTestCase {
     func testThePixellateCoversTheFaceAndNothingElse() throws {
         let media = FaceDetectionTests.media.path
         let result = try KameraProcess.shell("""
@@ -25,12 +15,12 @@ final class FaceMosaicTests: XCTestCase {
             $K render --input \(media)/astronaut.png --crop none --filter pixellate=12 -o whole.png && \
             $K render --input \(media)/astronaut.png --crop none --detect faces --filter pixellate=12@faces~6 --metadata faces.jsonl -o mosaic.png && \
             for f in plain whole mosaic; do ffmpeg -v error -y -i $f.png -f rawvideo -pix_fmt rgb24 $f.rgb || exit 1; done
-            """, in: scratch.folder)
+            """, in: run.folder)
         XCTAssertEqual(result.status, 0, result.stderr)
-        func bytes(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: scratch.folder.appendingPathComponent(name))) }
+        func bytes(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: run.folder.appendingPathComponent(name))) }
         let plain = try bytes("plain.rgb"), whole = try bytes("whole.rgb"), mosaic = try bytes("mosaic.rgb")
         XCTAssertEqual(mosaic.count, 512 * 512 * 3)
-        let line = try String(contentsOf: scratch.folder.appendingPathComponent("faces.jsonl"), encoding: .utf8)
+        let line = try String(contentsOf: run.folder.appendingPathComponent("faces.jsonl"), encoding: .utf8)
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         let faces = try XCTUnwrap(json["objects"] as? [[String: Any]])
         XCTAssertEqual(faces.count, 1)
@@ -60,9 +50,9 @@ final class FaceMosaicTests: XCTestCase {
     }
 
     func testFacesFilterNeedsFaceDetection() throws {
-        let result = try KameraProcess.shell("'\(KameraProcess.binary.path)' render --filter pixellate=8@faces --detect codes", in: scratch.folder)
+        let result = try KameraProcess.shell("'\(KameraProcess.binary.path)' render --filter pixellate=8@faces --detect codes", in: run.folder)
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stderr, "kamera: error: @faces filters the faces found in each frame; add --detect faces\n")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch.folder.path), [])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: run.folder.path), [])
     }
 }
