@@ -1,25 +1,26 @@
 import KameraKit
 import XCTest
 
+/// A YUV or RGB test frame of deterministic pseudo-random bytes (Y and chroma
+/// kept in the legal range of `colorSpace`), for the conversion tests.
+func randomFrame(_ format: PixelFormat, width: Int, height: Int, colorSpace: YUVColorSpace = .bt601Limited) -> (Frame, FrameBuffer) {
+    let buffer = FrameBuffer(format: format, width: width, height: height)
+    var seed: UInt32 = 99
+    let bytes = buffer.allBytes
+    for i in 0..<bytes.count {
+        seed = seed &* 1_664_525 &+ 1_013_904_223
+        let r = UInt8(seed >> 24)
+        bytes[i] = format.isYUV && colorSpace.range == .limited ? 16 + r % 220 : r
+    }
+    return (buffer.frame(sequence: 0, timestamp: 0, colorSpace: colorSpace), buffer)
+}
+
 /// YUV → RGB in the texture cache, by its shaders and by its CPU conversion
 /// (`YUVToRGBA`, the default on llvmpipe), against the CPU reference built
 /// from the BT.601/BT.709 formulas, and the direct uploads of the RGB formats.
 /// Tolerance: 2 of 255 per channel.
 final class ConversionTests: XCTestCase {
     let tolerance = 2
-
-    /// A frame of deterministic pseudo-random bytes (Y and chroma kept in the legal range of `range`).
-    func randomFrame(_ format: PixelFormat, width: Int, height: Int, colorSpace: YUVColorSpace = .bt601Limited) -> (Frame, FrameBuffer) {
-        let buffer = FrameBuffer(format: format, width: width, height: height)
-        var seed: UInt32 = 99
-        let bytes = buffer.allBytes
-        for i in 0..<bytes.count {
-            seed = seed &* 1_664_525 &+ 1_013_904_223
-            let r = UInt8(seed >> 24)
-            bytes[i] = format.isYUV && colorSpace.range == .limited ? 16 + r % 220 : r
-        }
-        return (buffer.frame(sequence: 0, timestamp: 0, colorSpace: colorSpace), buffer)
-    }
 
     func settings(crop: CropMode, _ conversion: TextureCache.YUVConversion) -> RenderSettings {
         var settings = RenderSettings(crop: crop)

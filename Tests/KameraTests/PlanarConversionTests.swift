@@ -7,18 +7,6 @@ import XCTest
 /// block's colors leave the RGB cube, which the exact path takes), and
 /// within 2 of 255 of the standards' formulas.
 final class PlanarConversionTests: XCTestCase {
-    /// A frame of deterministic pseudo-random bytes, luma and chroma in the legal limited range.
-    func randomFrame(_ format: PixelFormat, width: Int, height: Int, colorSpace: YUVColorSpace = .bt601Limited) -> (Frame, FrameBuffer) {
-        let buffer = FrameBuffer(format: format, width: width, height: height)
-        var seed: UInt32 = 7
-        let bytes = buffer.allBytes
-        for i in 0..<bytes.count {
-            seed = seed &* 1_664_525 &+ 1_013_904_223
-            bytes[i] = 16 + UInt8(seed >> 24) % 220
-        }
-        return (buffer.frame(sequence: 0, timestamp: 0, colorSpace: colorSpace), buffer)
-    }
-
     /// The rectangles: whole frames of even and odd sizes, and crops starting mid-pair and on an odd row.
     let cases: [(width: Int, height: Int, rect: (x: Int, y: Int, width: Int, height: Int))] = [
         (64, 36, (0, 0, 64, 36)), (63, 35, (0, 0, 63, 35)), (50, 32, (9, 0, 32, 32)), (41, 29, (3, 5, 30, 21)),
