@@ -23,6 +23,8 @@ public struct StageFrame {
     public var outputWidth: Int
     public var outputHeight: Int
     public let copier: TextureCopier
+    /// The part of the source frame the picture shows, in its pixels: x, y, width, height.
+    public var sourceCrop = SIMD4<Int>(0, 0, 0, 0)
     /// The faces found in the frame (`--detect faces`), in the cropped
     /// picture's coordinates from 0 to 1, top row 0: left, top, right, bottom.
     public var faces: [SIMD4<Float>] = []

@@ -118,6 +118,7 @@ public final class FrameRenderer: PixelSource {
         let (plan, stages) = try prepare(for: conditions)
         var stageFrame = StageFrame(index: index, time: Double(index) / settings.rate, frameRate: settings.rate,
                                     outputWidth: size.0, outputHeight: size.1, copier: copier)
+        stageFrame.sourceCrop = SIMD4(crop.x, crop.y, crop.width, crop.height)
         if let faces {
             let (x, y, w, h) = (Float(crop.x), Float(crop.y), Float(crop.width), Float(crop.height))
             stageFrame.faces = faces(index).map {

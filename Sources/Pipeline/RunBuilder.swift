@@ -225,7 +225,13 @@ public final class RunBuilder {
                         logger?.notice("\(error); drawing boxes without labels")
                     }
                 }
-                renderer.overlays = [try DetectionOverlay(analysis: analysis, labels: overlay == .labels, font: font)]
+                let drawn = try DetectionOverlay(analysis: analysis, labels: overlay == .labels, font: font)
+                if case .cube = renderer.settings.mode {
+                    // On the picture, so that the boxes turn with the cube's faces.
+                    renderer.customStages.append(DetectionOverlay.OnPicture(drawn))
+                } else {
+                    renderer.overlays = [drawn]
+                }
             }
             if let scanner, scanner.once {
                 loop.check = {

@@ -88,4 +88,28 @@ final class DetectionOverlayTests: KameraProcessTestCase {
 
             """)
     }
+
+    /// The cube carries the boxes on its faces: drawn onto the picture before
+    /// the layout, the pixels they change on the cube are the box's yellow.
+    func testTheCubeCarriesTheBoxesOnItsFaces() throws {
+        let media = FaceDetectionTests.media.path
+        let result = try KameraProcess.shell("""
+            K='\(KameraProcess.binary.path)'
+            $K render --cube --input \(media)/astronaut.png --detect faces --overlay none -o plain.png && \
+            $K render --cube --input \(media)/astronaut.png --detect faces --overlay boxes -o boxed.png && \
+            for f in plain boxed; do ffmpeg -v error -y -i $f.png -f rawvideo -pix_fmt rgb24 $f.rgb || exit 1; done
+            """, in: run.folder)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let plain = Array(try Data(contentsOf: run.folder.appendingPathComponent("plain.rgb")))
+        let boxed = Array(try Data(contentsOf: run.folder.appendingPathComponent("boxed.rgb")))
+        XCTAssertEqual(plain.count, boxed.count)
+        var changed = 0, yellow = 0
+        for i in stride(from: 0, to: min(plain.count, boxed.count), by: 3) where (0..<3).contains(where: { abs(Int(plain[i + $0]) - Int(boxed[i + $0])) > 24 }) {
+            changed += 1
+            // Yellow, lit or shaded: red and green well above blue.
+            if Int(boxed[i]) > Int(boxed[i + 2]) + 60 && Int(boxed[i + 1]) > Int(boxed[i + 2]) + 40 { yellow += 1 }
+        }
+        XCTAssertGreaterThan(changed, 100, "the boxes are on the cube")
+        XCTAssertGreaterThan(Double(yellow), 0.8 * Double(changed), "what changed is the boxes' yellow")
+    }
 }
