@@ -26,11 +26,16 @@ struct DetectionBenchmark {
         /// The job whose time is taken off: the same frames without detection.
         var base: String?
         var seconds: [Double] = []
+        /// CPU seconds (user and system) of the same runs.
+        var cpu: [Double] = []
         var note: String?
 
-        var median: Double? {
-            guard !seconds.isEmpty else { return nil }
-            let s = seconds.sorted()
+        var median: Double? { Self.median(seconds) }
+        var medianCPU: Double? { Self.median(cpu) }
+
+        static func median(_ values: [Double]) -> Double? {
+            guard !values.isEmpty else { return nil }
+            let s = values.sorted()
             return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
         }
     }
@@ -52,7 +57,7 @@ struct DetectionBenchmark {
             list.append(Job(size: size, name: "no detection", program: "gstreamer", arguments: gst + ["fakesink"]))
             list.append(Job(size: size, name: "faces", program: "gstreamer",
                             arguments: gst + ["facedetect", "display=false", "profile=/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml",
-                                              "eyes-profile=", "nose-profile=", "mouth-profile=", "min-size-width=24", "min-size-height=24", "!", "fakesink"],
+                                              "eyes-profile=\"\"", "nose-profile=\"\"", "mouth-profile=\"\"", "min-size-width=24", "min-size-height=24", "!", "fakesink"],
                             base: "no detection"))
             list.append(Job(size: size, name: "codes (zxing)", program: "gstreamer", arguments: gst + ["zxing", "!", "fakesink"], base: "no detection"))
             list.append(Job(size: size, name: "codes (zbar)", program: "gstreamer", arguments: gst + ["zbar", "!", "fakesink"], base: "no detection"))
@@ -96,29 +101,35 @@ struct DetectionBenchmark {
                     jobs[i].note = "failed with status \(result.status): \(TerminalText.oneLine(result.output.split(separator: "\n").last.map(String.init) ?? ""))"
                     continue
                 }
-                if round >= 0 { jobs[i].seconds.append(result.seconds) }
+                if round >= 0 {
+                    jobs[i].seconds.append(result.seconds)
+                    jobs[i].cpu.append(result.cpuSeconds)
+                }
             }
         }
         var lines = ["Detection, whole processes: \(frames) frames of testsrc2 with a face and a QR code (Y4M in tmpfs), \(runs) runs each, alternated;",
-                     "milliseconds a frame = (median with detection - median without) / frames; frames a second the detector sustains:"]
+                     "milliseconds a frame = (median with detection - median without) / frames, wall and CPU; frames a second the detector sustains:"]
         for job in jobs where job.base != nil {
             let head = "  \(job.size) \(job.program) \(job.name)".padded(40)
-            guard let own = job.median, let without = jobs.first(where: { $0.size == job.size && $0.program == job.program && $0.name == job.base })?.median else {
+            let reference = jobs.first { $0.size == job.size && $0.program == job.program && $0.name == job.base }
+            guard let own = job.median, let without = reference?.median, let ownCPU = job.medianCPU, let withoutCPU = reference?.medianCPU else {
                 lines.append(head + "not measured: \(job.note ?? "no run")")
                 continue
             }
-            let ms = max(0, own - without) / Double(frames) * 1000
-            lines.append(head + String(format: "%6.1f ms  %6.1f fps  (%.2f s with, %.2f s without)", ms, ms > 0 ? 1000 / ms : .infinity, own, without))
+            let ms = max(0, own - without) / Double(frames) * 1000, cpu = max(0, ownCPU - withoutCPU) / Double(frames) * 1000
+            lines.append(head + String(format: "%6.1f ms  %6.1f fps  CPU %6.1f ms  (%.2f s with, %.2f s without)", ms, ms > 0 ? 1000 / ms : .infinity, cpu, own, without))
         }
         for size in Self.sizes {
             for (kind, peer) in [("faces", "faces"), ("codes", "codes (zxing)"), ("codes=qr", "codes (zxing)"), ("codes", "codes (zbar)")] {
-                func ms(_ program: String, _ name: String) -> Double? {
-                    guard let own = jobs.first(where: { $0.size == size && $0.program == program && $0.name == name })?.median,
-                          let without = jobs.first(where: { $0.size == size && $0.program == program && $0.name == "no detection" })?.median else { return nil }
+                func ms(_ program: String, _ name: String, _ value: (Job) -> Double?) -> Double? {
+                    guard let own = jobs.first(where: { $0.size == size && $0.program == program && $0.name == name }).flatMap(value),
+                          let without = jobs.first(where: { $0.size == size && $0.program == program && $0.name == "no detection" }).flatMap(value) else { return nil }
                     return max(0.001, own - without) / Double(frames) * 1000
                 }
-                if let own = ms("kamera", kind), let other = ms("gstreamer", peer) {
-                    lines.append(String(format: "  %@ %@: GStreamer %@ / Kamera %.2fx (a ratio above 1: Kamera detects faster)", size, kind, peer, other / own))
+                if let own = ms("kamera", kind, \.median), let other = ms("gstreamer", peer, \.median),
+                   let ownCPU = ms("kamera", kind, \.medianCPU), let otherCPU = ms("gstreamer", peer, \.medianCPU) {
+                    lines.append(String(format: "  %@ %@: GStreamer %@ / Kamera %.2fx wall, %.2fx CPU (a ratio above 1: Kamera detects faster)",
+                                        size, kind, peer, other / own, otherCPU / ownCPU))
                 }
             }
         }

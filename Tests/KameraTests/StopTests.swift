@@ -15,6 +15,21 @@ final class StopTests: KameraProcessTestCase {
         }
         """
 
+    /// Reads `err` until `text` appears (the shader compiled: `-v`'s convention
+    /// line comes just before the first frame), at most `seconds`, a bound that
+    /// only catches a hang: a fixed sleep fell inside the compile on a slow
+    /// machine (ThreadSanitizer's build took 5 s to its first frame). Returns what was read.
+    private func waitFor(_ text: String, in err: Pipe, within seconds: Double) -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        var read = ""
+        while !read.contains(text) && Date() < deadline {
+            let chunk = err.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            read += String(decoding: chunk, as: UTF8.self)
+        }
+        return read
+    }
+
     /// Waits at most `seconds` (a bound that only catches a hang) for the end.
     private func finish(_ process: Process, _ err: Pipe, within seconds: Double) -> String {
         let deadline = Date().addingTimeInterval(seconds)
@@ -27,11 +42,13 @@ final class StopTests: KameraProcessTestCase {
 
     func testCtrlCDuringAFrameThatNeverEndsStopsAfterTheGrace() throws {
         try Data(slowShader.utf8).write(to: run.folder.appendingPathComponent("slow.frag"))
-        let (process, err) = try run.start(["shader", "slow.frag", "--uniform", "u_n=60000", "--size", "4096x4096", "-o", "slow.png"])
-        sleep(3)
+        let (process, err) = try run.start(["shader", "slow.frag", "--uniform", "u_n=60000", "--size", "4096x4096", "-o", "slow.png", "-v"])
+        let before = waitFor("convention", in: err, within: 120)
+        XCTAssertTrue(before.contains("convention"), before)
+        sleep(1)
         let stopped = Date()
         kill(process.processIdentifier, SIGINT)
-        let stderr = finish(process, err, within: 60)
+        let stderr = before + finish(process, err, within: 60)
         XCTAssertEqual(process.terminationReason, .uncaughtSignal, stderr)
         XCTAssertEqual(process.terminationStatus, SIGINT, stderr)
         XCTAssertTrue(stderr.contains("the GPU did not finish frame 0 in 2 s"), stderr)
@@ -94,10 +111,12 @@ final class StopTests: KameraProcessTestCase {
     func testAnInterruptedShaderExportSaysSo() throws {
         try Data("void mainImage(out vec4 o, in vec2 p) { o = vec4(p.x / iResolution.x); }\n".utf8)
             .write(to: run.folder.appendingPathComponent("ok.frag"))
-        let (process, err) = try run.start(["shader", "ok.frag", "--frames", "100000", "--size", "64x64", "-o", "f-%06d.png"])
-        sleep(2)
+        let (process, err) = try run.start(["shader", "ok.frag", "--frames", "100000", "--size", "64x64", "-o", "f-%06d.png", "-v"])
+        let before = waitFor("convention", in: err, within: 120)
+        XCTAssertTrue(before.contains("convention"), before)
+        sleep(1)
         kill(process.processIdentifier, SIGTERM)
-        let stderr = finish(process, err, within: 30)
+        let stderr = before + finish(process, err, within: 30)
         XCTAssertTrue(stderr.contains("interrupted after"), stderr)
         XCTAssertFalse(stderr.contains("the input ended"), stderr)
     }
