@@ -79,7 +79,7 @@ public struct ConsoleFont: Sendable {
         } else {
             throw bad
         }
-        if map.isEmpty { for c in 32..<min(127, count) { map[Unicode.Scalar(UInt8(c))] = c } }
+        if map.isEmpty { for c in 32..<max(32, min(127, count)) { map[Unicode.Scalar(UInt8(c))] = c } }
         index = map
         let rowBytes = (width + 7) / 8
         var pixels = [UInt8](repeating: 0, count: count * width * height)
