@@ -49,7 +49,10 @@ public struct FilterRegion: Equatable, Sendable {
     /// Parses `x,y,w,h` or `x,y,w,h~F`; `filter` is the filter's text, for messages.
     public init(parsing text: String, filter: String) throws {
         let parts = text.split(separator: "~", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        if parts[0] == "faces" {
+        if parts[0].lowercased().hasPrefix("faces") {
+            guard parts[0].lowercased() == "faces" else {
+                throw FilterError("\(filter)@\(excerpt(text)): not a region; use \(filter)@faces for the faces --detect faces finds, or \(filter)@faces~8 for a soft edge")
+            }
             self = .faces(feather: try Self.feather(parts, text: text, filter: filter))
             return
         }

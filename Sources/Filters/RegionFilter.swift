@@ -31,7 +31,7 @@ public struct RegionFilter: Filter {
         guard let at = text.lastIndex(of: "@") else { return nil }
         let region = text[text.index(after: at)...]
         guard !region.isEmpty, region.contains(",") || region.allSatisfy({ $0.isNumber || ".%~ ".contains($0) })
-                || region == "faces" || region.hasPrefix("faces~") else { return nil }
+                || region.lowercased().hasPrefix("faces") else { return nil }
         return (String(text[..<at]), String(region))
     }
 }

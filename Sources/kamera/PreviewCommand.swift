@@ -67,9 +67,6 @@ struct PreviewCommand: ParsableCommand {
         if let frames, frames < 1 { throw UsageError("--frames \(frames) must be at least 1") }
         description.pngEvery = pngEvery
         description.paced = true
-        if output.isEmpty {
-            logger.notice("no -o: the frames are rendered offscreen and shown nowhere; add -o kms for the console's display, -o live.png for a picture kept current, or -o clip.y4m")
-        }
         guard let snapshotFormat = SnapshotWriter.Format(rawValue: snapshotFormat) else {
             throw UsageError("--snapshot-format \(excerpt(self.snapshotFormat)) is not valid; use jpg or png")
         }
@@ -81,6 +78,10 @@ struct PreviewCommand: ParsableCommand {
         defer { thread.shutdown() }
         let summary = try thread.sync { () -> String in
             let run = try builder.build(logger: logger)
+            // Said once the run is sure to start, so that an error is the only line when it is not.
+            if output.isEmpty {
+                logger.notice("no -o: the frames are rendered offscreen and shown nowhere; add -o kms for the console's display, -o live.png for a picture kept current, or -o clip.y4m")
+            }
             let (loop, session, renderer) = (run.loop, run.session, run.renderer)
             loop.keys = keys.next
             let controls = LiveControls(session: session, zoom: loop.zoom, filters: pipeline.filter, intensity: pipeline.intensity,

@@ -185,9 +185,16 @@ final class CodeDetectionTests: KameraProcessTestCase {
             ("--detect codes --detect-rate 5 --analyze luma --analyze-rate 10", "--detect-rate 5.0 and --analyze-rate 10.0 differ"),
             ("--detect codes --once --metadata -", "--once prints the code on standard output, which the metadata takes"),
             ("--detect codes --once -o - ", "--once prints the code on standard output, which the frames take"),
+            ("--detect faces,", "--detect has an empty item"),
+            ("--detect codes=qr,,ean13", "--detect has an empty item"),
+            ("--detect faces --filter pixellate=8@facesX", "pixellate=8@facesX: not a region; use pixellate=8@faces"),
+            // preview without -o says it shows nothing, once the run starts: an error is still the only line.
+            ("--detect faces --detect-rate 0 --preview", "an analysis rate of 0.0 frames a second is out of range"),
+            ("--filter pixellate=8@faces --preview", "@faces filters the faces found in each frame; add --detect faces"),
         ]
         for (arguments, expected) in cases {
-            let result = try sh("$K render \(arguments)")
+            let command = arguments.hasSuffix("--preview") ? "preview --duration 1 " + arguments.dropLast(9) : "render " + arguments
+            let result = try sh("$K \(command)")
             XCTAssertEqual(result.status, 1, arguments)
             XCTAssertTrue(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
             XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "\(arguments): \(result.stderr)")

@@ -66,7 +66,9 @@ public struct DetectionRequest: Equatable, Sendable {
                 inCodes = true
             } else if inCodes, let f = CodeFormat(rawValue: word) {
                 named.append(f)
-            } else if inCodes, !word.isEmpty {
+            } else if word.isEmpty {
+                throw PipelineError("--detect has an empty item (two commas, or one at an end); use \(Self.kinds)")
+            } else if inCodes {
                 throw Self.unknownFormat(word)
             } else {
                 throw PipelineError("--detect \(excerpt(word)) is not something Kamera detects; use \(Self.kinds)")
