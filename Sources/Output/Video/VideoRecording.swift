@@ -69,6 +69,10 @@ public final class VideoRecording: FrameSink {
     /// The end of the picture in seconds, once the last frame is in.
     private var pictureEnd = Double.infinity
     private var lastPTS: Int64 = 0
+    /// The end in seconds of the newest frame queued: sound is encoded up to
+    /// it and waits beyond it, so a stop between frames never leaves sound
+    /// running past the picture's last frame.
+    private var pictureHorizon = 0.0
     private var encoderOpen = false
     private var soundSummary = ""
     /// Test hook: seconds the encoder thread waits after each frame, so that
@@ -221,6 +225,7 @@ public final class VideoRecording: FrameSink {
         // The sound ends with the last frame recorded, not with one dropped after it.
         lastPTS = pts
         lock.withLock {
+            pictureHorizon = seconds(pts)
             slot.busy = true
             queue.append(slots.firstIndex { $0 === slot }!)
             lock.broadcast()
@@ -245,10 +250,25 @@ public final class VideoRecording: FrameSink {
         finished = true
         // The sound ends with the picture's last frame.
         sound?.stop()
-        lock.withLock { pictureEnd = (live ? Double(lastPTS) / 90000 : Double(lastPTS) / rate) + 1 / rate }
+        lock.withLock { pictureEnd = seconds(lastPTS) }
         stopThread()
         if let failure = lock.withLock({ self.failure }) { throw failure }
         if encodedFrames > 0 { onNote?(summary) }
+    }
+
+    /// The end in seconds of the frame stamped `pts`.
+    private func seconds(_ pts: Int64) -> Double {
+        (live ? Double(pts) / 90000 : Double(pts) / rate) + 1 / rate
+    }
+
+    /// Whether the oldest sound chunk waiting can be encoded: it ends within
+    /// the picture queued so far, or the picture has ended. Under `lock`.
+    private var soundReady: Bool {
+        guard encoderOpen, soundCount > 0, let origin else { return false }
+        if pictureEnd.isFinite { return true }
+        let slot = soundSlots[soundHead]
+        let end = Double(Int64(bitPattern: slot.timestamp &- origin)) / 1e9 + Double(slot.frames) / Double(sound?.rate ?? 48000)
+        return end <= pictureHorizon
     }
 
     /// Frames dropped because the encoder was behind (live runs).
@@ -309,7 +329,7 @@ public final class VideoRecording: FrameSink {
         func encodeSound() {
             while let encoder {
                 let taken: (frames: Int, start: Double, end: Double)? = lock.withLock {
-                    guard soundCount > 0, let origin else { return nil }
+                    guard soundReady, let origin else { return nil }
                     let slot = soundSlots[soundHead]
                     soundHead = (soundHead + 1) % soundSlots.count
                     soundCount -= 1
@@ -328,7 +348,7 @@ public final class VideoRecording: FrameSink {
         }
         while true {
             let next: Slot? = lock.withLock {
-                while queue.isEmpty && !ending && !(encoderOpen && soundCount > 0) { lock.wait() }
+                while queue.isEmpty && !ending && !soundReady { lock.wait() }
                 return queue.first.map { slots[$0] }
             }
             guard let slot = next else {
