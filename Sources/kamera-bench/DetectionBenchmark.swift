@@ -1,15 +1,17 @@
 import CommandLineSupport
 import Foundation
 import Output
+import Pipeline
 
 /// Detection as whole processes: Y4M clips at 640x480 and 1280x720 (ffmpeg's
 /// testsrc2 with the astronaut of Tests/Media and a QR code on it), each run
 /// with and without detection, so that the difference over the frames is
-/// what detection costs a frame; GStreamer's `facedetect` (OpenCV, the same
-/// cascade; its eye, nose and mouth cascades are not in Debian's opencv-data,
+/// what detection costs a frame (faces with each of `FaceModel`'s cascades);
+/// GStreamer's `facedetect` (OpenCV, given each of the same cascades; its eye, nose and mouth cascades are not in Debian's opencv-data,
 /// so it looks for faces alone), `zxing` and `zbar` elements on the same
 /// frames beside the same pipeline without them; and the live preview at 720p30 with and without
-/// `--detect faces,codes` (frames late). Runs alternate; medians.
+/// `--detect faces,codes` (frames late); and, given scikit-image's LFW
+/// subset, how many faces each cascade finds (`FaceSetBenchmark`). Runs alternate; medians.
 struct DetectionBenchmark {
     var kamera: URL
     /// Where astronaut.png is (the repository's Tests/Media).
@@ -18,6 +20,8 @@ struct DetectionBenchmark {
     var runs = 3
     var peers = true
     var liveSeconds = 6.0
+    /// scikit-image's LFW subset, for `FaceSetBenchmark`; nil to leave it out.
+    var faceSet: URL?
 
     struct Job {
         var size: String
@@ -50,16 +54,19 @@ struct DetectionBenchmark {
             let kamera = [self.kamera.path, "render", "--input", input, "--crop", "none", "--frames", "\(frames)", "-o", "/dev/null", "--stream", "y4m", "--quiet"]
             list.append(Job(size: size, name: "no detection", program: "kamera", arguments: kamera))
             // codes=qr: what GStreamer's zxing element finds in these frames (one QR code, at its first try).
-            for kind in ["faces", "codes", "codes=qr"] {
+            for kind in ["faces", "faces=haar", "codes", "codes=qr"] {
                 list.append(Job(size: size, name: kind, program: "kamera", arguments: kamera + ["--detect", kind, "--metadata", "/dev/null"], base: "no detection"))
             }
             guard peers else { continue }
             let gst = ["gst-launch-1.0", "-q", "filesrc", "location=\(input)", "!", "y4mdec", "!", "videoconvert", "!"]
             list.append(Job(size: size, name: "no detection", program: "gstreamer", arguments: gst + ["fakesink"]))
-            list.append(Job(size: size, name: "faces", program: "gstreamer",
-                            arguments: gst + ["facedetect", "display=false", "profile=/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml",
-                                              "min-size-width=24", "min-size-height=24", "!", "fakesink"],
-                            base: "no detection"))
+            // facedetect given each of Kamera's cascades and its smallest face.
+            for model in FaceModel.allCases {
+                list.append(Job(size: size, name: "faces (\(model))", program: "gstreamer",
+                                arguments: gst + ["facedetect", "display=false", "profile=\(model.cascade)",
+                                                  "min-size-width=24", "min-size-height=24", "!", "fakesink"],
+                                base: "no detection"))
+            }
             list.append(Job(size: size, name: "codes (zxing)", program: "gstreamer", arguments: gst + ["zxing", "!", "fakesink"], base: "no detection"))
             list.append(Job(size: size, name: "codes (zbar)", program: "gstreamer", arguments: gst + ["zbar", "!", "fakesink"], base: "no detection"))
         }
@@ -121,7 +128,7 @@ struct DetectionBenchmark {
             lines.append(head + String(format: "%6.1f ms  %6.1f fps  CPU %6.1f ms  (%.2f s with, %.2f s without)", ms, ms > 0 ? 1000 / ms : .infinity, cpu, own, without))
         }
         for size in Self.sizes {
-            for (kind, peer) in [("faces", "faces"), ("codes", "codes (zxing)"), ("codes=qr", "codes (zxing)"), ("codes", "codes (zbar)")] {
+            for (kind, peer) in [("faces", "faces (lbp)"), ("faces=haar", "faces (haar)"), ("codes", "codes (zxing)"), ("codes=qr", "codes (zxing)"), ("codes", "codes (zbar)")] {
                 func ms(_ program: String, _ name: String, _ value: (Job) -> Double?) -> Double? {
                     guard let own = jobs.first(where: { $0.size == size && $0.program == program && $0.name == name }).flatMap(value),
                           let without = jobs.first(where: { $0.size == size && $0.program == program && $0.name == "no detection" }).flatMap(value) else { return nil }
@@ -134,6 +141,7 @@ struct DetectionBenchmark {
                 }
             }
         }
+        if let faceSet { lines += try FaceSetBenchmark(kamera: kamera, set: faceSet).run(in: folder) }
         lines.append("Live preview at 720p30 (the clip paced at its rate, -o live.png every second), \(Int(liveSeconds)) s:")
         for detect in [false, true] {
             let arguments = ["preview", "--input", path("live.y4m"), "--duration", "\(liveSeconds)", "-o", path("live.png"), "--quiet"]

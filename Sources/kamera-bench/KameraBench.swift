@@ -63,6 +63,9 @@ struct KameraBench: ParsableCommand {
     @Option(parsing: .unconditional, help: "The folder holding astronaut.png for the detection measurement (the repository's Tests/Media).")
     var detectionMedia = "Tests/Media"
 
+    @Option(parsing: .unconditional, help: "scikit-image's lfw_subset.npy, to count the faces each face model finds (scripts/bench.sh takes it from Debian's python3-skimage); none: leave it out.")
+    var faceSet = ".build/face-set/lfw_subset.npy"
+
     @Flag(help: "Only the filters end to end: 1280x720 YUYV → blur, sharpen, 3x3 convolve, pixellate → PNG sequence, Kamera beside ffmpeg's gblur, unsharp, convolution and pixelize.")
     var filtersOnly = false
 
@@ -117,7 +120,8 @@ struct KameraBench: ParsableCommand {
             })
             return
         }
-        let detection = DetectionBenchmark(kamera: binary, media: URL(fileURLWithPath: detectionMedia), frames: endToEndFrames, runs: min(endToEndRuns, 3), peers: peers)
+        let detection = DetectionBenchmark(kamera: binary, media: URL(fileURLWithPath: detectionMedia), frames: endToEndFrames, runs: min(endToEndRuns, 3), peers: peers,
+                                            faceSet: faceSet == "none" ? nil : URL(fileURLWithPath: faceSet))
         if detectionOnly {
             print(try detection.run { FileHandle.standardError.write(Data("detection: \($0)\n".utf8)) })
             return

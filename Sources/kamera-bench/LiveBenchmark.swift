@@ -40,9 +40,9 @@ struct LiveBenchmark {
                               late, result.cpuSeconds / result.seconds * 100)
     }
 
-    /// N from "...; N frames late (...)".
+    /// N from "...; N frames late (...)", or 1 from "...; 1 frame late (...)".
     static func lateFrames(in summary: String) -> Int? {
-        guard let range = summary.range(of: " frames late") else { return nil }
+        guard let range = summary.range(of: " frames late") ?? summary.range(of: " frame late") else { return nil }
         return Int(summary[..<range.lowerBound].split(separator: " ").last ?? "")
     }
 }

@@ -123,7 +123,7 @@ struct OutputOptions: ParsableArguments {
     var metadata: String?
 
     @Option(parsing: .unconditionalSingleValue,
-            help: "Detect what is in the picture, beside the loop: faces, codes (every code zxing-cpp reads) or codes=qr,aztec,... (\(CodeFormat.names)); repeatable or comma-separated. New codes are printed on standard output (TYPE VALUE), each once while it stays in view.")
+            help: "Detect what is in the picture, beside the loop: faces (faces=haar: OpenCV's slower Haar cascade, not its LBP one), codes (every code zxing-cpp reads) or codes=qr,aztec,... (\(CodeFormat.names)); repeatable or comma-separated. New codes are printed on standard output (TYPE VALUE), each once while it stays in view.")
     var detect: [String] = []
 
     @Option(parsing: .unconditional, help: "Detect in at most this many frames a second (the same rate as --analyze-rate).",

@@ -169,6 +169,9 @@ final class CodeDetectionTests: KameraProcessTestCase {
         XCTAssertEqual(try DetectionRequest(parsing: ["codes=qr,aztec"]).codeFormats, [.qr, .aztec])
         XCTAssertEqual(try DetectionRequest(parsing: ["codes=qr,ean13", "faces"]), DetectionRequest(codeFormats: [.qr, .ean13], faces: true))
         XCTAssertEqual(try DetectionRequest(parsing: ["faces,codes=code128"]), DetectionRequest(codeFormats: [.code128], faces: true))
+        XCTAssertEqual(try DetectionRequest(parsing: ["faces"]).faceModel, .lbp)
+        XCTAssertEqual(try DetectionRequest(parsing: ["codes=qr,faces=haar"]), DetectionRequest(codeFormats: [.qr], faces: true, faceModel: .haar))
+        XCTAssertThrowsError(try DetectionRequest(parsing: ["faces=nosuch"]))
         XCTAssertThrowsError(try DetectionRequest(parsing: ["cats"]))
         XCTAssertThrowsError(try DetectionRequest(parsing: ["codes=qr,nosuch"]))
         XCTAssertThrowsError(try DetectionRequest(parsing: [""]))
@@ -177,7 +180,8 @@ final class CodeDetectionTests: KameraProcessTestCase {
     /// Bad detection options: one line naming what would work, exit 1, nothing left.
     func testBadDetectionInputs() throws {
         let cases: [(String, String)] = [
-            ("--detect cats", "--detect cats is not something Kamera detects; use faces, codes, codes=FORMAT"),
+            ("--detect cats", "--detect cats is not something Kamera detects; use faces, faces=MODEL (lbp, haar), codes, codes=FORMAT"),
+            ("--detect faces=dlib", "--detect faces=dlib: no such face model; models: lbp, haar"),
             ("--detect codes=qr,bogus", "--detect codes=bogus: no such code format; formats: qr, microqr, aztec"),
             ("--once", "--once prints the first code read; add --detect codes"),
             ("--detect-rate 5", "--detect-rate is for detection; add --detect codes"),

@@ -4,18 +4,21 @@ import Render
 
 /// Finds frontal faces with OpenCV's cascade classifier (Debian's
 /// `libopencv-objdetect-dev`, through a one-file C++ shim, `COpenCVFaces`) and
-/// the Haar cascade `opencv-data` installs (scales 1.2 apart, 3 neighbours): on the luma looked at with its
+/// a cascade `opencv-data` installs (`FaceModel`; scales 1.2 apart, 3 neighbours): on the luma looked at with its
 /// longer side at most 640 pixels, histogram-equalized, faces from 24 of those
 /// pixels up. The classifier gives a box only: no roll or yaw.
 public final class FaceDetector {
-    public static let cascade = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml"
     /// The longer side of the picture the classifier looks at.
     static let analysedSide = 640
     static let smallestFace = 24
 
     private let faces: OpaquePointer
 
-    public init(cascade: String = FaceDetector.cascade) throws {
+    public convenience init(model: FaceModel = .lbp) throws {
+        try self.init(cascade: model.cascade)
+    }
+
+    public init(cascade: String) throws {
         guard FileManager.default.fileExists(atPath: cascade) else {
             throw PipelineError("the face cascade \(cascade) is missing; install the Debian package opencv-data")
         }

@@ -17,7 +17,7 @@ public final class ObjectDetector: FrameAnalyzer {
 
     public init(_ request: DetectionRequest) throws {
         self.request = request
-        faces = request.faces ? try FaceDetector() : nil
+        faces = request.faces ? try FaceDetector(model: request.faceModel) : nil
         codes = request.codeFormats.isEmpty ? nil : try CodeReader(formats: request.codeFormats)
     }
 
@@ -35,17 +35,18 @@ public final class ObjectDetector: FrameAnalyzer {
     }
 }
 
-/// What `--detect` names: `faces`, `codes`, or `codes=qr,aztec,...`, comma-separated.
+/// What `--detect` names: `faces` (or `faces=lbp|haar`), `codes`, or `codes=qr,aztec,...`, comma-separated.
 public struct DetectionRequest: Equatable, Sendable {
     /// The code formats read; empty for none.
     public var codeFormats: [CodeFormat] = []
     public var faces = false
+    public var faceModel = FaceModel.lbp
 
-    public init(codeFormats: [CodeFormat] = [], faces: Bool = false) {
-        (self.codeFormats, self.faces) = (codeFormats, faces)
+    public init(codeFormats: [CodeFormat] = [], faces: Bool = false, faceModel: FaceModel = .lbp) {
+        (self.codeFormats, self.faces, self.faceModel) = (codeFormats, faces, faceModel)
     }
 
-    public static let kinds = "faces, codes, codes=FORMAT,FORMAT... (formats: \(CodeFormat.names))"
+    public static let kinds = "faces, faces=MODEL (\(FaceModel.names)), codes, codes=FORMAT,FORMAT... (formats: \(CodeFormat.names))"
 
     /// Parses every `--detect` given (`codes=qr,aztec` takes the formats after it up to the next kind).
     public init(parsing values: [String]) throws {
@@ -55,6 +56,14 @@ public struct DetectionRequest: Equatable, Sendable {
             let word = part.trimmingCharacters(in: .whitespaces).lowercased()
             if word == "faces" || word == "face" {
                 faces = true
+                inCodes = false
+            } else if word.hasPrefix("faces=") || word.hasPrefix("face=") {
+                let model = String(word[word.index(after: word.firstIndex(of: "=")!)...])
+                guard let m = FaceModel(rawValue: model) else {
+                    throw PipelineError("--detect faces=\(excerpt(model)): no such face model; models: \(FaceModel.names)")
+                }
+                faces = true
+                faceModel = m
                 inCodes = false
             } else if word == "codes" || word == "code" {
                 named += CodeFormat.allCases
