@@ -76,6 +76,37 @@ final class FaceDetectionTests: KameraProcessTestCase {
         XCTAssertEqual(output["y"], found.first?.y)
     }
 
+    /// Two threads (the larger scales on the second) find exactly the faces
+    /// one thread finds: the astronaut at nine sizes and places in a
+    /// 1280x720 frame and whole in a 640x480 one, with both cascades.
+    func testTwoThreadsFindWhatOneFinds() throws {
+        let frames: [(width: Int, height: Int, filter: String)] = [(640, 480, "[1]scale=480:480[a];[0][a]overlay=100:0")]
+            + [(60, 300), (500, 380), (760, 440)].flatMap { x, size in
+                [0, 60, 120].map { dy in (1280, 720, "[1]scale=\(size + dy):\(size + dy)[a];[0][a]overlay=\(x):\(20 + dy)") }
+            }
+        var found = 0
+        for (n, frame) in frames.enumerated() {
+            let result = try sh("""
+                ffmpeg -v error -y -f lavfi -i color=gray:s=\(frame.width)x\(frame.height) -i $M/astronaut.png \
+                  -filter_complex "\(frame.filter),format=gray" -frames:v 1 -f rawvideo f\(n).gray
+                """)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let luma = try Data(contentsOf: run.folder.appendingPathComponent("f\(n).gray"))
+            XCTAssertEqual(luma.count, frame.width * frame.height)
+            for model in FaceModel.allCases {
+                let one = try FaceDetector(model: model, threads: 1), two = try FaceDetector(model: model, threads: 2)
+                XCTAssertEqual(two.threads, 2)
+                let (single, split) = try [UInt8](luma).withUnsafeBufferPointer { pixels in
+                    let image = LumaImage(width: frame.width, height: frame.height, pixels: pixels, range: .full)
+                    return (try one.detect(image).map(\.bounds), try two.detect(image).map(\.bounds))
+                }
+                XCTAssertEqual(Set(single.map { "\($0)" }), Set(split.map { "\($0)" }), "frame \(n), \(model)")
+                found += single.count
+            }
+        }
+        XCTAssertGreaterThanOrEqual(found, 10, "most of the 20 detections find the face")
+    }
+
     func testAMissingCascadeNamesThePackage() {
         XCTAssertThrowsError(try FaceDetector(cascade: "/nonexistent/haarcascade_frontalface_alt2.xml")) { error in
             XCTAssertTrue("\(error)".contains("install the Debian package opencv-data"), "\(error)")
