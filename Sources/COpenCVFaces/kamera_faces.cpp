@@ -34,6 +34,7 @@ static const double group_eps = 0.2;
 static cv::Size split_window(cv::Size window, int min_size, cv::Size image) {
     std::vector<std::pair<cv::Size, double>> sizes;
     double total = 0;
+    if (window.width <= 0 || window.height <= 0) return cv::Size();
     for (double factor = 1;; factor *= scale_factor) {
         cv::Size size(cvRound(window.width * factor), cvRound(window.height * factor));
         if (size.width > image.width || size.height > image.height) break;
@@ -52,7 +53,8 @@ static cv::Size split_window(cv::Size window, int min_size, cv::Size image) {
 
 extern "C" kamera_faces *kamera_faces_new(const char *path, char *error, size_t error_size) {
     try {
-        // OpenCV's own worker threads would outlive the run; detect on the caller's thread.
+        // OpenCV's own worker threads (TBB's) would outlive the run: detect on the caller's
+        // thread, and on one of the shim's own, joined within each detection.
         cv::setNumThreads(0);
         auto *faces = new kamera_faces();
         bool loaded = false;
