@@ -17,13 +17,14 @@ struct FaceSetBenchmark {
     /// The crops of a NumPy `.npy` file of little-endian float64 (`<f8`) in C order, shape (N, 25, 25).
     static func crops(_ data: Data) throws -> [[UInt8]] {
         let bytes = [UInt8](data)
-        guard bytes.count > 10, bytes[0] == 0x93, Array(bytes[1...5]) == Array("NUMPY".utf8) else {
+        guard bytes.count > 12, bytes[0] == 0x93, Array(bytes[1...5]) == Array("NUMPY".utf8) else {
             throw BenchError("the face set is not a NumPy .npy file")
         }
-        let headerLength = bytes[6] == 1 ? Int(bytes[8]) | Int(bytes[9]) << 8
-            : bytes.count > 12 ? Int(bytes[8]) | Int(bytes[9]) << 8 | Int(bytes[10]) << 16 | Int(bytes[11]) << 24 : 0
-        let start = (bytes[6] == 1 ? 10 : 12) + headerLength
-        let header = String(decoding: bytes[min(bytes.count, bytes[6] == 1 ? 10 : 12)..<min(bytes.count, start)], as: UTF8.self)
+        // Version 1 has a 2-byte header length, later versions a 4-byte one, little-endian.
+        let lengthBytes = bytes[6] == 1 ? 2 : 4, headerStart = 8 + lengthBytes
+        let headerLength = bytes[8..<headerStart].reversed().reduce(0) { $0 << 8 | Int($1) }
+        let start = min(bytes.count, headerStart + headerLength)
+        let header = String(decoding: bytes[headerStart..<start], as: UTF8.self)
         guard header.contains("'<f8'"), header.contains("'fortran_order': False"),
               let shape = header.range(of: #"\(\d+, 25, 25\)"#, options: .regularExpression),
               let count = Int(header[shape].dropFirst().prefix { $0.isNumber }) else {
@@ -33,12 +34,12 @@ struct FaceSetBenchmark {
         guard count > 0, count <= 10_000, bytes.count >= start + count * pixels * 8 else {
             throw BenchError("the face set's .npy file is shorter than its header says")
         }
-        return (0..<count).map { n in
-            (0..<pixels).map { i in
-                let at = start + (n * pixels + i) * 8
-                var bits: UInt64 = 0
-                for k in 0..<8 { bits |= UInt64(bytes[at + k]) << (8 * k) }
-                return UInt8(max(0, min(255, (Double(bitPattern: bits) * 255).rounded())))
+        return data.withUnsafeBytes { raw in
+            (0..<count).map { n in
+                (0..<pixels).map { i in
+                    let bits = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: start + (n * pixels + i) * 8, as: UInt64.self))
+                    return UInt8(max(0, min(255, (Double(bitPattern: bits) * 255).rounded())))
+                }
             }
         }
     }

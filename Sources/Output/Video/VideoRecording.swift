@@ -61,6 +61,9 @@ public final class VideoRecording: FrameSink {
         var timestamp: UInt64 = 0
         init(capacity: Int) { samples = .allocate(capacity: capacity) }
         deinit { samples.deallocate() }
+
+        /// Seconds from `origin` (monotonic nanoseconds) to the chunk's first sample; negative before it.
+        func start(after origin: UInt64) -> Double { Double(Int64(bitPattern: timestamp &- origin)) / 1e9 }
     }
     private var soundSlots: [SoundSlot] = []
     private var soundHead = 0, soundCount = 0, soundDropped = 0
@@ -264,11 +267,10 @@ public final class VideoRecording: FrameSink {
     /// Whether the oldest sound chunk waiting can be encoded: it ends within
     /// the picture queued so far, or the picture has ended. Under `lock`.
     private var soundReady: Bool {
-        guard encoderOpen, soundCount > 0, let origin else { return false }
+        guard encoderOpen, soundCount > 0, let origin, let sound else { return false }
         if pictureEnd.isFinite { return true }
         let slot = soundSlots[soundHead]
-        let end = Double(Int64(bitPattern: slot.timestamp &- origin)) / 1e9 + Double(slot.frames) / Double(sound?.rate ?? 48000)
-        return end <= pictureHorizon
+        return slot.start(after: origin) + Double(slot.frames) / Double(sound.rate) <= pictureHorizon
     }
 
     /// Frames dropped because the encoder was behind (live runs).
@@ -334,7 +336,7 @@ public final class VideoRecording: FrameSink {
                     soundHead = (soundHead + 1) % soundSlots.count
                     soundCount -= 1
                     _ = scratch.initialize(from: slot.samples.prefix(slot.frames * (sound?.channels ?? 1)))
-                    return (slot.frames, (Double(Int64(bitPattern: slot.timestamp &- origin))) / 1e9, pictureEnd)
+                    return (slot.frames, slot.start(after: origin), pictureEnd)
                 }
                 guard let taken else { return }
                 do {

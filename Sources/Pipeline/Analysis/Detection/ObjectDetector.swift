@@ -58,7 +58,7 @@ public struct DetectionRequest: Equatable, Sendable {
                 faces = true
                 inCodes = false
             } else if word.hasPrefix("faces=") || word.hasPrefix("face=") {
-                let model = String(word[word.index(after: word.firstIndex(of: "=")!)...])
+                let model = Self.value(of: word)
                 guard let m = FaceModel(rawValue: model) else {
                     throw PipelineError("--detect faces=\(excerpt(model)): no such face model; models: \(FaceModel.names)")
                 }
@@ -69,7 +69,7 @@ public struct DetectionRequest: Equatable, Sendable {
                 named += CodeFormat.allCases
                 inCodes = false
             } else if word.hasPrefix("codes=") || word.hasPrefix("code=") {
-                let format = String(word[word.index(after: word.firstIndex(of: "=")!)...])
+                let format = Self.value(of: word)
                 guard let f = CodeFormat(rawValue: format) else { throw Self.unknownFormat(format) }
                 named.append(f)
                 inCodes = true
@@ -85,6 +85,11 @@ public struct DetectionRequest: Equatable, Sendable {
         }
         codeFormats = CodeFormat.allCases.filter(named.contains)
         if codeFormats.isEmpty && !faces { throw PipelineError("--detect is empty; use \(Self.kinds)") }
+    }
+
+    /// What follows the `=` of `kind=value`.
+    private static func value(of word: String) -> String {
+        String(word[word.index(after: word.firstIndex(of: "=")!)...])
     }
 
     private static func unknownFormat(_ name: String) -> PipelineError {
