@@ -10,6 +10,20 @@ protocol YUVLayout {
     static func chroma(_ chroma: UnsafePointer<UInt8>, _ x: Int) -> (Int, Int)
 }
 
+extension YUVLayout {
+    /// The same bytes as floats, converted from the bytes themselves: a
+    /// conversion from `Int` would keep a loop from being vectorized (SSE2
+    /// converts no 64-bit integers).
+    @inline(__always) static func lumaLevel(_ line: UnsafePointer<UInt8>, _ x: Int) -> Float {
+        Float(UInt8(truncatingIfNeeded: luma(line, x)))
+    }
+
+    @inline(__always) static func chromaLevels(_ chroma: UnsafePointer<UInt8>, _ x: Int) -> (Float, Float) {
+        let (u, v) = Self.chroma(chroma, x)
+        return (Float(UInt8(truncatingIfNeeded: u)), Float(UInt8(truncatingIfNeeded: v)))
+    }
+}
+
 /// Y0 U Y1 V per pair of pixels.
 enum YUYVLayout: YUVLayout {
     @inline(__always) static func luma(_ line: UnsafePointer<UInt8>, _ x: Int) -> Int { Int(line[x &* 2]) }

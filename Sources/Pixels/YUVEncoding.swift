@@ -20,6 +20,15 @@ struct YUVEncoding {
         (vr, vg, vb, vk) = (fixed((1 - kr) * cr), fixed(-kg * cr), fixed(-kb * cr), constant(128))
     }
 
+    /// The weights of R, G and B bytes and the constant (without the rounding
+    /// half) for Y', Cb and Cr, as floats: the same numbers, for `YUV420Map`.
+    var weights: (y: SIMD4<Float>, u: SIMD4<Float>, v: SIMD4<Float>) {
+        func row(_ r: Int32, _ g: Int32, _ b: Int32, _ k: Int32) -> SIMD4<Float> {
+            SIMD4(Float(r), Float(g), Float(b), Float(k - 32768)) / 65536
+        }
+        return (row(yr, yg, yb, yk), row(ur, ug, ub, uk), row(vr, vg, vb, vk))
+    }
+
     /// Y' of one pixel. Unclamped: the weights are positive and sum to at
     /// most 65536 times the range's scale, so 0...255 in stays in 0...255 out.
     @inline(__always)

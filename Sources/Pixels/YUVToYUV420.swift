@@ -4,23 +4,18 @@ import Lifecycle
 /// Converts a rectangle of a YUYV or NV12 frame straight to planar 4:2:0
 /// Y'CbCr in the color space an encoder is told (BT.601 or BT.709, either
 /// range), with a color matrix applied on the way, and no RGB picture in
-/// memory, each chroma sample from its 2x2 block's mean color. A block whose
-/// colors all lie inside the RGB cube goes through one affine map of the
-/// input bytes (`LinearYUVMap`: a table read a pixel); any other block the
-/// exact way: each pixel's RGB made in registers by the tables `YUVToRGBA`
-/// uses (the matrix composed in, clamped to 0...255), then encoded by the
-/// arithmetic `RGBAToYUV` uses. So the planes lie within 1 level of
-/// `RGBAToYUV` of `YUVToRGBA`'s picture, for 2 bytes a pixel read and 1.5
-/// written instead of an RGBA picture written and read again. What a
-/// recording of a CPU-converted picture takes.
+/// memory: each pixel's RGB is made in registers and clamped as `YUVToRGBA`
+/// makes it, and encoded as `RGBAToYUV` encodes it, each chroma sample from
+/// its 2x2 block's mean color (`YUV420Map`), four blocks at a time. So the
+/// planes lie within 1 level of `RGBAToYUV` of `YUVToRGBA`'s picture, for 2
+/// bytes a pixel read and 1.5 written instead of an RGBA picture written and
+/// read again. What a recording of a CPU-converted picture takes.
 public final class YUVToYUV420 {
     /// Y', then Cb, then Cr, each plane tightly packed.
     public private(set) var planes = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     public private(set) var outputWidth = 0
     public private(set) var outputHeight = 0
-    private var tables = ConversionTables()
-    private var encoding = YUVEncoding(.bt601Limited)
-    private var linear: LinearYUVMap?
+    private var map: YUV420Map?
     private let parallel: ParallelRows
     private lazy var job = Job(self)
 
@@ -49,12 +44,10 @@ public final class YUVToYUV420 {
             planes = .allocate(byteCount: total, alignment: 64)
         }
         (outputWidth, outputHeight) = (width, height)
-        tables.prepare(frame.colorSpace, transform)
-        if encoding.colorSpace != colorSpace { encoding = YUVEncoding(colorSpace) }
-        if tables.packed != nil, linear == nil || linear!.input != frame.colorSpace || linear!.transform != transform || linear!.output != colorSpace {
-            linear = LinearYUVMap(input: frame.colorSpace, transform: transform, output: colorSpace)
+        if map == nil || map!.input != frame.colorSpace || map!.transform != transform || map!.output != colorSpace {
+            map = YUV420Map(input: frame.colorSpace, transform: transform, output: colorSpace)
         }
-        job.task = Task(frame: frame, x: x, y: y)
+        job.task = Task(frame: frame, x: x, y: y, map: map!)
         // Pairs of rows are independent: large pictures are split between threads.
         let pairs = (height + 1) / 2
         if width * height >= YUVToRGBA.splitPixels {
@@ -65,10 +58,11 @@ public final class YUVToYUV420 {
         job.task = nil
     }
 
-    /// One conversion's frame and the rectangle's corner.
+    /// One conversion's frame, the rectangle's corner and the arithmetic.
     private struct Task {
         let frame: Frame
         let x: Int, y: Int
+        let map: YUV420Map
     }
 
     /// The row pairs of the current conversion, for `ParallelRows`.
@@ -80,127 +74,72 @@ public final class YUVToYUV420 {
 
         func work(rows: Range<Int>) {
             guard let task else { return }
-            converter.convert(rows, task)
+            task.frame.format == .yuyv ? converter.convert(rows, task, YUYVLayout.self) : converter.convert(rows, task, NV12Layout.self)
         }
     }
 
-    /// Output row pairs `pairs` (chroma rows), with one specialized loop per stage and layout.
-    private func convert(_ pairs: Range<Int>, _ task: Task) {
-        if let wide = tables.wide {
-            wide.withStage { stage in
-                task.frame.format == .yuyv ? convert(pairs, task, stage, YUYVLayout.self) : convert(pairs, task, stage, NV12Layout.self)
-            }
-            return
-        }
-        tables.packed!.withStage { stage in
-            linear!.withTables { linear in
-                task.frame.format == .yuyv ? convert(pairs, task, stage, linear, YUYVLayout.self)
-                    : convert(pairs, task, stage, linear, NV12Layout.self)
-            }
-        }
-    }
-
-    /// The rows of one output row pair: where the two source rows and their
-    /// chroma lie, and where their Y' and the pair's Cb and Cr go.
-    private struct RowPair {
-        let a: UnsafePointer<UInt8>, ac: UnsafePointer<UInt8>, b: UnsafePointer<UInt8>, bc: UnsafePointer<UInt8>
-        let ya: UnsafeMutablePointer<UInt8>, yb: UnsafeMutablePointer<UInt8>
-        let u: UnsafeMutablePointer<UInt8>, v: UnsafeMutablePointer<UInt8>
-
-        /// Block `c` (output columns `x0` and `x1`, source columns `s0` and `s1`)
-        /// the exact way: each pixel's RGB clamped to bytes, then encoded.
-        @inline(__always)
-        func exactBlock<S: ColorStage, L: YUVLayout>(_ c: Int, x0: Int, x1: Int, s0: Int, s1: Int, _ stage: S, _: L.Type,
-                                                      _ encoding: YUVEncoding) {
-            @inline(__always) func rgb(_ line: UnsafePointer<UInt8>, _ chroma: UnsafePointer<UInt8>, _ x: Int) -> (Int32, Int32, Int32) {
-                let (u, v) = L.chroma(chroma, x & ~1)
-                return stage.rgb(L.luma(line, x), stage.chroma(u, v))
-            }
-            let p00 = rgb(a, ac, s0), p01 = rgb(a, ac, s1), p10 = rgb(b, bc, s0), p11 = rgb(b, bc, s1)
-            ya[x0] = encoding.luma(p00)
-            ya[x1] = encoding.luma(p01)
-            yb[x0] = encoding.luma(p10)
-            yb[x1] = encoding.luma(p11)
-            (u[c], v[c]) = encoding.chroma(p00.0 &+ p01.0 &+ p10.0 &+ p11.0, p00.1 &+ p01.1 &+ p10.1 &+ p11.1,
-                                           p00.2 &+ p01.2 &+ p10.2 &+ p11.2, shift: 2)
-        }
-    }
-
-    /// The row pair `pair` of the task's rectangle.
-    @inline(__always)
-    private func rowPair(_ pair: Int, _ task: Task, _ lines: RowLines) -> RowPair {
+    /// Output row pairs `pairs` (chroma rows), in one loop specialized for the layout.
+    private func convert<L: YUVLayout>(_ pairs: Range<Int>, _ task: Task, _: L.Type) {
         let width = outputWidth, height = outputHeight, chromaWidth = (width + 1) / 2
-        let luma = planes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let cb = luma + width * height, cr = cb + chromaWidth * ((height + 1) / 2)
-        // A last odd row pairs with itself, as a last odd column does.
-        let r0 = 2 * pair, r1 = Swift.min(r0 + 1, height - 1)
-        let (a, ac) = lines(task.y + r0), (b, bc) = lines(task.y + r1)
-        return RowPair(a: a, ac: ac, b: b, bc: bc, ya: luma + r0 * width, yb: luma + r1 * width,
-                       u: cb + pair * chromaWidth, v: cr + pair * chromaWidth)
-    }
-
-    /// Every block the exact way (matrices too strong for the packed tables).
-    private func convert<S: ColorStage, L: YUVLayout>(_ pairs: Range<Int>, _ task: Task, _ stage: S, _: L.Type) {
-        let lines = RowLines(task.frame), encoding = self.encoding, width = outputWidth
-        for pair in pairs {
-            let rows = rowPair(pair, task, lines)
-            for c in 0..<(width + 1) / 2 {
-                let x0 = 2 * c, x1 = Swift.min(x0 + 1, width - 1)
-                rows.exactBlock(c, x0: x0, x1: x1, s0: task.x + x0, s1: task.x + x1, stage, L.self, encoding)
-            }
-        }
-    }
-
-    /// Blocks on whole pairs by the affine map where all four pixels lie
-    /// inside the RGB cube (`LinearYUVMap`), the others the exact way.
-    private func convert<L: YUVLayout>(_ pairs: Range<Int>, _ task: Task, _ stage: PackedStage, _ linear: LinearYUVTables, _: L.Type) {
-        let lines = RowLines(task.frame), encoding = self.encoding, width = outputWidth
-        // Every table and coefficient in a local: the byte stores below could
+        let lines = RowLines(task.frame)
+        // The map and every pointer in locals: the byte stores below could
         // otherwise alias them, and each would be loaded again after each store.
-        let (py, pu, pv) = (stage.y, stage.u, stage.v)
-        let (ty, tu, tv) = (linear.y, linear.u, linear.v)
-        let (bY, bU, bV, bK) = linear.cb, (rY, rU, rV, rK) = linear.cr
+        let map = task.map
+        let luma = planes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let cbPlane = luma + width * height, crPlane = cbPlane + chromaWidth * ((height + 1) / 2)
+        /// Pixel `s` of a source row: its RGB levels.
+        @inline(__always) func pixel(_ line: UnsafePointer<UInt8>, _ chroma: UnsafePointer<UInt8>, _ s: Int) -> RGBLevels {
+            let (u, v) = L.chromaLevels(chroma, s & ~1)
+            return map.rgb(L.lumaLevel(line, s), map.terms(u, v))
+        }
         for pair in pairs {
-            let rows = rowPair(pair, task, lines)
-            let (a, ac, b, bc, ya, yb, u, v) = (rows.a, rows.ac, rows.b, rows.bc, rows.ya, rows.yb, rows.u, rows.v)
-            // NV12 rows of one chroma row share its samples.
-            let shared = ac == bc
+            // A last odd row pairs with itself, as a last odd column does.
+            let r0 = 2 * pair, r1 = Swift.min(r0 + 1, height - 1)
+            let (a, ac) = lines(task.y + r0), (b, bc) = lines(task.y + r1)
+            let ya = luma + r0 * width, yb = luma + r1 * width, u = cbPlane + pair * chromaWidth, v = crPlane + pair * chromaWidth
             var c = 0
             if task.x & 1 == 0 {
-                var s = task.x
-                while c < width / 2 {
-                    let (ua, va) = L.chroma(ac, s)
-                    let (ub, vb) = shared ? (ua, va) : L.chroma(bc, s)
-                    let la0 = L.luma(a, s), la1 = L.luma(a, s &+ 1), lb0 = L.luma(b, s), lb1 = L.luma(b, s &+ 1)
-                    let ca = pu[ua] &+ pv[va], cb = shared ? ca : pu[ub] &+ pv[vb]
-                    if PackedStage.inside(py[la0] &+ ca, py[la1] &+ ca, py[lb0] &+ cb, py[lb1] &+ cb) {
-                        let ka = tu[ua] &+ tv[va], kb = shared ? ka : tu[ub] &+ tv[vb]
-                        let y00 = clampByte((ty[la0] &+ ka) >> 16), y01 = clampByte((ty[la1] &+ ka) >> 16)
-                        let y10 = clampByte((ty[lb0] &+ kb) >> 16), y11 = clampByte((ty[lb1] &+ kb) >> 16)
-                        let sl = la0 &+ la1 &+ lb0 &+ lb1, su = 2 &* (ua &+ ub), sv = 2 &* (va &+ vb)
-                        let cbv = clampByte(Int32(truncatingIfNeeded: (bY &* sl &+ bU &* su &+ bV &* sv &+ bK) >> 18))
-                        let crv = clampByte(Int32(truncatingIfNeeded: (rY &* sl &+ rU &* su &+ rV &* sv &+ rK) >> 18))
-                        // Stores last: nothing loaded above waits on them.
-                        ya[2 &* c] = UInt8(truncatingIfNeeded: y00)
-                        ya[2 &* c &+ 1] = UInt8(truncatingIfNeeded: y01)
-                        yb[2 &* c] = UInt8(truncatingIfNeeded: y10)
-                        yb[2 &* c &+ 1] = UInt8(truncatingIfNeeded: y11)
-                        u[c] = UInt8(truncatingIfNeeded: cbv)
-                        v[c] = UInt8(truncatingIfNeeded: crv)
-                    } else {
-                        rows.exactBlock(c, x0: 2 &* c, x1: 2 &* c &+ 1, s0: s, s1: s &+ 1, stage, L.self, encoding)
-                    }
-                    c &+= 1
-                    s &+= 2
-                }
+                // Whole pairs: both pixels of a row share their chroma.
+                c = width / 2
+                Self.wholePairs(map, L.self, a: a, ac: ac, b: b, bc: bc, ya: ya, yb: yb, u: u, v: v, from: task.x, count: c)
             }
             // The rest: a last odd column, or every block of a rectangle
             // starting mid-pair, whose two pixels lie in different pairs.
-            while c < (width + 1) / 2 {
+            while c < chromaWidth {
                 let x0 = 2 * c, x1 = Swift.min(x0 + 1, width - 1)
-                rows.exactBlock(c, x0: x0, x1: x1, s0: task.x + x0, s1: task.x + x1, stage, L.self, encoding)
+                let s0 = task.x + x0, s1 = task.x + x1
+                let p00 = pixel(a, ac, s0), p01 = pixel(a, ac, s1), p10 = pixel(b, bc, s0), p11 = pixel(b, bc, s1)
+                ya[x0] = map.luma(p00)
+                ya[x1] = map.luma(p01)
+                yb[x0] = map.luma(p10)
+                yb[x1] = map.luma(p11)
+                (u[c], v[c]) = map.chroma(p00, p01, p10, p11)
                 c += 1
             }
+        }
+    }
+
+    /// `count` blocks of whole pairs from source column `s` (even): the loop
+    /// the compiler vectorizes. Keep it free of branches.
+    @inline(never)
+    private static func wholePairs<L: YUVLayout>(_ map: YUV420Map, _: L.Type, a: UnsafePointer<UInt8>, ac: UnsafePointer<UInt8>,
+                                               b: UnsafePointer<UInt8>, bc: UnsafePointer<UInt8>,
+                                               ya: UnsafeMutablePointer<UInt8>, yb: UnsafeMutablePointer<UInt8>,
+                                               u: UnsafeMutablePointer<UInt8>, v: UnsafeMutablePointer<UInt8>, from s: Int, count: Int) {
+        let map = map
+        var c = 0, s = s
+        while c < count {
+            let (ua, va) = L.chromaLevels(ac, s), (ub, vb) = L.chromaLevels(bc, s)
+            let ta = map.terms(ua, va), tb = map.terms(ub, vb)
+            let p00 = map.rgb(L.lumaLevel(a, s), ta), p01 = map.rgb(L.lumaLevel(a, s &+ 1), ta)
+            let p10 = map.rgb(L.lumaLevel(b, s), tb), p11 = map.rgb(L.lumaLevel(b, s &+ 1), tb)
+            ya[2 &* c] = map.luma(p00)
+            ya[2 &* c &+ 1] = map.luma(p01)
+            yb[2 &* c] = map.luma(p10)
+            yb[2 &* c &+ 1] = map.luma(p11)
+            (u[c], v[c]) = map.chroma(p00, p01, p10, p11)
+            c &+= 1
+            s &+= 2
         }
     }
 }
