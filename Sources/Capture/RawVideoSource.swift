@@ -1,13 +1,20 @@
 import Pixels
 /// Headerless frames of one format and size, back to back (`.yuv`, `.rgb`, ...).
+/// A format Kamera repacks (`RepackedFormat`) is read whole and repacked into its native layout.
 public final class RawVideoSource: FrameSource {
     private let reader: FileReader
     private let buffer: FrameBuffer
+    private let repacking: (format: RepackedFormat, bytes: UnsafeMutableRawBufferPointer, planes: [Plane])?
     private let colorSpace: YUVColorSpace
     public let frameCount: Int
     private var index: UInt64 = 0
 
-    public init(path: String, format: PixelFormat, width: Int, height: Int,
+    public convenience init(path: String, format: PixelFormat, width: Int, height: Int,
+                            colorSpace: YUVColorSpace = .bt601Limited) throws {
+        try self.init(path: path, format: .native(format), width: width, height: height, colorSpace: colorSpace)
+    }
+
+    public init(path: String, format: SourceFormat, width: Int, height: Int,
                 colorSpace: YUVColorSpace = .bt601Limited) throws {
         try FrameLimits.check(width: width, height: height, "\(path): the frame size")
         reader = try FileReader(path: path)
@@ -23,22 +30,37 @@ public final class RawVideoSource: FrameSource {
             throw CaptureError("\(path): \(size) bytes is not a whole number of \(width)x\(height) \(format.name) frames (\(frameSize) bytes each); check --format and --input-size")
         }
         frameCount = size / frameSize
-        buffer = FrameBuffer(format: format, width: width, height: height)
+        buffer = FrameBuffer(format: format.native, width: width, height: height)
+        if case .repacked(let wire) = format {
+            let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: frameSize, alignment: 64)
+            var offset = 0, planes: [Plane] = []
+            for layout in wire.planeLayouts(width: width, height: height) {
+                planes.append(Plane(bytes: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + layout.bytesPerRow * layout.rows]), bytesPerRow: layout.bytesPerRow))
+                offset += layout.bytesPerRow * layout.rows
+            }
+            repacking = (wire, bytes, planes)
+        } else {
+            repacking = nil
+        }
         self.colorSpace = colorSpace
     }
+
+    deinit { repacking?.bytes.deallocate() }
 
     public var inventory: FrameInventory? { FrameInventory(frames: frameCount) }
 
     public var summary: String {
-        "\(reader.path) \(buffer.width)x\(buffer.height) \(buffer.format.name), \(frameCount) frames"
+        "\(reader.path) \(buffer.width)x\(buffer.height) \(repacking.map { "\($0.format.name), repacked to " } ?? "")\(buffer.format.name), \(frameCount) frames"
     }
 
     public func nextFrame() throws -> Frame? {
-        let got = reader.read(into: buffer.allBytes)
+        let target = repacking?.bytes ?? buffer.allBytes
+        let got = reader.read(into: target)
         if got == 0 { return nil }
-        guard got == buffer.allBytes.count else {
-            throw CaptureError("\(reader.path): frame \(index) is truncated (\(got) of \(buffer.allBytes.count) bytes)")
+        guard got == target.count else {
+            throw CaptureError("\(reader.path): frame \(index) is truncated (\(got) of \(target.count) bytes)")
         }
+        if let repacking { repacking.format.repack(repacking.planes, into: buffer) }
         defer { index += 1 }
         return buffer.frame(sequence: index, timestamp: 0, colorSpace: colorSpace)
     }

@@ -12,8 +12,10 @@ public struct SourceOptions: Equatable {
     public var compressed = false
     /// The capture rate for a camera.
     public var cameraRate: CameraRequest.Rate = .current
-    /// Pixel format of raw input or of the test pattern.
+    /// Pixel format of raw input, the camera or the test pattern.
     public var format: PixelFormat?
+    /// A format raw input arrives in that Kamera repacks into `native` (files only, so far).
+    public var repackedFormat: RepackedFormat?
     /// Frame size of raw input or of the test pattern.
     public var inputSize: (width: Int, height: Int)?
     public var colorSpace: YUVColorSpace
@@ -32,7 +34,7 @@ public struct SourceOptions: Equatable {
     }
 
     public static func == (a: SourceOptions, b: SourceOptions) -> Bool {
-        a.input == b.input && a.camera == b.camera && a.compressed == b.compressed && a.cameraRate == b.cameraRate && a.format == b.format && a.colorSpace == b.colorSpace && a.rate == b.rate && a.rateFromFile == b.rateFromFile
+        a.input == b.input && a.camera == b.camera && a.compressed == b.compressed && a.cameraRate == b.cameraRate && a.format == b.format && a.repackedFormat == b.repackedFormat && a.colorSpace == b.colorSpace && a.rate == b.rate && a.rateFromFile == b.rateFromFile
             && a.inputSize?.width == b.inputSize?.width && a.inputSize?.height == b.inputSize?.height
     }
 
@@ -40,6 +42,9 @@ public struct SourceOptions: Equatable {
     /// renderer's GPU can import them (see `CameraBufferPlan`); `note` hears why
     /// a camera's frames will be copied instead.
     public func makeSource(for renderer: FrameRenderer? = nil, note: (String) -> Void = { _ in }) throws -> FrameSource {
+        if let repackedFormat, input == nil || camera != nil {
+            throw CaptureError("--format \(repackedFormat.name) is read from raw files (--input with --input-size) so far; \(camera != nil ? "cameras take" : "the test pattern takes") \(PixelFormat.validNames)")
+        }
         if let camera {
             let path = camera == "auto" ? try Self.firstCamera() : camera
             let request = CameraRequest(format: format, compressed: compressed, size: inputSize, rate: cameraRate)
@@ -81,11 +86,11 @@ public struct SourceOptions: Equatable {
             }
             return source
         default:
-            guard let format, let size = inputSize else {
+            guard let format = repackedFormat.map(SourceFormat.repacked) ?? format.map(SourceFormat.native), let size = inputSize else {
                 if Self.unreadTypes.contains(type) {
                     throw CaptureError("\(input): Kamera does not read .\(type) files; it reads \(Self.readableFiles) (ffmpeg -i \(input) -pix_fmt yuv420p clip.y4m converts one)")
                 }
-                throw CaptureError("\(input): raw input needs --format (\(PixelFormat.validNames)) and --input-size WxH; Kamera reads \(Self.readableFiles)")
+                throw CaptureError("\(input): raw input needs --format (\(SourceFormat.validNames)) and --input-size WxH; Kamera reads \(Self.readableFiles)")
             }
             return try RawVideoSource(path: input, format: format, width: size.width, height: size.height, colorSpace: colorSpace)
         }

@@ -19,7 +19,7 @@ struct PipelineOptions: ParsableArguments {
             help: "Camera to capture from: /dev/videoN, or auto for the first one (see `kamera devices`); -d and --device as in v4l2-ctl and fswebcam.")
     var camera: String?
 
-    @Option(parsing: .unconditional, help: "Pixel format of raw input, the camera (auto: the cheapest to upload; mjpeg too) or the test pattern: \(PixelFormat.validNames).")
+    @Option(parsing: .unconditional, help: "Pixel format of raw input, the camera (auto: the cheapest to upload; mjpeg too) or the test pattern: \(PixelFormat.validNames); raw input also \(RepackedFormat.validNames) (V4L2 codes such as UYVY or YU12 too), repacked on the CPU.")
     var format: String?
 
     @Option(name: [.long, .customShort("r"), .customLong("resolution")], parsing: .unconditional,
@@ -88,8 +88,11 @@ struct PipelineOptions: ParsableArguments {
             guard camera != nil else { throw UsageError("--format \(excerpt(format)) is only for --camera; files and the test pattern use \(PixelFormat.validNames)") }
             source.compressed = true
         } else if let format, format != "auto" || camera == nil {
-            guard let f = PixelFormat(name: format) else { throw UsageError("--format \(excerpt(format)) is not supported; use \(PixelFormat.validNames)") }
-            source.format = f
+            switch SourceFormat(name: format) {
+            case .native(let f): source.format = f
+            case .repacked(let f): source.repackedFormat = f
+            case nil: throw UsageError("--format \(excerpt(format)) is not supported; use \(PixelFormat.validNames), or for raw files also \(RepackedFormat.validNames)")
+            }
         }
         if let inputSize {
             source.inputSize = try SizeArgument.parse(inputSize, option: "--input-size", example: "1280x720, or vga, 720p, 1080p")

@@ -1,0 +1,182 @@
+/// Layouts that cameras and raw files deliver and Kamera reads by repacking
+/// each frame on the CPU into one of its own (`native`), which every later
+/// stage takes as it is: other byte orders of packed 4:2:2, NV21, planar
+/// 4:2:0, semi-planar 4:2:2, BGR24, RGB565 and 10- to 16-bit gray. A repack
+/// moves bytes and converts no color, so the picture is the native one's
+/// exactly (gray deeper than 8 bits is rounded to 8 from its full depth).
+public enum RepackedFormat: String, CaseIterable, Sendable {
+    /// Packed 4:2:2 in other orders: U Y0 V Y1, Y0 V Y1 U, V Y0 U Y1.
+    case uyvy, yvyu, vyuy
+    /// NV12 with V before U.
+    case nv21
+    /// Semi-planar 4:2:2: a Y plane and an interleaved UV (NV16) or VU (NV61) plane at full height.
+    case nv16, nv61
+    /// Planar 4:2:0: Y, then U, then V (YU12, I420), or Y, V, U (YV12).
+    case yu12, yv12
+    /// 8-bit B, G, R.
+    case bgr24
+    /// 16-bit little-endian words, R in the top 5 bits, G 6, B 5 (V4L2 `RGBP`).
+    case rgb565
+    /// Gray in the low 10, 12 or 16 bits of little-endian 16-bit words.
+    case y10, y12, y16
+
+    public var name: String { rawValue }
+
+    /// The layout the frame is repacked into.
+    public var native: PixelFormat {
+        switch self {
+        case .uyvy, .yvyu, .vyuy, .nv16, .nv61: .yuyv
+        case .nv21, .yu12, .yv12: .nv12
+        case .bgr24, .rgb565: .rgb24
+        case .y10, .y12, .y16: .grey
+        }
+    }
+
+    /// The V4L2 four-character code, as `v4l2-ctl --list-formats` prints it.
+    public var fourcc: String {
+        switch self {
+        case .uyvy: "UYVY"
+        case .yvyu: "YVYU"
+        case .vyuy: "VYUY"
+        case .nv21: "NV21"
+        case .nv16: "NV16"
+        case .nv61: "NV61"
+        case .yu12: "YU12"
+        case .yv12: "YV12"
+        case .bgr24: "BGR3"
+        case .rgb565: "RGBP"
+        case .y10: "Y10 "
+        case .y12: "Y12 "
+        case .y16: "Y16 "
+        }
+    }
+
+    /// Parses a name as a user types it: Kamera's names, the V4L2 code
+    /// (`UYVY`, `YU12`, `Y16`) and ffmpeg's pixel format names (`uyvy422`, `yuv420p`).
+    public init?(name: String) {
+        let text = name.filter { $0 != " " }.lowercased()
+        if let f = Self(rawValue: text) ?? Self.allCases.first(where: { $0.fourcc.filter { $0 != " " }.lowercased() == text }) {
+            self = f
+            return
+        }
+        switch text {
+        case "uyvy422": self = .uyvy
+        case "yvyu422": self = .yvyu
+        case "i420", "yuv420p": self = .yu12
+        case "bgr", "bgr3": self = .bgr24
+        case "rgb565le", "rgbp": self = .rgb565
+        case "gray10le", "grey10", "gray10": self = .y10
+        case "gray12le", "grey12", "gray12": self = .y12
+        case "gray16le", "grey16", "gray16": self = .y16
+        default: return nil
+        }
+    }
+
+    /// The format with V4L2 code `code`, nil when Kamera does not repack it.
+    public init?(v4l2Code code: String) {
+        guard let f = Self.allCases.first(where: { $0.fourcc == code }) else { return nil }
+        self = f
+    }
+
+    public static var validNames: String { allCases.map(\.rawValue).joined(separator: ", ") }
+
+    /// The tight layout of each plane of a frame of the given size.
+    public func planeLayouts(width: Int, height: Int) -> [(bytesPerRow: Int, rows: Int)] {
+        let pairs = (width + 1) / 2
+        switch self {
+        case .uyvy, .yvyu, .vyuy: return [(pairs * 4, height)]
+        case .nv21: return [(width, height), (pairs * 2, (height + 1) / 2)]
+        case .nv16, .nv61: return [(width, height), (pairs * 2, height)]
+        case .yu12, .yv12: return [(width, height), (pairs, (height + 1) / 2), (pairs, (height + 1) / 2)]
+        case .bgr24: return [(width * 3, height)]
+        case .rgb565, .y10, .y12, .y16: return [(width * 2, height)]
+        }
+    }
+
+    /// Bytes in one tightly packed frame.
+    public func frameSize(width: Int, height: Int) -> Int {
+        planeLayouts(width: width, height: height).reduce(0) { $0 + $1.bytesPerRow * $1.rows }
+    }
+
+    /// Repacks the frame in `planes` (this layout, each plane with its own
+    /// stride) into `target`, a buffer of `native` of the same size.
+    public func repack(_ planes: [Plane], into target: FrameBuffer) {
+        precondition(target.format == native && planes.count == planeLayouts(width: target.width, height: target.height).count)
+        let width = target.width, height = target.height, pairs = (width + 1) / 2
+        func row(_ plane: Int, _ r: Int) -> UnsafePointer<UInt8> {
+            (planes[plane].bytes.baseAddress! + r * planes[plane].bytesPerRow).assumingMemoryBound(to: UInt8.self)
+        }
+        func out(_ plane: Int, _ r: Int) -> UnsafeMutablePointer<UInt8> {
+            UnsafeMutablePointer(mutating: (target.planes[plane].bytes.baseAddress! + r * target.planes[plane].bytesPerRow)
+                .assumingMemoryBound(to: UInt8.self))
+        }
+        switch self {
+        case .uyvy, .yvyu, .vyuy:
+            // Where Y0, U, Y1 and V lie in each 4 bytes.
+            let (y0, u, y1, v) = self == .uyvy ? (1, 0, 3, 2) : self == .yvyu ? (0, 3, 2, 1) : (1, 2, 3, 0)
+            for r in 0..<height {
+                let s = row(0, r), d = out(0, r)
+                for i in 0..<pairs {
+                    let p = 4 &* i
+                    (d[p], d[p &+ 1], d[p &+ 2], d[p &+ 3]) = (s[p &+ y0], s[p &+ u], s[p &+ y1], s[p &+ v])
+                }
+            }
+        case .nv21:
+            copyRows(planes[0], into: target.planes[0], width: width, rows: height)
+            for r in 0..<(height + 1) / 2 {
+                let s = row(1, r), d = out(1, r)
+                for i in 0..<pairs { (d[2 &* i], d[2 &* i &+ 1]) = (s[2 &* i &+ 1], s[2 &* i]) }
+            }
+        case .yu12, .yv12:
+            copyRows(planes[0], into: target.planes[0], width: width, rows: height)
+            let (up, vp) = self == .yu12 ? (1, 2) : (2, 1)
+            for r in 0..<(height + 1) / 2 {
+                let u = row(up, r), v = row(vp, r), d = out(1, r)
+                for i in 0..<pairs { (d[2 &* i], d[2 &* i &+ 1]) = (u[i], v[i]) }
+            }
+        case .nv16, .nv61:
+            let (u, v) = self == .nv16 ? (0, 1) : (1, 0)
+            for r in 0..<height {
+                let y = row(0, r), c = row(1, r), d = out(0, r)
+                for i in 0..<pairs {
+                    let second = Swift.min(2 &* i &+ 1, width - 1)
+                    (d[4 &* i], d[4 &* i &+ 1], d[4 &* i &+ 2], d[4 &* i &+ 3]) = (y[2 &* i], c[2 &* i &+ u], y[second], c[2 &* i &+ v])
+                }
+            }
+        case .bgr24:
+            for r in 0..<height {
+                let s = row(0, r), d = out(0, r)
+                for i in 0..<width { (d[3 &* i], d[3 &* i &+ 1], d[3 &* i &+ 2]) = (s[3 &* i &+ 2], s[3 &* i &+ 1], s[3 &* i]) }
+            }
+        case .rgb565:
+            for r in 0..<height {
+                let s = row(0, r), d = out(0, r)
+                for i in 0..<width {
+                    let word = UInt16(s[2 &* i]) | UInt16(s[2 &* i &+ 1]) << 8
+                    let (red, green, blue) = (word >> 11, (word >> 5) & 63, word & 31)
+                    // Each field widened to 8 bits by repeating its top bits: 31 → 255, 63 → 255.
+                    d[3 &* i] = UInt8(truncatingIfNeeded: red << 3 | red >> 2)
+                    d[3 &* i &+ 1] = UInt8(truncatingIfNeeded: green << 2 | green >> 4)
+                    d[3 &* i &+ 2] = UInt8(truncatingIfNeeded: blue << 3 | blue >> 2)
+                }
+            }
+        case .y10, .y12, .y16:
+            let top: UInt32 = self == .y10 ? 1023 : self == .y12 ? 4095 : 65535
+            for r in 0..<height {
+                let s = row(0, r), d = out(0, r)
+                for i in 0..<width {
+                    // Rounded from the full depth; bits above it (not the format's) read as white.
+                    let value = Swift.min(UInt32(s[2 &* i]) | UInt32(s[2 &* i &+ 1]) << 8, top)
+                    d[i] = UInt8(truncatingIfNeeded: (value &* 255 &+ top / 2) / top)
+                }
+            }
+        }
+    }
+
+    private func copyRows(_ source: Plane, into target: Plane, width: Int, rows: Int) {
+        for r in 0..<rows {
+            UnsafeMutableRawPointer(mutating: target.bytes.baseAddress! + r * target.bytesPerRow)
+                .copyMemory(from: source.bytes.baseAddress! + r * source.bytesPerRow, byteCount: width)
+        }
+    }
+}

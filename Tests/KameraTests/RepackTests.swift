@@ -1,0 +1,124 @@
+import Foundation
+import KameraKit
+import XCTest
+
+/// Formats Kamera repacks into its own (`RepackedFormat`): each against a
+/// reference the test builds its own way from a native frame (byte orders
+/// laid out by index here; RGB565 and deep gray widened by the rounded
+/// formulas), exactly; then raw files of each through `kamera render`, whose
+/// pictures equal the native file's.
+final class RepackTests: KameraProcessTestCase {
+    let sizes = [(64, 36), (63, 35), (2, 2), (1, 1)]
+
+    /// The bytes of `format` for the frame `native` holds, laid out plane by plane, tight.
+    func wireBytes(_ format: RepackedFormat, from native: FrameBuffer) -> [UInt8] {
+        let w = native.width, h = native.height, pairs = (w + 1) / 2
+        let p0 = Array(native.planes[0].bytes), p1 = native.planes.count > 1 ? Array(native.planes[1].bytes) : []
+        let s0 = native.planes[0].bytesPerRow, s1 = native.planes.count > 1 ? native.planes[1].bytesPerRow : 0
+        var out: [UInt8] = []
+        switch format {
+        case .uyvy, .yvyu, .vyuy:
+            let order: [Int] = format == .uyvy ? [1, 0, 3, 2] : format == .yvyu ? [0, 3, 2, 1] : [3, 0, 1, 2]  // YUYV index at each wire byte
+            for r in 0..<h { for i in 0..<pairs { for k in order { out.append(p0[r * s0 + 4 * i + k]) } } }
+        case .nv16, .nv61:
+            for r in 0..<h { for x in 0..<w { out.append(p0[r * s0 + 2 * x]) } }
+            let uv = format == .nv16 ? [1, 3] : [3, 1]
+            for r in 0..<h { for i in 0..<pairs { for k in uv { out.append(p0[r * s0 + 4 * i + k]) } } }
+        case .nv21:
+            out = Array(p0)
+            for r in 0..<(h + 1) / 2 { for i in 0..<pairs { out += [p1[r * s1 + 2 * i + 1], p1[r * s1 + 2 * i]] } }
+        case .yu12, .yv12:
+            out = Array(p0)
+            let first = format == .yu12 ? 0 : 1
+            for k in [first, 1 - first] { for r in 0..<(h + 1) / 2 { for i in 0..<pairs { out.append(p1[r * s1 + 2 * i + k]) } } }
+        case .bgr24:
+            for r in 0..<h { for x in 0..<w { for k in [2, 1, 0] { out.append(p0[r * s0 + 3 * x + k]) } } }
+        case .rgb565, .y10, .y12, .y16:
+            XCTFail("made from words, not from a native frame")
+        }
+        return out
+    }
+
+    /// A frame of `format` in memory, tight, as `RawVideoSource` holds one.
+    func planes(_ format: RepackedFormat, _ bytes: UnsafeRawBufferPointer, width: Int, height: Int) -> [Plane] {
+        var offset = 0
+        return format.planeLayouts(width: width, height: height).map { layout in
+            defer { offset += layout.bytesPerRow * layout.rows }
+            return Plane(bytes: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + layout.bytesPerRow * layout.rows]), bytesPerRow: layout.bytesPerRow)
+        }
+    }
+
+    func testByteOrdersRepackToTheNativeFrameExactly() throws {
+        for format in RepackedFormat.allCases where ![.rgb565, .y10, .y12, .y16].contains(format) {
+            for (w, h) in sizes {
+                let (_, native) = randomFrame(format.native, width: w, height: h)
+                let wire = wireBytes(format, from: native)
+                XCTAssertEqual(wire.count, format.frameSize(width: w, height: h), "\(format) \(w)x\(h)")
+                let target = FrameBuffer(format: format.native, width: w, height: h)
+                wire.withUnsafeBytes { format.repack(planes(format, $0, width: w, height: h), into: target) }
+                // Pixels only: a last odd column's second luma in 4:2:2 is padding.
+                XCTAssertEqual(Array(target.allBytes), Array(native.allBytes).enumerated().map { i, b in
+                    format.native == .yuyv && w % 2 == 1 && i % native.planes[0].bytesPerRow == native.planes[0].bytesPerRow - 2 ? target.allBytes[i] : b
+                }, "\(format) \(w)x\(h)")
+            }
+        }
+    }
+
+    func testRGB565AndDeepGrayWidenByTheRoundedFormula() throws {
+        var worst = 0
+        for format in [RepackedFormat.rgb565, .y10, .y12, .y16] {
+            let (w, h) = (37, 9)
+            var seed: UInt32 = 7
+            var words: [UInt16] = (0..<(w * h)).map { _ in seed = seed &* 1_664_525 &+ 1_013_904_223; return UInt16(truncatingIfNeeded: seed >> 16) }
+            let top = format == .y10 ? 1023 : format == .y12 ? 4095 : 65535
+            if format != .rgb565 { words = words.map { UInt16(Int($0) % (top + 1)) } }
+            words[0] = 0
+            words[1] = format == .rgb565 ? 0xFFFF : UInt16(top)
+            let bytes = words.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+            let target = FrameBuffer(format: format.native, width: w, height: h)
+            bytes.withUnsafeBytes { format.repack(planes(format, $0, width: w, height: h), into: target) }
+            func widened(_ value: Int, _ max: Int) -> Int { Int((Double(value) * 255 / Double(max)).rounded()) }
+            let want: [Int] = format == .rgb565
+                ? words.flatMap { [widened(Int($0 >> 11), 31), widened(Int(($0 >> 5) & 63), 63), widened(Int($0 & 31), 31)] }
+                : words.map { widened(Int($0), top) }
+            let got = Array(target.allBytes).map(Int.init)
+            XCTAssertEqual(got.count, want.count)
+            let difference = zip(got, want).map { abs($0 - $1) }.max() ?? 0
+            worst = max(worst, difference)
+            XCTAssertLessThanOrEqual(difference, format == .rgb565 ? 1 : 0, "\(format)")
+            XCTAssertEqual(Array(got.prefix(format == .rgb565 ? 6 : 2)), format == .rgb565 ? [0, 0, 0, 255, 255, 255] : [0, 255], "\(format): black and white")
+        }
+        print("RGB565 and 10-16-bit gray against the rounded formula: largest difference \(worst)")
+    }
+
+    /// Raw files through the command: each repacked format renders the same
+    /// pixels as the native file it was laid out from; a truncated one is refused.
+    func testRawFilesRenderAsTheirNativeFrames() throws {
+        let (w, h) = (64, 36)
+        var rendered: [String: [UInt8]] = [:]
+        func render(_ name: String, format: String, bytes: [UInt8]) throws -> [UInt8] {
+            let file = run.folder.appendingPathComponent("\(name).raw")
+            try Data(bytes + bytes).write(to: file)
+            let result = try run.run(["render", "--input", file.path, "--format", format, "--input-size", "\(w)x\(h)", "--crop", "none",
+                                      "--frames", "2", "-o", "\(name)-%d.png", "--quiet"])
+            XCTAssertEqual(result.status, 0, "\(name): \(result.stderr)")
+            let frame = try XCTUnwrap(try ImageSource(path: run.folder.appendingPathComponent("\(name)-1.png").path).nextFrame())
+            return Array(frame.planes[0].bytes)
+        }
+        for native in [PixelFormat.yuyv, .nv12, .rgb24] {
+            let (_, buffer) = randomFrame(native, width: w, height: h)
+            rendered[native.name] = try render(native.name, format: native.name, bytes: Array(buffer.allBytes))
+            for format in RepackedFormat.allCases where format.native == native && format != .rgb565 {
+                let got = try render(format.name, format: format.fourcc, bytes: wireBytes(format, from: buffer))
+                XCTAssertTrue(got == rendered[native.name], "\(format) (given as \(format.fourcc)) renders as \(native)")
+            }
+        }
+        let file = run.folder.appendingPathComponent("short.raw")
+        try Data(count: RepackedFormat.uyvy.frameSize(width: w, height: h) - 1).write(to: file)
+        try run.assertFails(["render", "--input", file.path, "--format", "uyvy", "--input-size", "\(w)x\(h)", "-o", "short.png"],
+                            mentioning: ["short.raw", "less than one 64x36 uyvy frame", "--format"])
+        try run.assertFails(["render", "--format", "uyvy", "-o", "pattern.png"], mentioning: ["uyvy", "raw files", "the test pattern takes yuyv"])
+        try run.assertFails(["render", "--input", file.path, "--format", "uyvz", "--input-size", "\(w)x\(h)", "-o", "x.png"],
+                            mentioning: ["uyvz", "not supported", "uyvy, yvyu"])
+    }
+}
