@@ -40,8 +40,12 @@ public struct CameraFormat: Equatable, Sendable, Codable {
         self.sizes = sizes
     }
 
-    /// The layout Kamera hands frames on as (MJPEG is decoded to RGBA), nil when it cannot read it.
-    public var pixelFormat: PixelFormat? { isCompressed ? .rgba : PixelFormat(v4l2Code: fourcc) }
+    /// The layout Kamera hands frames on as (MJPEG is decoded to RGBA, a
+    /// repacked format repacked), nil when it cannot read it.
+    public var pixelFormat: PixelFormat? { isCompressed ? .rgba : PixelFormat(v4l2Code: fourcc) ?? repacked?.native }
+
+    /// The format Kamera repacks these frames from, nil when it reads them as they are.
+    public var repacked: RepackedFormat? { RepackedFormat(v4l2Code: fourcc) }
 
     /// Motion-JPEG, decoded on the CPU.
     public var isCompressed: Bool { fourcc == "MJPG" || fourcc == "JPEG" }

@@ -6,6 +6,10 @@ public struct CameraMode: Equatable, Sendable {
     public var format: PixelFormat
     public var fourcc: String
     public var isCompressed: Bool { fourcc == "MJPG" || fourcc == "JPEG" }
+    /// The format each frame is repacked from into `format`, nil when read as it is.
+    public var repacked: RepackedFormat? { RepackedFormat(v4l2Code: fourcc) }
+    /// Frames reach Kamera in memory of its own (decoded or repacked), not in the driver's buffers.
+    public var isConverted: Bool { isCompressed || repacked != nil }
     public var width: Int
     public var height: Int
     /// nil leaves the rate as it is.
@@ -27,16 +31,20 @@ public struct CameraMode: Equatable, Sendable {
         var usable = formats.filter { f in
             guard f.pixelFormat != nil else { return false }
             if request.compressed { return f.isCompressed }
-            return request.format == nil || (f.pixelFormat == request.format && !f.isCompressed)
+            if let wanted = request.repacked { return f.repacked == wanted }
+            return request.format == nil || (f.pixelFormat == request.format && !f.isCompressed && f.repacked == nil)
         }
         // Left to choose, prefer color: GREY is cheapest to upload but loses it.
         if request.format == nil, usable.contains(where: { $0.pixelFormat != .grey }) {
             usable.removeAll { $0.pixelFormat == .grey }
         }
         guard !usable.isEmpty else {
-            let offered = formats.map(\.fourcc).joined(separator: ", ")
+            let offered = formats.map { $0.fourcc.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
             if request.compressed {
                 throw CaptureError("\(path) does not offer MJPEG; it offers \(offered)")
+            }
+            if let wanted = request.repacked {
+                throw CaptureError("\(path) does not offer \(wanted.name) (\(wanted.fourcc.filter { $0 != " " })); it offers \(offered)")
             }
             if let wanted = request.format {
                 throw CaptureError("\(path) does not offer \(wanted.name) (\(wanted.v4l2Codes.joined(separator: "/"))); it offers \(offered)")
@@ -51,8 +59,9 @@ public struct CameraMode: Equatable, Sendable {
             let sizes = Self.sizeList(usable.flatMap(\.sizes))
             throw CaptureError("\(path) does not offer \(size.width)x\(size.height)\(request.format.map { " in \($0.name)" } ?? ""); sizes: \(sizes)")
         }
-        // Uncompressed formats by bytes per pixel; MJPEG (decoded on the CPU) last.
-        func cost(_ f: CameraFormat) -> Double { f.isCompressed ? 100 : f.pixelFormat!.bytesPerPixel }
+        // Uncompressed formats by bytes per pixel, a repacked one after the
+        // native one of its size (a pass over each frame on the CPU); MJPEG (decoded on the CPU) last.
+        func cost(_ f: CameraFormat) -> Double { f.isCompressed ? 100 : f.pixelFormat!.bytesPerPixel + (f.repacked != nil ? 0.5 : 0) }
         let cheapest: ((CameraFormat, CameraSize), (CameraFormat, CameraSize)) -> Bool = { cost($0.0) < cost($1.0) }
         switch request.rate {
         case .max:

@@ -16,19 +16,23 @@ public struct CameraRequest: Equatable, Sendable {
     public var format: PixelFormat?
     /// Ask for Motion-JPEG (decoded to RGBA) instead of `format`.
     public var compressed = false
+    /// Ask for a format Kamera repacks (`UYVY`, `NV21`, ...) instead of `format`.
+    public var repacked: RepackedFormat?
     /// nil: the camera's current size.
     public var size: (width: Int, height: Int)?
     public var rate: Rate
 
-    public init(format: PixelFormat? = nil, compressed: Bool = false, size: (width: Int, height: Int)? = nil, rate: Rate = .current) {
+    public init(format: PixelFormat? = nil, compressed: Bool = false, repacked: RepackedFormat? = nil, size: (width: Int, height: Int)? = nil,
+                rate: Rate = .current) {
         self.format = format
+        self.repacked = repacked
         self.compressed = compressed
         self.size = size
         self.rate = rate
     }
 
     public static func == (a: CameraRequest, b: CameraRequest) -> Bool {
-        a.format == b.format && a.compressed == b.compressed && a.rate == b.rate && a.size?.width == b.size?.width && a.size?.height == b.size?.height
+        a.format == b.format && a.compressed == b.compressed && a.repacked == b.repacked && a.rate == b.rate && a.size?.width == b.size?.width && a.size?.height == b.size?.height
     }
 }
 

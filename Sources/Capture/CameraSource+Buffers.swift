@@ -21,7 +21,7 @@ extension CameraSource {
             throw CaptureError("\(device.path): cannot get capture buffers: \(e == 0 ? "the driver gave none" : V4L2.message(e))")
         }
         memory = placement
-        let layouts = mode.format.planeLayouts(width: mode.width, height: mode.height)
+        let layouts = mode.repacked?.planeLayouts(width: mode.width, height: mode.height) ?? mode.format.planeLayouts(width: mode.width, height: mode.height)
         if case .drm(let node) = placement {
             let drm = try DRMNode(path: node)
             let needed = max(imageSize, layouts.reduce(0) { $0 + max(bytesPerRow, $1.bytesPerRow) * $1.rows })
@@ -34,12 +34,12 @@ extension CameraSource {
             }
             return
         }
-        if mode.isCompressed {
+        if mode.isConverted {
             // The consumer holds one frame and a queue may hold more: two slots
             // beyond the driver's buffers, as some drivers give as few as two.
-            decoder = try JPEGDecoder()
+            if mode.isCompressed { decoder = try JPEGDecoder() }
             for _ in 0..<Int(request.count) + 2 {
-                let target = FrameBuffer(format: .rgba, width: mode.width, height: mode.height)
+                let target = FrameBuffer(format: mode.format, width: mode.width, height: mode.height)
                 decoded.append(target)
                 decodedPlanes.append(target.planes)
                 slotTaken.append(false)
@@ -64,7 +64,9 @@ extension CameraSource {
                 try queue(index)
                 continue
             }
-            guard layouts.reduce(0, { $0 + max(bytesPerRow, $1.bytesPerRow) * $1.rows }) <= memory.count else {
+            let needed = mode.repacked.map { wireStrides($0, bytesPerRow: bytesPerRow).reduce(0) { $0 + $1.stride * $1.rows } }
+                ?? layouts.reduce(0, { $0 + max(bytesPerRow, $1.bytesPerRow) * $1.rows })
+            guard needed <= memory.count else {
                 throw CaptureError("\(device.path): buffer of \(memory.count) bytes is too small for \(mode.width)x\(mode.height) \(mode.fourcc)")
             }
             var fd: Int32?
@@ -78,7 +80,8 @@ extension CameraSource {
                 exportedFDs.append(export.fd)
                 fd = export.fd
             }
-            bufferPlanes.append(planes(in: memory, layouts: layouts, bytesPerRow: bytesPerRow, fd: fd))
+            bufferPlanes.append(mode.repacked.map { wirePlanes(in: memory, $0, bytesPerRow: bytesPerRow) }
+                ?? planes(in: memory, layouts: layouts, bytesPerRow: bytesPerRow, fd: fd))
             try queue(index)
         }
     }

@@ -26,7 +26,7 @@ extension CameraSource {
         return slot
     }
 
-    private func takeSlot() -> Int? {
+    func takeSlot() -> Int? {
         slotLock.lock()
         defer { slotLock.unlock() }
         guard let slot = slotTaken.firstIndex(of: false) else { return nil }

@@ -100,7 +100,7 @@ public final class CameraSource: FrameSource {
             || (pix.ycbcr_enc == UInt32(V4L2_YCBCR_ENC_DEFAULT.rawValue) && pix.colorspace == V4L2_COLORSPACE_REC709.rawValue)
         colorSpace = YUVColorSpace(matrix: yuv709 ? .bt709 : .bt601,
                                    range: pix.quantization == UInt32(V4L2_QUANTIZATION_FULL_RANGE.rawValue) ? .full : .limited)
-        let placement = mode.isCompressed ? .mmap : try memory(mode)
+        let placement = mode.isConverted ? .mmap : try memory(mode)
         try allocateBuffers(count: bufferCount, bytesPerRow: Int(pix.bytesperline), imageSize: Int(pix.sizeimage), memory: placement)
         var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
         e = V4L2.ioctl(device.fd, KAMERA_VIDIOC_STREAMON, &type)
@@ -201,7 +201,7 @@ public final class CameraSource: FrameSource {
     /// Hands back the frame `dequeue` gave with `ticket`: the driver's buffer, or
     /// for MJPEG the decoded frame's slot.
     public func requeue(_ ticket: Int) throws {
-        if decoder != nil {
+        if mode.isConverted {
             slotLock.lock()
             slotTaken[ticket] = false
             slotLock.unlock()
@@ -243,6 +243,9 @@ public final class CameraSource: FrameSource {
             if let decoder {
                 guard let slot = try decode(buffer, with: decoder) else { continue }
                 ticket = slot
+            } else if let repacked = mode.repacked {
+                guard let slot = try repack(buffer, from: repacked) else { continue }
+                ticket = slot
             }
             break
         }
@@ -252,7 +255,7 @@ public final class CameraSource: FrameSource {
         let timestamp = UInt64(buffer.timestamp.tv_sec) * 1_000_000_000 + UInt64(buffer.timestamp.tv_usec) * 1000
         if first == nil { first = (buffer.sequence, timestamp) }
         latest = (buffer.sequence, timestamp)
-        let planes = decoder != nil ? decodedPlanes[ticket] : bufferPlanes[ticket]
+        let planes = mode.isConverted ? decodedPlanes[ticket] : bufferPlanes[ticket]
         let frame = Frame(format: mode.format, width: mode.width, height: mode.height, planes: planes,
                           timestamp: timestamp, sequence: UInt64(buffer.sequence), colorSpace: colorSpace, storage: self)
         return (frame, ticket)

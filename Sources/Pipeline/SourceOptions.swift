@@ -42,12 +42,12 @@ public struct SourceOptions: Equatable {
     /// renderer's GPU can import them (see `CameraBufferPlan`); `note` hears why
     /// a camera's frames will be copied instead.
     public func makeSource(for renderer: FrameRenderer? = nil, note: (String) -> Void = { _ in }) throws -> FrameSource {
-        if let repackedFormat, input == nil || camera != nil {
-            throw CaptureError("--format \(repackedFormat.name) is read from raw files (--input with --input-size) so far; \(camera != nil ? "cameras take" : "the test pattern takes") \(PixelFormat.validNames)")
+        if let repackedFormat, input == nil, camera == nil {
+            throw CaptureError("--format \(repackedFormat.name) is for raw files and cameras; the test pattern takes \(PixelFormat.validNames)")
         }
         if let camera {
             let path = camera == "auto" ? try Self.firstCamera() : camera
-            let request = CameraRequest(format: format, compressed: compressed, size: inputSize, rate: cameraRate)
+            let request = CameraRequest(format: format, compressed: compressed, repacked: repackedFormat, size: inputSize, rate: cameraRate)
             guard let renderer, renderer.settings.upload != .copy else {
                 return CaptureQueue(camera: try CameraSource(path: path, request: request))
             }

@@ -23,6 +23,36 @@ final class CameraUnitTests: XCTestCase {
         XCTAssertEqual(grey.format, .grey)
     }
 
+    /// A board's camera in formats Kamera repacks: the native format of a
+    /// size is preferred to a repacked one, a repacked one is taken when asked
+    /// for or when it is all there is, and asking for the native format never takes it.
+    func testRepackedFormatsComeAfterNativeOnesAndOnlyWhenAskedOrAlone() throws {
+        let board: [CameraFormat] = [
+            CameraFormat(fourcc: "UYVY", description: "UYVY 4:2:2", sizes: [CameraSize(width: 640, height: 480, rates: [30])]),
+            CameraFormat(fourcc: "YUYV", description: "YUYV 4:2:2", sizes: [CameraSize(width: 640, height: 480, rates: [30])]),
+            CameraFormat(fourcc: "Y16 ", description: "16-bit Greyscale", sizes: [CameraSize(width: 640, height: 480, rates: [30])]),
+        ]
+        XCTAssertEqual(board[0].pixelFormat, .yuyv)
+        XCTAssertEqual(board[0].repacked, .uyvy)
+        XCTAssertNil(board[1].repacked)
+        XCTAssertEqual(try CameraMode.choose(CameraRequest(), from: board, current: (640, 480)).fourcc, "YUYV")
+        XCTAssertEqual(try CameraMode.choose(CameraRequest(format: .yuyv), from: board, current: (640, 480)).fourcc, "YUYV")
+        let uyvy = try CameraMode.choose(CameraRequest(repacked: .uyvy), from: board, current: (640, 480))
+        XCTAssertEqual([uyvy.fourcc, uyvy.format.name], ["UYVY", "yuyv"])
+        XCTAssertEqual(uyvy.repacked, .uyvy)
+        XCTAssertEqual(try CameraMode.choose(CameraRequest(), from: [board[0]], current: (640, 480)).fourcc, "UYVY")
+        XCTAssertEqual(try CameraMode.choose(CameraRequest(repacked: .y16), from: board, current: (640, 480)).format, .grey)
+        XCTAssertThrowsError(try CameraMode.choose(CameraRequest(format: .grey), from: board, current: (640, 480))) {
+            XCTAssertTrue("\($0)".hasSuffix("does not offer grey (GREY); it offers UYVY, YUYV, Y16"), "\($0)")
+        }
+        XCTAssertThrowsError(try CameraMode.choose(CameraRequest(format: .yuyv), from: [board[0]], current: (640, 480), path: "/dev/video3")) {
+            XCTAssertEqual("\($0)", "/dev/video3 does not offer yuyv (YUYV); it offers UYVY")
+        }
+        XCTAssertThrowsError(try CameraMode.choose(CameraRequest(repacked: .nv21), from: board, current: (640, 480), path: "/dev/video3")) {
+            XCTAssertEqual("\($0)", "/dev/video3 does not offer nv21 (NV21); it offers UYVY, YUYV, Y16")
+        }
+    }
+
     func testFpsMaxPicksTheHighestRateAndSaysWhenNothingBeatsThirty() throws {
         let mode = try CameraMode.choose(CameraRequest(rate: .max), from: webcam, current: (640, 480))
         XCTAssertEqual(mode, CameraMode(format: .yuyv, fourcc: "YUYV", width: 320, height: 240, rate: 90))

@@ -1,0 +1,113 @@
+import Foundation
+import KameraKit
+import XCTest
+
+/// Cameras in the formats Kamera repacks, against vivid in the VM: for each,
+/// `v4l2-ctl` saves raw frames of vivid's still test pattern, and Kamera's
+/// render of the same camera in the same format equals the CPU reference of
+/// the last one, laid out here by index into a native frame and decoded by the
+/// formulas (tolerance 2 of 255). The VM must boot; if it cannot, the test fails.
+final class RepackVMTests: XCTestCase {
+    static let formats: [RepackedFormat] = [.uyvy, .yvyu, .vyuy, .nv21, .nv16, .nv61, .yu12, .yv12, .bgr24, .rgb565, .y16]
+    static let (width, height) = (320, 180)
+
+    static var script: String {
+        """
+        set -u
+        K="$KAMERA"
+        D=/dev/video0
+        v4l2-ctl -d $D --set-ctrl osd_text_mode=2 --set-parm=30
+        for f in \(formats.map { "'\($0.fourcc)'" }.joined(separator: " ")); do
+          n=$(echo "$f" | tr -d ' ')
+          v4l2-ctl -d $D --set-fmt-video=width=\(width),height=\(height),pixelformat="$f" --stream-mmap --stream-count=3 --stream-to=w-$n.raw
+          $K render -v --camera $D --format "$f" --input-size \(width)x\(height) --crop none --frames 3 -o w-$n-%d.png 2> w-$n.log
+        done
+        $K devices --formats $D > formats.txt
+        """
+    }
+
+    nonisolated(unsafe) static var folder: URL?
+    nonisolated(unsafe) static var log = ""
+
+    override class func setUp() {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-repack-vm-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        do {
+            let (status, output) = try VMTests.run(["bash", "-c", script], vmArguments: ["--timeout", "600"], in: dir)
+            log = output
+            if status == 0 { folder = dir }
+        } catch {
+            log = "\(error)"
+        }
+    }
+
+    override class func tearDown() {
+        if let folder { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    func folder() throws -> URL {
+        guard let folder = Self.folder else {
+            throw CaptureError("the VM run failed (\(VMTests.runInVM.path)):\n\(Self.log.suffix(3000))")
+        }
+        return folder
+    }
+
+    /// The last frame `v4l2-ctl` saved of `format`, as the reference picture.
+    func reference(_ format: RepackedFormat, _ raw: [UInt8]) throws -> Image {
+        let (w, h) = (Self.width, Self.height), size = format.frameSize(width: w, height: h)
+        XCTAssertEqual(raw.count % size, 0, "\(format): whole frames in v4l2-ctl's file")
+        let b = Array(raw[(raw.count / size - 1) * size..<raw.count / size * size])
+        func word(_ i: Int) -> Int { Int(b[2 * i]) | Int(b[2 * i + 1]) << 8 }
+        switch format {
+        case .bgr24:
+            return Image(width: w, height: h) { x, y in SIMD4(Float(b[(y * w + x) * 3 + 2]), Float(b[(y * w + x) * 3 + 1]), Float(b[(y * w + x) * 3]), 255) / 255 }
+        case .rgb565:
+            return Image(width: w, height: h) { x, y in
+                let v = word(y * w + x)
+                return SIMD4(Float(v >> 11) / 31, Float((v >> 5) & 63) / 63, Float(v & 31) / 31, 1)
+            }
+        case .y16:
+            return Image(width: w, height: h) { x, y in let g = Float(word(y * w + x)) / 65535; return SIMD4(g, g, g, 1) }
+        default:
+            // Y', Cb, Cr of each pixel by where the format keeps them, into a YUYV frame.
+            let native = FrameBuffer(format: .yuyv, width: w, height: h)
+            let out = native.allBytes
+            for y in 0..<h {
+                for pair in 0..<w / 2 {
+                    let (y0, y1, u, v): (Int, Int, Int, Int)
+                    let luma = y * w + 2 * pair, chroma420 = w * h + (y / 2) * w + 2 * pair, chroma422 = w * h + y * w + 2 * pair
+                    let quarter = w * h / 4, planar = w * h + (y / 2) * (w / 2) + pair
+                    switch format {
+                    case .uyvy: (u, y0, v, y1) = (y * w * 2 + 4 * pair, y * w * 2 + 4 * pair + 1, y * w * 2 + 4 * pair + 2, y * w * 2 + 4 * pair + 3)
+                    case .yvyu: (y0, v, y1, u) = (y * w * 2 + 4 * pair, y * w * 2 + 4 * pair + 1, y * w * 2 + 4 * pair + 2, y * w * 2 + 4 * pair + 3)
+                    case .vyuy: (v, y0, u, y1) = (y * w * 2 + 4 * pair, y * w * 2 + 4 * pair + 1, y * w * 2 + 4 * pair + 2, y * w * 2 + 4 * pair + 3)
+                    case .nv21: (y0, y1, v, u) = (luma, luma + 1, chroma420, chroma420 + 1)
+                    case .nv16: (y0, y1, u, v) = (luma, luma + 1, chroma422, chroma422 + 1)
+                    case .nv61: (y0, y1, v, u) = (luma, luma + 1, chroma422, chroma422 + 1)
+                    case .yu12: (y0, y1, u, v) = (luma, luma + 1, planar, planar + quarter)
+                    case .yv12: (y0, y1, v, u) = (luma, luma + 1, planar, planar + quarter)
+                    default: fatalError("not a YUV format")
+                    }
+                    let o = y * w * 2 + 4 * pair
+                    (out[o], out[o + 1], out[o + 2], out[o + 3]) = (b[y0], b[u], b[y1], b[v])
+                }
+            }
+            return CPUReference.decode(native.frame(sequence: 0, timestamp: 0))
+        }
+    }
+
+    func testCamerasInRepackedFormatsMatchTheReference() throws {
+        let folder = try folder()
+        let listing = try String(contentsOf: folder.appendingPathComponent("formats.txt"), encoding: .utf8)
+        for format in Self.formats {
+            let name = format.fourcc.filter { $0 != " " }
+            let log = try String(contentsOf: folder.appendingPathComponent("w-\(name).log"), encoding: .utf8)
+            XCTAssertTrue(log.contains("\(Self.width)x\(Self.height) \(format.fourcc)"), "\(format): \(log)")
+            XCTAssertTrue(listing.contains("\(format.fourcc)") && listing.contains("repacked to \(format.native.name) on the CPU"), listing)
+            let raw = try [UInt8](Data(contentsOf: folder.appendingPathComponent("w-\(name).raw")))
+            let frame = try XCTUnwrap(try ImageSource(path: folder.appendingPathComponent("w-\(name)-2.png").path).nextFrame())
+            let image = Image(width: frame.width, height: frame.height, pixels: Array(frame.planes[0].bytes))
+            XCTAssertClose(image, try reference(format, raw), tolerance: 2, "\(format)")
+        }
+    }
+}
