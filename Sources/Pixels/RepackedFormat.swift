@@ -112,13 +112,14 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         }
         switch self {
         case .uyvy, .yvyu, .vyuy:
-            // Where Y0, U, Y1 and V lie in each 4 bytes.
-            let (y0, u, y1, v) = self == .uyvy ? (1, 0, 3, 2) : self == .yvyu ? (0, 3, 2, 1) : (1, 2, 3, 0)
+            // Each pair as one little-endian word, its bytes moved to Y0 U Y1 V
+            // by shifts and masks (a loop the compiler vectorizes).
             for r in 0..<height {
-                let s = row(0, r), d = out(0, r)
-                for i in 0..<pairs {
-                    let p = 4 &* i
-                    (d[p], d[p &+ 1], d[p &+ 2], d[p &+ 3]) = (s[p &+ y0], s[p &+ u], s[p &+ y1], s[p &+ v])
+                let s = UnsafeRawPointer(row(0, r)), d = UnsafeMutableRawPointer(out(0, r))
+                switch self {
+                case .uyvy: Self.moveWords(s, d, pairs) { ($0 & 0x00FF_00FF) << 8 | ($0 >> 8) & 0x00FF_00FF }
+                case .yvyu: Self.moveWords(s, d, pairs) { $0 & 0x00FF_00FF | ($0 & 0x0000_FF00) << 16 | ($0 >> 16) & 0x0000_FF00 }
+                default: Self.moveWords(s, d, pairs) { $0 >> 8 | $0 << 24 }
                 }
             }
         case .nv21:
@@ -161,15 +162,33 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
                 }
             }
         case .y10, .y12, .y16:
-            let top: UInt32 = self == .y10 ? 1023 : self == .y12 ? 4095 : 65535
             for r in 0..<height {
                 let s = row(0, r), d = out(0, r)
-                for i in 0..<width {
-                    // Rounded from the full depth; bits above it (not the format's) read as white.
-                    let value = Swift.min(UInt32(s[2 &* i]) | UInt32(s[2 &* i &+ 1]) << 8, top)
-                    d[i] = UInt8(truncatingIfNeeded: (value &* 255 &+ top / 2) / top)
+                // The depth as a constant in each call, so that the division is a multiplication.
+                switch self {
+                case .y10: Self.widenGray(s, d, width, top: 1023)
+                case .y12: Self.widenGray(s, d, width, top: 4095)
+                default: Self.widenGray(s, d, width, top: 65535)
                 }
             }
+        }
+    }
+
+    /// `count` 4-byte words from `source` to `target`, each through `move`.
+    @inline(__always)
+    private static func moveWords(_ source: UnsafeRawPointer, _ target: UnsafeMutableRawPointer, _ count: Int, _ move: (UInt32) -> UInt32) {
+        for i in 0..<count {
+            target.storeBytes(of: move(source.loadUnaligned(fromByteOffset: 4 &* i, as: UInt32.self)), toByteOffset: 4 &* i, as: UInt32.self)
+        }
+    }
+
+    /// 16-bit little-endian gray of depth `top` to bytes, rounded from the
+    /// full depth; bits above it (not the format's) read as white.
+    @inline(__always)
+    private static func widenGray(_ source: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ width: Int, top: UInt32) {
+        for i in 0..<width {
+            let value = Swift.min(UInt32(source[2 &* i]) | UInt32(source[2 &* i &+ 1]) << 8, top)
+            target[i] = UInt8(truncatingIfNeeded: (value &* 255 &+ top / 2) / top)
         }
     }
 

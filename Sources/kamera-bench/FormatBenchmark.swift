@@ -1,0 +1,161 @@
+import Foundation
+import Pixels
+
+/// The formats Kamera repacks, as whole processes: a raw file of each (made
+/// by ffmpeg from its test source with noise, or by swapping bytes of one
+/// it makes where ffmpeg has no such format) → a PNG sequence in tmpfs,
+/// Kamera beside ffmpeg reading the same file, and Kamera on the native file
+/// of the same frames (the repack's cost end to end); and the repack alone
+/// in memory. Runs alternate; medians.
+struct FormatBenchmark {
+    var kamera: URL
+    var sizes: [(width: Int, height: Int)] = [(1280, 720), (1920, 1080)]
+    var frames = 20
+    var runs = 3
+    var peers = true
+
+    /// ffmpeg's name of a format; nil where ffmpeg has none.
+    static func ffmpegName(_ format: SourceFormat) -> String? {
+        switch format {
+        case .native(let f): ["yuyv": "yuyv422", "nv12": "nv12", "rgb24": "rgb24", "grey": "gray"][f.name]
+        case .repacked(let f): [.uyvy: "uyvy422", .yvyu: "yvyu422", .nv21: "nv21", .yu12: "yuv420p", .bgr24: "bgr24",
+                                .rgb565: "rgb565le", .y10: "gray10le", .y12: "gray12le", .y16: "gray16le"][f]
+        }
+    }
+
+    /// The format whose file the file of a format ffmpeg lacks is made from (see `derive`).
+    static func derived(_ format: RepackedFormat) -> String? {
+        [.vyuy: "uyvy", .nv16: "yuyv", .nv61: "nv16", .yv12: "yu12"][format]
+    }
+
+    func run(progress: (String) -> Void = { _ in }) throws -> String {
+        let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+        let folder = (base as NSString).appendingPathComponent("kamera-formats-\(getpid())")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var lines = ["Formats, whole processes: \(frames) frames of ffmpeg's testsrc2 with noise, raw from tmpfs → PNG sequence in tmpfs; \(runs) runs each, alternated, median wall seconds;",
+                     "repack: Kamera's repack of one frame in memory, median of 20 (ms); native: Kamera on the file of its native format made from the same frames.",
+                     "format  size        repack ms   kamera s  native s  repack's share   ffmpeg s  ffmpeg/kamera"]
+        for size in sizes {
+            let (w, h) = size
+            let natives: [PixelFormat] = [.yuyv, .nv12, .rgb24, .grey]
+            let formats: [SourceFormat] = natives.map { .native($0) } + RepackedFormat.allCases.map { .repacked($0) }
+            var inputs: [String: String] = [:]
+            for format in formats {
+                let path = (folder as NSString).appendingPathComponent("in-\(w)x\(h).\(format.name)")
+                if case .repacked(let f) = format, let source = Self.derived(f) {
+                    try derive(f, from: try Data(contentsOf: URL(fileURLWithPath: inputs[source]!)), width: w, height: h).write(to: URL(fileURLWithPath: path))
+                } else {
+                    let made = try ChildProcess(executable: "/usr/bin/env", arguments: ["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
+                                                                                       "testsrc2=size=\(w)x\(h):rate=30", "-vf", "noise=alls=6:allf=t",
+                                                                                       "-frames:v", "\(frames)", "-pix_fmt", Self.ffmpegName(format)!,
+                                                                                       "-f", "rawvideo", path]).run()
+                    guard made.status == 0 else { return "Formats: not measured: ffmpeg could not make the input (\(made.status == 127 ? "not installed" : made.output.prefix(120)))" }
+                }
+                inputs[format.name] = path
+            }
+            var seconds: [String: [Double]] = [:]
+            func job(_ program: String, _ format: SourceFormat) -> [String]? {
+                let input = inputs[format.name]!, out = (folder as NSString).appendingPathComponent("out")
+                if program == "kamera" {
+                    return [kamera.path, "render", "--input", input, "--format", format.name, "--input-size", "\(w)x\(h)", "--crop", "none",
+                            "--frames", "\(frames)", "-o", "\(out)/f-%03d.png", "--quiet"]
+                }
+                guard peers, let name = Self.ffmpegName(format) else { return nil }
+                return ["/usr/bin/env", "ffmpeg", "-nostdin", "-v", "error", "-f", "rawvideo", "-pix_fmt", name, "-s", "\(w)x\(h)", "-i", input,
+                        "-pix_fmt", "rgb24", "\(out)/f-%03d.png"]
+            }
+            for round in -1..<runs {
+                for format in formats {
+                    for program in round % 2 == 0 ? ["kamera", "ffmpeg"] : ["ffmpeg", "kamera"] {
+                        guard let line = job(program, format) else { continue }
+                        progress("\(w)x\(h) \(format.name) \(program), run \(round + 2) of \(runs + 1)")
+                        let out = (folder as NSString).appendingPathComponent("out")
+                        try? FileManager.default.removeItem(atPath: out)
+                        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+                        let result = try ChildProcess(executable: line[0], arguments: Array(line.dropFirst())).run()
+                        guard result.status == 0 else {
+                            lines.append("  \(program) \(format.name) \(w)x\(h) failed (\(result.status)): \(result.output.prefix(160))")
+                            continue
+                        }
+                        if round >= 0 { seconds["\(program) \(format.name)", default: []].append(result.seconds) }
+                    }
+                }
+            }
+            func median(_ key: String) -> Double? {
+                guard let s = seconds[key]?.sorted(), !s.isEmpty else { return nil }
+                return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+            }
+            for format in formats {
+                let own = median("kamera \(format.name)"), peer = median("ffmpeg \(format.name)")
+                var row = format.name.padded(8) + "\(w)x\(h)".padded(12)
+                if case .repacked(let f) = format {
+                    row += String(format: "%9.2f   ", try repackMilliseconds(f, input: inputs[format.name]!, width: w, height: h))
+                } else {
+                    row += "        –   "
+                }
+                row += own.map { String(format: "%8.2f  ", $0) } ?? "       –  "
+                let native = median("kamera \(format.native.name)")
+                row += native.map { String(format: "%8.2f  ", $0) } ?? "       –  "
+                if case .repacked = format, let own, let native {
+                    row += String(format: "%+13.0f %%  ", (own / native - 1) * 100)
+                } else {
+                    row += "             –  "
+                }
+                row += peer.map { String(format: "%8.2f  ", $0) } ?? "       –  "
+                row += own.flatMap { o in peer.map { String(format: "%.2fx", $0 / o) } } ?? "–"
+                lines.append(row)
+            }
+        }
+        lines.append("  (ffmpeg/kamera above 1: Kamera took less wall time; ffmpeg writes RGB PNGs with its default settings; – : ffmpeg has no such format,")
+        lines.append("   the file is made by swapping bytes of another: vyuy from uyvy, nv16 from yuyv, nv61 from nv16, yv12 from yu12)")
+        return lines.joined(separator: "\n")
+    }
+
+    /// The file of `format` from one of `derived(format)`'s: U and V swapped,
+    /// or (NV16 from YUYV) the luma and the chroma bytes each gathered in a plane.
+    func derive(_ format: RepackedFormat, from data: Data, width: Int, height: Int) throws -> Data {
+        var bytes = [UInt8](data)
+        let size = format.frameSize(width: width, height: height)
+        if format == .nv16 {
+            precondition(width % 2 == 0, "an even width")
+            return Data(stride(from: 0, to: bytes.count, by: size).flatMap { start in
+                stride(from: start, to: start + size, by: 2).map { bytes[$0] } + stride(from: start + 1, to: start + size, by: 2).map { bytes[$0] }
+            })
+        }
+        for start in stride(from: 0, to: bytes.count, by: size) {
+            switch format {
+            case .vyuy:
+                for i in stride(from: start, to: start + size, by: 4) { bytes.swapAt(i, i + 2) }
+            case .nv61:
+                for i in stride(from: start + width * height, to: start + size, by: 2) { bytes.swapAt(i, i + 1) }
+            case .yv12:
+                let plane = ((width + 1) / 2) * ((height + 1) / 2), u = start + width * height
+                for i in 0..<plane { bytes.swapAt(u + i, u + plane + i) }
+            default:
+                throw BenchError("\(format.name) is not made by swapping bytes")
+            }
+        }
+        return Data(bytes)
+    }
+
+    /// Kamera's repack of the first frame of `input`, in memory: median of 20, milliseconds.
+    func repackMilliseconds(_ format: RepackedFormat, input: String, width: Int, height: Int) throws -> Double {
+        let data = try Data(contentsOf: URL(fileURLWithPath: input))
+        let target = FrameBuffer(format: format.native, width: width, height: height)
+        var times: [Double] = []
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            let planes = format.planeLayouts(width: width, height: height).map { layout -> Plane in
+                defer { offset += layout.bytesPerRow * layout.rows }
+                return Plane(bytes: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + layout.bytesPerRow * layout.rows]), bytesPerRow: layout.bytesPerRow)
+            }
+            for _ in 0..<21 {
+                let start = DispatchTime.now().uptimeNanoseconds
+                format.repack(planes, into: target)
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            }
+        }
+        return times.dropFirst().sorted()[times.count / 2 - 1]
+    }
+}
