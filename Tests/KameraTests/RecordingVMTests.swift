@@ -59,9 +59,6 @@ final class RecordingVMTests: XCTestCase {
     frames unplug.mp4 > unplug.txt
     """
 
-    nonisolated(unsafe) static var folder: URL?
-    nonisolated(unsafe) static var log = ""
-
     /// Plays 1 s of silence, then a 1 kHz tone for 1 s, into the loopback's
     /// playback side through aplay, whose 20 ms buffer is kept full; prints the
     /// monotonic time the tone was written. Between the write and the sound
@@ -82,28 +79,20 @@ final class RecordingVMTests: XCTestCase {
     print("%.6f" % t)
     """
 
+    nonisolated(unsafe) static var run: VMScriptRun?
+
+    /// Boots the VM once for all the tests of this class.
     override class func setUp() {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-recording-vm-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        try? tone.write(to: dir.appendingPathComponent("tone.py"), atomically: true, encoding: .utf8)
-        do {
-            let (status, output) = try VMTests.run(["bash", "-c", script], vmArguments: ["--timeout", "600"], in: dir)
-            log = output
-            if status == 0 { folder = dir }
-        } catch {
-            log = "\(error)"
-        }
+        run = VMScriptRun(script, name: "recording", files: ["tone.py": tone])
     }
 
     override class func tearDown() {
-        if let folder { try? FileManager.default.removeItem(at: folder) }
+        run?.remove()
     }
 
+    /// The folder the VM run wrote; throws (the test fails, the others go on) when it failed.
     func folder() throws -> URL {
-        guard let folder = Self.folder else {
-            throw CaptureError("the VM run failed (\(VMTests.runInVM.path)):\n\(Self.log.suffix(3000))")
-        }
-        return folder
+        try XCTUnwrap(Self.run).checkedFolder()
     }
 
     func file(_ name: String) throws -> String {

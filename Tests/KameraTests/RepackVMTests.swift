@@ -26,30 +26,20 @@ final class RepackVMTests: XCTestCase {
         """
     }
 
-    nonisolated(unsafe) static var folder: URL?
-    nonisolated(unsafe) static var log = ""
+    nonisolated(unsafe) static var run: VMScriptRun?
 
+    /// Boots the VM once for all the tests of this class.
     override class func setUp() {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-repack-vm-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        do {
-            let (status, output) = try VMTests.run(["bash", "-c", script], vmArguments: ["--timeout", "600"], in: dir)
-            log = output
-            if status == 0 { folder = dir }
-        } catch {
-            log = "\(error)"
-        }
+        run = VMScriptRun(script, name: "repack")
     }
 
     override class func tearDown() {
-        if let folder { try? FileManager.default.removeItem(at: folder) }
+        run?.remove()
     }
 
+    /// The folder the VM run wrote; throws (the test fails, the others go on) when it failed.
     func folder() throws -> URL {
-        guard let folder = Self.folder else {
-            throw CaptureError("the VM run failed (\(VMTests.runInVM.path)):\n\(Self.log.suffix(3000))")
-        }
-        return folder
+        try XCTUnwrap(Self.run).checkedFolder()
     }
 
     /// The last frame `v4l2-ctl` saved of `format`, as the reference picture.

@@ -1,0 +1,40 @@
+import Foundation
+import KameraKit
+
+/// One VM boot running a shell script in a new temporary folder, for a test
+/// class whose tests then check what the script wrote there: booted in the
+/// class's `setUp`, removed in its `tearDown`. A run that failed (the VM did
+/// not boot, the script exited non-zero) makes every test that asks for the
+/// folder fail with the log.
+final class VMScriptRun: @unchecked Sendable {
+    private let folder: URL?
+    private let log: String
+
+    /// `files`: names and contents written into the folder before the boot.
+    init(_ script: String, name: String, files: [String: String] = [:]) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-\(name)-vm-\(UUID().uuidString)")
+        var folder: URL?, log: String
+        do {
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            for (file, text) in files { try text.write(to: dir.appendingPathComponent(file), atomically: true, encoding: .utf8) }
+            let (status, output) = try VMTests.run(["bash", "-c", script], vmArguments: ["--timeout", "600"], in: dir)
+            log = output
+            if status == 0 { folder = dir }
+        } catch {
+            log = "\(error)"
+        }
+        (self.folder, self.log) = (folder, log)
+    }
+
+    /// The folder the script wrote; throws (the test fails, the others go on) when the run failed.
+    func checkedFolder() throws -> URL {
+        guard let folder else {
+            throw CaptureError("the VM run failed (\(VMTests.runInVM.path)):\n\(log.suffix(3000))")
+        }
+        return folder
+    }
+
+    func remove() {
+        if let folder { try? FileManager.default.removeItem(at: folder) }
+    }
+}
