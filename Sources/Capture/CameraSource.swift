@@ -20,8 +20,8 @@ public final class CameraSource: FrameSource {
     var dumbBuffers: [DumbBuffer] = []
     var exportedFDs: [Int32] = []
     var decoder: JPEGDecoder?
-    /// MJPEG: frames decode into these, and the driver's buffer goes back at
-    /// once. A slot stays taken until its frame is handed back; slots are not tied
+    /// MJPEG and repacked formats: frames are decoded or repacked into these,
+    /// and the driver's buffer goes back at once. A slot stays taken until its frame is handed back; slots are not tied
     /// to buffer indices because some drivers (v4l2loopback) hand out an index
     /// again before it was queued back.
     var decoded: [FrameBuffer] = []
@@ -199,7 +199,7 @@ public final class CameraSource: FrameSource {
     }
 
     /// Hands back the frame `dequeue` gave with `ticket`: the driver's buffer, or
-    /// for MJPEG the decoded frame's slot.
+    /// for MJPEG and repacked formats the slot holding the frame.
     public func requeue(_ ticket: Int) throws {
         if mode.isConverted {
             slotLock.lock()
