@@ -64,7 +64,7 @@ extension CameraSource {
                 try queue(index)
                 continue
             }
-            let needed = mode.repacked.map { wireStrides($0, bytesPerRow: bytesPerRow).reduce(0) { $0 + $1.stride * $1.rows } }
+            let needed = mode.repacked.map { $0.planeStrides(width: mode.width, height: mode.height, bytesPerRow: bytesPerRow).reduce(0) { $0 + $1.stride * $1.rows } }
                 ?? layouts.reduce(0, { $0 + max(bytesPerRow, $1.bytesPerRow) * $1.rows })
             guard needed <= memory.count else {
                 throw CaptureError("\(device.path): buffer of \(memory.count) bytes is too small for \(mode.width)x\(mode.height) \(mode.fourcc)")
@@ -80,7 +80,7 @@ extension CameraSource {
                 exportedFDs.append(export.fd)
                 fd = export.fd
             }
-            bufferPlanes.append(mode.repacked.map { wirePlanes(in: memory, $0, bytesPerRow: bytesPerRow) }
+            bufferPlanes.append(mode.repacked.map { $0.planes(in: UnsafeRawBufferPointer(memory), width: mode.width, height: mode.height, bytesPerRow: bytesPerRow) }
                 ?? planes(in: memory, layouts: layouts, bytesPerRow: bytesPerRow, fd: fd))
             try queue(index)
         }

@@ -33,12 +33,7 @@ public final class RawVideoSource: FrameSource {
         buffer = FrameBuffer(format: format.native, width: width, height: height)
         if case .repacked(let wire) = format {
             let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: frameSize, alignment: 64)
-            var offset = 0, planes: [Plane] = []
-            for layout in wire.planeLayouts(width: width, height: height) {
-                planes.append(Plane(bytes: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + layout.bytesPerRow * layout.rows]), bytesPerRow: layout.bytesPerRow))
-                offset += layout.bytesPerRow * layout.rows
-            }
-            repacking = (wire, bytes, planes)
+            repacking = (wire, bytes, wire.planes(in: UnsafeRawBufferPointer(bytes), width: width, height: height))
         } else {
             repacking = nil
         }

@@ -98,6 +98,26 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         planeLayouts(width: width, height: height).reduce(0) { $0 + $1.bytesPerRow * $1.rows }
     }
 
+    /// Each plane's stride and rows in one buffer, one plane after the other,
+    /// the first plane's rows `bytesPerRow` apart (nil: tight) and a chroma
+    /// plane's stride scaled from it as its width is (half for YU12's U and
+    /// V), as V4L2's single-planar API lays a frame out.
+    public func planeStrides(width: Int, height: Int, bytesPerRow: Int? = nil) -> [(stride: Int, rows: Int)] {
+        let layouts = planeLayouts(width: width, height: height)
+        let first = bytesPerRow ?? layouts[0].bytesPerRow
+        return layouts.map { (max($0.bytesPerRow, first * $0.bytesPerRow / layouts[0].bytesPerRow), $0.rows) }
+    }
+
+    /// The planes of a frame of this format in `memory`, laid out as
+    /// `planeStrides` says; `memory` holds at least the bytes they add up to.
+    public func planes(in memory: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int? = nil) -> [Plane] {
+        var offset = 0
+        return planeStrides(width: width, height: height, bytesPerRow: bytesPerRow).map { plane in
+            defer { offset += plane.stride * plane.rows }
+            return Plane(bytes: UnsafeRawBufferPointer(rebasing: memory[offset..<offset + plane.stride * plane.rows]), bytesPerRow: plane.stride)
+        }
+    }
+
     /// Repacks the frame in `planes` (this layout, each plane with its own
     /// stride) into `target`, a buffer of `native` of the same size.
     public func repack(_ planes: [Plane], into target: FrameBuffer) {

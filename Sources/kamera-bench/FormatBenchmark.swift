@@ -145,11 +145,7 @@ struct FormatBenchmark {
         let target = FrameBuffer(format: format.native, width: width, height: height)
         var times: [Double] = []
         data.withUnsafeBytes { bytes in
-            var offset = 0
-            let planes = format.planeLayouts(width: width, height: height).map { layout -> Plane in
-                defer { offset += layout.bytesPerRow * layout.rows }
-                return Plane(bytes: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + layout.bytesPerRow * layout.rows]), bytesPerRow: layout.bytesPerRow)
-            }
+            let planes = format.planes(in: bytes, width: width, height: height)
             for _ in 0..<21 {
                 let start = DispatchTime.now().uptimeNanoseconds
                 format.repack(planes, into: target)

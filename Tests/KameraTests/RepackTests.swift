@@ -39,15 +39,6 @@ final class RepackTests: KameraProcessTestCase {
         return out
     }
 
-    /// A frame of `format` in memory, tight, as `RawVideoSource` holds one.
-    func planes(_ format: RepackedFormat, _ bytes: UnsafeRawBufferPointer, width: Int, height: Int) -> [Plane] {
-        var offset = 0
-        return format.planeLayouts(width: width, height: height).map { layout in
-            defer { offset += layout.bytesPerRow * layout.rows }
-            return Plane(bytes: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + layout.bytesPerRow * layout.rows]), bytesPerRow: layout.bytesPerRow)
-        }
-    }
-
     func testByteOrdersRepackToTheNativeFrameExactly() throws {
         for format in RepackedFormat.allCases where ![.rgb565, .y10, .y12, .y16].contains(format) {
             for (w, h) in sizes {
@@ -55,13 +46,22 @@ final class RepackTests: KameraProcessTestCase {
                 let wire = wireBytes(format, from: native)
                 XCTAssertEqual(wire.count, format.frameSize(width: w, height: h), "\(format) \(w)x\(h)")
                 let target = FrameBuffer(format: format.native, width: w, height: h)
-                wire.withUnsafeBytes { format.repack(planes(format, $0, width: w, height: h), into: target) }
+                wire.withUnsafeBytes { format.repack(format.planes(in: $0, width: w, height: h), into: target) }
                 // Pixels only: a last odd column's second luma in 4:2:2 is padding.
                 XCTAssertEqual(Array(target.allBytes), Array(native.allBytes).enumerated().map { i, b in
                     format.native == .yuyv && w % 2 == 1 && i % native.planes[0].bytesPerRow == native.planes[0].bytesPerRow - 2 ? target.allBytes[i] : b
                 }, "\(format) \(w)x\(h)")
             }
         }
+    }
+
+    /// A driver's padded rows: chroma strides scale with the luma's (half for YU12's U and V).
+    func testPaddedRowsScaleTheChromaStrides() {
+        func strides(_ f: RepackedFormat) -> [Int] { f.planeStrides(width: 320, height: 180, bytesPerRow: 384).map { $0.stride * 1000 + $0.rows } }
+        XCTAssertEqual(strides(.yu12), [384_180, 192_090, 192_090])
+        XCTAssertEqual(strides(.nv21), [384_180, 384_090])
+        XCTAssertEqual(strides(.nv16), [384_180, 384_180])
+        XCTAssertEqual(strides(.uyvy), [640_180], "wider than the padding: the row's own bytes")
     }
 
     func testRGB565AndDeepGrayWidenByTheRoundedFormula() throws {
@@ -76,7 +76,7 @@ final class RepackTests: KameraProcessTestCase {
             words[1] = format == .rgb565 ? 0xFFFF : UInt16(top)
             let bytes = words.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
             let target = FrameBuffer(format: format.native, width: w, height: h)
-            bytes.withUnsafeBytes { format.repack(planes(format, $0, width: w, height: h), into: target) }
+            bytes.withUnsafeBytes { format.repack(format.planes(in: $0, width: w, height: h), into: target) }
             func widened(_ value: Int, _ max: Int) -> Int { Int((Double(value) * 255 / Double(max)).rounded()) }
             let want: [Int] = format == .rgb565
                 ? words.flatMap { [widened(Int($0 >> 11), 31), widened(Int(($0 >> 5) & 63), 63), widened(Int($0 & 31), 31)] }
