@@ -14,7 +14,7 @@ public struct SourceOptions: Equatable {
     public var cameraRate: CameraRequest.Rate = .current
     /// Pixel format of raw input, the camera or the test pattern.
     public var format: PixelFormat?
-    /// A format raw input arrives in that Kamera repacks into `native` (files only, so far).
+    /// A format raw input or the camera delivers that Kamera repacks into its native one (see `RepackedFormat`).
     public var repackedFormat: RepackedFormat?
     /// Frame size of raw input or of the test pattern.
     public var inputSize: (width: Int, height: Int)?
