@@ -18,6 +18,8 @@ public struct CameraRequest: Equatable, Sendable {
     public var compressed = false
     /// Ask for a format Kamera repacks (`UYVY`, `NV21`, ...) instead of `format`.
     public var repacked: RepackedFormat?
+    /// How a raw Bayer camera's frames are processed.
+    public var isp = ISPSettings()
     /// nil: the camera's current size.
     public var size: (width: Int, height: Int)?
     public var rate: Rate
@@ -32,7 +34,7 @@ public struct CameraRequest: Equatable, Sendable {
     }
 
     public static func == (a: CameraRequest, b: CameraRequest) -> Bool {
-        a.format == b.format && a.compressed == b.compressed && a.repacked == b.repacked && a.rate == b.rate && a.size?.width == b.size?.width && a.size?.height == b.size?.height
+        a.format == b.format && a.compressed == b.compressed && a.repacked == b.repacked && a.isp == b.isp && a.rate == b.rate && a.size?.width == b.size?.width && a.size?.height == b.size?.height
     }
 }
 

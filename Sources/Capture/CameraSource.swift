@@ -20,6 +20,8 @@ public final class CameraSource: FrameSource {
     var dumbBuffers: [DumbBuffer] = []
     var exportedFDs: [Int32] = []
     var decoder: JPEGDecoder?
+    /// Repacks (or demosaics) frames of a format Kamera does not read as it is.
+    var repacker: FrameRepacker?
     /// MJPEG and repacked formats: frames are decoded or repacked into these,
     /// and the driver's buffer goes back at once. A slot stays taken until its frame is handed back; slots are not tied
     /// to buffer indices because some drivers (v4l2loopback) hand out an index
@@ -96,6 +98,7 @@ public final class CameraSource: FrameSource {
             V4L2.ioctl(device.fd, KAMERA_VIDIOC_S_PARM, &parm)
         }
         self.mode = mode
+        repacker = mode.repacked.map { FrameRepacker(format: $0, isp: request.isp) }
         let yuv709 = pix.ycbcr_enc == UInt32(V4L2_YCBCR_ENC_709.rawValue)
             || (pix.ycbcr_enc == UInt32(V4L2_YCBCR_ENC_DEFAULT.rawValue) && pix.colorspace == V4L2_COLORSPACE_REC709.rawValue)
         colorSpace = YUVColorSpace(matrix: yuv709 ? .bt709 : .bt601,
@@ -243,8 +246,8 @@ public final class CameraSource: FrameSource {
             if let decoder {
                 guard let slot = try decode(buffer, with: decoder) else { continue }
                 ticket = slot
-            } else if let repacked = mode.repacked {
-                guard let slot = try repack(buffer, from: repacked) else { continue }
+            } else if let repacker {
+                guard let slot = try repack(buffer, with: repacker) else { continue }
                 ticket = slot
             }
             break

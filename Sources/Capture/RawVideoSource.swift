@@ -1,10 +1,11 @@
 import Pixels
 /// Headerless frames of one format and size, back to back (`.yuv`, `.rgb`, ...).
-/// A format Kamera repacks (`RepackedFormat`) is read whole and repacked into its native layout.
+/// A format Kamera repacks (`RepackedFormat`) is read whole and repacked into
+/// its native layout (raw Bayer: demosaiced by the ISP `isp` describes).
 public final class RawVideoSource: FrameSource {
     private let reader: FileReader
     private let buffer: FrameBuffer
-    private let repacking: (format: RepackedFormat, bytes: UnsafeMutableRawBufferPointer, planes: [Plane])?
+    private let repacking: (repacker: FrameRepacker, bytes: UnsafeMutableRawBufferPointer, planes: [Plane])?
     private let colorSpace: YUVColorSpace
     public let frameCount: Int
     private var index: UInt64 = 0
@@ -15,8 +16,11 @@ public final class RawVideoSource: FrameSource {
     }
 
     public init(path: String, format: SourceFormat, width: Int, height: Int,
-                colorSpace: YUVColorSpace = .bt601Limited) throws {
+                colorSpace: YUVColorSpace = .bt601Limited, isp: ISPSettings = ISPSettings()) throws {
         try FrameLimits.check(width: width, height: height, "\(path): the frame size")
+        if case .repacked(let wire) = format, wire.mosaic != nil, let problem = BayerMosaic.sizeProblem(width: width, height: height) {
+            throw CaptureError("\(path): \(problem); check --input-size")
+        }
         reader = try FileReader(path: path)
         let frameSize = format.frameSize(width: width, height: height)
         let size = reader.size
@@ -33,7 +37,7 @@ public final class RawVideoSource: FrameSource {
         buffer = FrameBuffer(format: format.native, width: width, height: height)
         if case .repacked(let wire) = format {
             let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: frameSize, alignment: 64)
-            repacking = (wire, bytes, wire.planes(in: UnsafeRawBufferPointer(bytes), width: width, height: height))
+            repacking = (FrameRepacker(format: wire, isp: isp), bytes, wire.planes(in: UnsafeRawBufferPointer(bytes), width: width, height: height))
         } else {
             repacking = nil
         }
@@ -45,7 +49,7 @@ public final class RawVideoSource: FrameSource {
     public var inventory: FrameInventory? { FrameInventory(frames: frameCount) }
 
     public var summary: String {
-        "\(reader.path) \(buffer.width)x\(buffer.height) \(repacking.map { "\($0.format.name), repacked to " } ?? "")\(buffer.format.name), \(frameCount) frames"
+        "\(reader.path) \(buffer.width)x\(buffer.height) \(repacking.map { "\($0.repacker.format.name), \($0.repacker.verb) to " } ?? "")\(buffer.format.name), \(frameCount) frames"
     }
 
     public func nextFrame() throws -> Frame? {
@@ -55,7 +59,7 @@ public final class RawVideoSource: FrameSource {
         guard got == target.count else {
             throw CaptureError("\(reader.path): frame \(index) is truncated (\(got) of \(target.count) bytes)")
         }
-        if let repacking { repacking.format.repack(repacking.planes, into: buffer) }
+        if let repacking { repacking.repacker.repack(repacking.planes, into: buffer) }
         defer { index += 1 }
         return buffer.frame(sequence: index, timestamp: 0, colorSpace: colorSpace)
     }

@@ -16,6 +16,8 @@ public struct SourceOptions: Equatable {
     public var format: PixelFormat?
     /// A format raw input or the camera delivers that Kamera repacks into its native one (see `RepackedFormat`).
     public var repackedFormat: RepackedFormat?
+    /// How raw Bayer frames are processed (see `BayerISP`).
+    public var isp = ISPSettings()
     /// Frame size of raw input or of the test pattern.
     public var inputSize: (width: Int, height: Int)?
     public var colorSpace: YUVColorSpace
@@ -34,7 +36,7 @@ public struct SourceOptions: Equatable {
     }
 
     public static func == (a: SourceOptions, b: SourceOptions) -> Bool {
-        a.input == b.input && a.camera == b.camera && a.compressed == b.compressed && a.cameraRate == b.cameraRate && a.format == b.format && a.repackedFormat == b.repackedFormat && a.colorSpace == b.colorSpace && a.rate == b.rate && a.rateFromFile == b.rateFromFile
+        a.input == b.input && a.camera == b.camera && a.compressed == b.compressed && a.cameraRate == b.cameraRate && a.format == b.format && a.repackedFormat == b.repackedFormat && a.isp == b.isp && a.colorSpace == b.colorSpace && a.rate == b.rate && a.rateFromFile == b.rateFromFile
             && a.inputSize?.width == b.inputSize?.width && a.inputSize?.height == b.inputSize?.height
     }
 
@@ -47,7 +49,8 @@ public struct SourceOptions: Equatable {
         }
         if let camera {
             let path = camera == "auto" ? try Self.firstCamera() : camera
-            let request = CameraRequest(format: format, compressed: compressed, repacked: repackedFormat, size: inputSize, rate: cameraRate)
+            var request = CameraRequest(format: format, compressed: compressed, repacked: repackedFormat, size: inputSize, rate: cameraRate)
+            request.isp = isp
             guard let renderer, renderer.settings.upload != .copy else {
                 return CaptureQueue(camera: try CameraSource(path: path, request: request))
             }
@@ -92,7 +95,7 @@ public struct SourceOptions: Equatable {
                 }
                 throw CaptureError("\(input): raw input needs --format (\(SourceFormat.validNames)) and --input-size WxH; Kamera reads \(Self.readableFiles)")
             }
-            return try RawVideoSource(path: input, format: format, width: size.width, height: size.height, colorSpace: colorSpace)
+            return try RawVideoSource(path: input, format: format, width: size.width, height: size.height, colorSpace: colorSpace, isp: isp)
         }
     }
 }

@@ -4,6 +4,8 @@
 /// 4:2:0, semi-planar 4:2:2, BGR24, RGB565 and 10- to 16-bit gray. A repack
 /// moves bytes and converts no color, so the picture is the native one's
 /// exactly (gray deeper than 8 bits is rounded to 8 from its full depth).
+/// Raw Bayer mosaics are the exception: `BayerISP` demosaics them to RGB24
+/// (`FrameRepacker` picks the one or the other).
 public enum RepackedFormat: String, CaseIterable, Sendable {
     /// Packed 4:2:2 in other orders: U Y0 V Y1, Y0 V Y1 U, V Y0 U Y1.
     case uyvy, yvyu, vyuy
@@ -19,6 +21,12 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
     case rgb565
     /// Gray in the low 10, 12 or 16 bits of little-endian 16-bit words.
     case y10, y12, y16
+    /// Raw Bayer, named by the colors of the top-left 2x2 block row by row,
+    /// 8 bits a sample or 10, 12, 16 in the low bits of little-endian 16-bit words.
+    case bggr8, gbrg8, grbg8, rggb8
+    case bggr10, gbrg10, grbg10, rggb10
+    case bggr12, gbrg12, grbg12, rggb12
+    case bggr16, gbrg16, grbg16, rggb16
 
     public var name: String { rawValue }
 
@@ -29,7 +37,16 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         case .nv21, .yu12, .yv12: .nv12
         case .bgr24, .rgb565: .rgb24
         case .y10, .y12, .y16: .grey
+        default: .rgb24
         }
+    }
+
+    /// The Bayer layout, nil for the other formats.
+    public var mosaic: BayerMosaic? {
+        let name = rawValue
+        guard let order = ["bggr": (1, 1), "gbrg": (0, 1), "grbg": (1, 0), "rggb": (0, 0)][String(name.prefix(4))],
+              let bits = Int(name.dropFirst(4)) else { return nil }
+        return BayerMosaic(redColumn: order.0, redRow: order.1, bits: bits)
     }
 
     /// The V4L2 four-character code, as `v4l2-ctl --list-formats` prints it.
@@ -48,6 +65,22 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         case .y10: "Y10 "
         case .y12: "Y12 "
         case .y16: "Y16 "
+        case .bggr8: "BA81"
+        case .gbrg8: "GBRG"
+        case .grbg8: "GRBG"
+        case .rggb8: "RGGB"
+        case .bggr10: "BG10"
+        case .gbrg10: "GB10"
+        case .grbg10: "BA10"
+        case .rggb10: "RG10"
+        case .bggr12: "BG12"
+        case .gbrg12: "GB12"
+        case .grbg12: "BA12"
+        case .rggb12: "RG12"
+        case .bggr16: "BYR2"
+        case .gbrg16: "GB16"
+        case .grbg16: "GR16"
+        case .rggb16: "RG16"
         }
     }
 
@@ -68,6 +101,11 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         case "gray10le", "grey10", "gray10": self = .y10
         case "gray12le", "grey12", "gray12": self = .y12
         case "gray16le", "grey16", "gray16": self = .y16
+        case _ where text.hasPrefix("bayer_"):
+            // ffmpeg's names: bayer_rggb8, bayer_bggr16le.
+            let rest = text.dropFirst(6)
+            guard let f = Self(rawValue: String(rest.hasSuffix("le") ? rest.dropLast(2) : rest)), f.mosaic != nil else { return nil }
+            self = f
         default: return nil
         }
     }
@@ -90,6 +128,7 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         case .yu12, .yv12: return [(width, height), (pairs, (height + 1) / 2), (pairs, (height + 1) / 2)]
         case .bgr24: return [(width * 3, height)]
         case .rgb565, .y10, .y12, .y16: return [(width * 2, height)]
+        default: return [(width * (mosaic?.bytesPerSample ?? 1), height)]
         }
     }
 
@@ -191,6 +230,8 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
                 default: Self.widenGray(s, d, width, top: 65535)
                 }
             }
+        default:
+            preconditionFailure("a Bayer mosaic is demosaiced by BayerISP, not repacked")
         }
     }
 

@@ -67,7 +67,7 @@ struct DevicesCommand: ParsableCommand {
             print("\(d.path): \(d.card) (driver \(d.driver), bus \(d.busInfo))\(d.busy ? " [in use]" : "")")
             print("  capabilities: \(d.capabilities.joined(separator: ", "))")
             for f in entry.formats ?? [] {
-                let reads = f.pixelFormat.map { f.isCompressed ? "decoded to \($0.name) on the CPU" : f.repacked != nil ? "repacked to \($0.name) on the CPU" : "read as \($0.name)" }
+                let reads = f.pixelFormat.map { f.isCompressed ? "decoded to \($0.name) on the CPU" : f.repacked != nil ? "\(f.repacked?.mosaic != nil ? "demosaiced" : "repacked") to \($0.name) on the CPU" : "read as \($0.name)" }
                     ?? "not read by Kamera"
                 print("  \(f.fourcc)  \(f.description)  (\(reads))")
                 for s in f.sizes {

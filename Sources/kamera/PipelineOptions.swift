@@ -70,6 +70,9 @@ struct PipelineOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Where YUV frames become RGB: auto (on the CPU with a software renderer such as llvmpipe, where it is cheaper than a GPU pass; else on the GPU), cpu, or shader.")
     var yuvConversion = "auto"
 
+    @OptionGroup(title: "Raw Bayer")
+    var isp: ISPOptions
+
     /// The source and the render settings the options describe.
     func makePipeline() throws -> (source: SourceOptions, settings: RenderSettings) {
         var source = SourceOptions()
@@ -93,6 +96,10 @@ struct PipelineOptions: ParsableArguments {
             case .repacked(let f): source.repackedFormat = f
             case nil: throw UsageError("--format \(excerpt(format)) is not supported; use \(PixelFormat.validNames), or for raw files also \(RepackedFormat.validNames)")
             }
+        }
+        source.isp = try isp.settings(bits: source.repackedFormat?.mosaic?.bits)
+        if isp.given && camera == nil && source.repackedFormat?.mosaic == nil {
+            throw UsageError("--demosaic, --black-level, --awb, --ccm and --gamma are for raw Bayer frames: a camera, or raw input with --format rggb8, bggr10, ... (\(RepackedFormat.allCases.filter { $0.mosaic != nil }.count) Bayer formats)")
         }
         if let inputSize {
             source.inputSize = try SizeArgument.parse(inputSize, option: "--input-size", example: "1280x720, or vga, 720p, 1080p")

@@ -1,0 +1,151 @@
+import Foundation
+import KameraKit
+import XCTest
+
+/// Raw Bayer frames through `BayerISP` against the test's own ISP
+/// (`BayerReference`), which takes the demosaics from their weight tables:
+/// every format and setting within 1 of 255 on each channel, edges included
+/// (both mirror the frame the same way); white balance by gray world on a
+/// flat gray field; `auto`'s smoothing; raw files through `kamera render`.
+final class BayerTests: KameraProcessTestCase {
+    static let bayerFormats = RepackedFormat.allCases.filter { $0.mosaic != nil }
+
+    /// Runs `BayerISP` on `samples` and returns its picture.
+    func processed(_ format: RepackedFormat, _ samples: [Int], width: Int, height: Int, _ isp: BayerISP) -> Image {
+        let bytes = BayerReference.bytes(format, samples)
+        let target = FrameBuffer(format: .rgb24, width: width, height: height)
+        bytes.withUnsafeBytes { raw in
+            isp.process(Plane(bytes: raw, bytesPerRow: width * format.mosaic!.bytesPerSample), mosaic: format.mosaic!, into: target)
+        }
+        return BayerReference.image(target)
+    }
+
+    func testEveryFormatAndSettingMatchesTheReference() {
+        var settings: [ISPSettings] = []
+        for demosaic in ISPSettings.Demosaic.allCases {
+            for (n, gamma) in [ISPSettings.Gamma.srgb, .none, .power(1.8), .power(4)].enumerated() {
+                var s = ISPSettings()
+                s.demosaic = demosaic
+                s.gamma = gamma
+                s.whiteBalance = n == 0 ? .gains(red: 1.6, green: 1, blue: 1.3) : .off
+                s.colorMatrix = n == 1 ? [1.5, -0.3, -0.2, -0.2, 1.4, -0.2, 0, -0.5, 1.5] : nil
+                settings.append(s)
+            }
+        }
+        for (width, height) in [(32, 20), (6, 4)] {
+            let image = sampleImage(width: width, height: height)
+            for (i, format) in Self.bayerFormats.enumerated() {
+                for var s in settings {
+                    let bits = format.mosaic!.bits
+                    s.blackLevel = i % 2 == 0 ? 0 : 16 << (bits - 8)
+                    let samples = BayerReference.samples(format, image, light: SIMD3(0.7, 1, 0.8), black: s.blackLevel)
+                    let gains: SIMD3<Double>
+                    if case .gains(let r, let g, let b) = s.whiteBalance { gains = SIMD3(Double(r), Double(g), Double(b)) } else { gains = SIMD3(1, 1, 1) }
+                    let want = BayerReference.process(format, samples, width: width, height: height, settings: s, gains: gains)
+                    let got = processed(format, samples, width: width, height: height, BayerISP(settings: s))
+                    XCTAssertClose(got, want, tolerance: 1, "\(format) \(width)x\(height) \(s)")
+                }
+            }
+        }
+    }
+
+    /// The demosaic interpolates: on a picture with no color edges it gives
+    /// back the picture the mosaic was sampled from, within the 8-bit rounding.
+    func testSmoothPicturesComeBackFromTheirMosaic() {
+        let (width, height) = (48, 32)
+        let image = Image(width: width, height: height) { x, y in
+            SIMD4(0.2 + 0.6 * Float(x) / 47, 0.7 - 0.5 * Float(y) / 31, 0.3 + 0.2 * Float(x + y) / 78, 1)
+        }
+        for demosaic in ISPSettings.Demosaic.allCases {
+            var s = ISPSettings()
+            (s.demosaic, s.gamma, s.whiteBalance) = (demosaic, .none, .off)
+            let got = processed(.grbg16, BayerReference.samples(.grbg16, image), width: width, height: height, BayerISP(settings: s))
+            // Mirrored edges bend a gradient, so the inner part is compared.
+            let inner = { (i: Image) in Image(width: width - 4, height: height - 4) { x, y in i.color(x + 2, y + 2) } }
+            XCTAssertClose(inner(got), inner(image), tolerance: 1, "\(demosaic)")
+        }
+    }
+
+    func testGrayWorldMakesAFlatGrayFieldGray() {
+        let (width, height) = (40, 30)
+        let gray = Image(width: width, height: height) { _, _ in SIMD4(0.45, 0.45, 0.45, 1) }
+        let samples = BayerReference.samples(.rggb10, gray, light: SIMD3(0.55, 1, 0.75), black: 64)
+        var s = ISPSettings()
+        (s.whiteBalance, s.blackLevel) = (.grayWorld, 64)
+        let isp = BayerISP(settings: s)
+        let got = processed(.rggb10, samples, width: width, height: height, isp)
+        var worst = 0
+        for y in 0..<height { for x in 0..<width { let p = got.pixel(x, y); worst = max(worst, abs(p.x - p.y), abs(p.z - p.y)) } }
+        XCTAssertLessThanOrEqual(worst, 2, "R, G and B of a gray field after gray world")
+        let gains = BayerReference.grayWorld(.rggb10, samples, width: width, height: height, black: 64)
+        XCTAssertEqual(Double(isp.lastGains.x), gains.x, accuracy: 1e-3)
+        XCTAssertEqual(Double(isp.lastGains.z), gains.z, accuracy: 1e-3)
+        XCTAssertEqual(gains.x, 1 / 0.55, accuracy: 0.02, "the cast undone")
+        s.whiteBalance = .off
+        let cast = processed(.rggb10, samples, width: width, height: height, BayerISP(settings: s)).pixel(20, 15)
+        XCTAssertGreaterThan(cast.y - cast.x, 30, "without white balance the cast stays")
+    }
+
+    /// `auto` balances the first frame by its own statistics, then each frame
+    /// by the frames before it, moving a quarter of the way to the new gains a frame.
+    func testAutoWhiteBalanceFollowsTheLightSmoothly() {
+        let (width, height) = (16, 12)
+        let gray = Image(width: width, height: height) { _, _ in SIMD4(0.5, 0.5, 0.5, 1) }
+        let warm = BayerReference.samples(.bggr8, gray, light: SIMD3(1, 0.8, 0.5))
+        let cool = BayerReference.samples(.bggr8, gray, light: SIMD3(0.5, 0.8, 1))
+        let isp = BayerISP(settings: ISPSettings())
+        _ = processed(.bggr8, warm, width: width, height: height, isp)
+        let warmGains = BayerReference.grayWorld(.bggr8, warm, width: width, height: height, black: 0)
+        let coolGains = BayerReference.grayWorld(.bggr8, cool, width: width, height: height, black: 0)
+        XCTAssertEqual(Double(isp.lastGains.z), warmGains.z, accuracy: 1e-3, "the first frame by its own statistics")
+        _ = processed(.bggr8, cool, width: width, height: height, isp)
+        XCTAssertEqual(Double(isp.lastGains.z), warmGains.z, accuracy: 1e-3, "the frame after the change by the frames before")
+        var expected = warmGains.z
+        for frame in 0..<12 {
+            _ = processed(.bggr8, cool, width: width, height: height, isp)
+            expected += (coolGains.z - expected) * 0.25
+            XCTAssertEqual(Double(isp.lastGains.z), expected, accuracy: 1e-3, "frame \(frame) after the change")
+        }
+        XCTAssertEqual(Double(isp.lastGains.z), coolGains.z, accuracy: 0.1, "settled on the new light")
+    }
+
+    func testRawBayerFilesRenderTheISPsPicture() throws {
+        let (width, height) = (64, 36)
+        let image = sampleImage(width: width, height: height)
+        for format in [RepackedFormat.rggb8, .gbrg10, .bggr16] {
+            let samples = BayerReference.samples(format, image, light: SIMD3(0.6, 1, 0.8))
+            let file = run.folder.appendingPathComponent("\(format).raw")
+            try Data(BayerReference.bytes(format, samples)).write(to: file)
+            var s = ISPSettings()
+            s.whiteBalance = .grayWorld
+            let gains = BayerReference.grayWorld(format, samples, width: width, height: height, black: 0)
+            let want = BayerReference.process(format, samples, width: width, height: height, settings: s, gains: gains)
+            for (crop, x0, side) in [("none", 0, width), ("square", (width - height) / 2, height)] {
+                let result = try run.run(["render", "--input", file.path, "--format", format.fourcc, "--input-size", "\(width)x\(height)",
+                                          "--awb", "gray-world", "--crop", crop, "-o", "\(format)-\(crop).png", "--quiet"])
+                XCTAssertEqual(result.status, 0, result.stderr)
+                let frame = try XCTUnwrap(try ImageSource(path: run.path("\(format)-\(crop).png")).nextFrame())
+                let got = Image(width: frame.width, height: frame.height, pixels: Array(frame.planes[0].bytes))
+                let wanted = Image(width: side, height: crop == "none" ? height : side) { x, y in want.color(x + x0, y) }
+                XCTAssertClose(got, wanted, tolerance: 1, "\(format), crop \(crop)")
+            }
+        }
+    }
+
+    func testBadBayerInputIsRefusedInOneLine() throws {
+        try run.write("odd.raw", [UInt8](repeating: 0, count: 63 * 36))
+        try run.assertFails(["render", "--input", run.path("odd.raw"), "--format", "rggb8", "--input-size", "63x36", "-o", "x.png"],
+                            mentioning: ["odd.raw", "even width and height", "63x36", "--input-size"])
+        try run.write("short.raw", [UInt8](repeating: 0, count: 64 * 36 * 2 - 1))
+        try run.assertFails(["render", "--input", run.path("short.raw"), "--format", "BG10", "--input-size", "64x36", "-o", "x.png"],
+                            mentioning: ["short.raw", "less than one 64x36 bggr10 frame"])
+        let raw = ["--input", run.path("odd.raw"), "--format", "bayer_rggb8", "--input-size", "62x36", "-o", "x.png"]
+        try run.assertFails(["render"] + raw + ["--awb", "purple"], mentioning: ["--awb purple", "gray-world", "R,G,B"])
+        try run.assertFails(["render"] + raw + ["--awb", "1,0,1"], mentioning: ["--awb 1,0,1", "above 0"])
+        try run.assertFails(["render"] + raw + ["--gamma", "0"], mentioning: ["--gamma 0", "srgb, none", "from 1 to 4"])
+        try run.assertFails(["render"] + raw + ["--ccm", "1,0,0,0,1,0,0,0"], mentioning: ["--ccm", "nine numbers"])
+        try run.assertFails(["render"] + raw + ["--demosaic", "ahd"], mentioning: ["--demosaic ahd", "malvar or bilinear"])
+        try run.assertFails(["render"] + raw + ["--black-level", "255"], mentioning: ["--black-level 255", "0 to 254", "8 bits"])
+        try run.assertFails(["render", "--awb", "off", "-o", "x.png"], mentioning: ["--awb", "raw Bayer", "rggb8"])
+    }
+}
