@@ -29,3 +29,18 @@ qrencode -o qr.png -s 4 -m 2 "KAMERA-TICKET-0042"
 ffmpeg -v error -y -f lavfi -i color=white:s=320x240 -i qr.png -filter_complex "overlay=140:60,format=rgb24" -frames:v 1 ticket.png
 rm qr.png
 ls -l "$media"
+# photo.bggr10: photo.png as a raw sensor would see it: linear light, a warm cast
+# (red 0.6, blue 0.75 of green), 10-bit BGGR mosaic with a black level of 64.
+ffmpeg -v error -y -i photo.png -f rawvideo -pix_fmt rgb24 photo.rgb
+python3 - <<'PY'
+import numpy as np
+rgb = np.fromfile("photo.rgb", np.uint8).reshape(180, 320, 3) / 255
+linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4) * [0.6, 1, 0.75]
+mosaic = np.empty((180, 320))
+mosaic[0::2, 0::2] = linear[0::2, 0::2, 2]
+mosaic[0::2, 1::2] = linear[0::2, 1::2, 1]
+mosaic[1::2, 0::2] = linear[1::2, 0::2, 1]
+mosaic[1::2, 1::2] = linear[1::2, 1::2, 0]
+np.round(64 + mosaic * (1023 - 64)).astype("<u2").tofile("photo.bggr10")
+PY
+rm photo.rgb

@@ -18,14 +18,20 @@ struct FormatBenchmark {
     static func ffmpegName(_ format: SourceFormat) -> String? {
         switch format {
         case .native(let f): ["yuyv": "yuyv422", "nv12": "nv12", "rgb24": "rgb24", "grey": "gray"][f.name]
-        case .repacked(let f): [.uyvy: "uyvy422", .yvyu: "yvyu422", .nv21: "nv21", .yu12: "yuv420p", .bgr24: "bgr24",
-                                .rgb565: "rgb565le", .y10: "gray10le", .y12: "gray12le", .y16: "gray16le"][f]
+        case .repacked(let f):
+            if let bits = f.mosaic?.bits { bits == 8 ? "bayer_\(f.rawValue)" : bits == 16 ? "bayer_\(f.rawValue)le" : nil }
+            else { [.uyvy: "uyvy422", .yvyu: "yvyu422", .nv21: "nv21", .yu12: "yuv420p", .bgr24: "bgr24",
+                    .rgb565: "rgb565le", .y10: "gray10le", .y12: "gray12le", .y16: "gray16le"][f] }
         }
     }
 
+    /// The Bayer formats measured: each depth once, each order once (the orders cost the same).
+    static let bayerFormats: [RepackedFormat] = [.rggb8, .grbg10, .gbrg12, .bggr16]
+
     /// The format whose file the file of a format ffmpeg lacks is made from (see `derive`).
     static func derived(_ format: RepackedFormat) -> String? {
-        [.vyuy: "uyvy", .nv16: "yuyv", .nv61: "nv16", .yv12: "yu12"][format]
+        if format.mosaic != nil { return "rgb24" }
+        return [.vyuy: "uyvy", .nv16: "yuyv", .nv61: "nv16", .yv12: "yu12"][format]
     }
 
     func run(progress: (String) -> Void = { _ in }) throws -> String {
@@ -39,7 +45,8 @@ struct FormatBenchmark {
         for size in sizes {
             let (w, h) = size
             let natives: [PixelFormat] = [.yuyv, .nv12, .rgb24, .grey]
-            let formats: [SourceFormat] = natives.map { .native($0) } + RepackedFormat.allCases.map { .repacked($0) }
+            let formats: [SourceFormat] = natives.map { .native($0) }
+                + (RepackedFormat.allCases.filter { $0.mosaic == nil } + Self.bayerFormats).map { .repacked($0) }
             var inputs: [String: String] = [:]
             for format in formats {
                 let path = (folder as NSString).appendingPathComponent("in-\(w)x\(h).\(format.name)")
@@ -106,9 +113,12 @@ struct FormatBenchmark {
                 row += own.flatMap { o in peer.map { String(format: "%.2fx", $0 / o) } } ?? "–"
                 lines.append(row)
             }
+            lines.append(demosaicAgainstConversion(width: w, height: h))
         }
         lines.append("  (ffmpeg/kamera above 1: Kamera took less wall time; ffmpeg writes RGB PNGs with its default settings; – : ffmpeg has no such format,")
-        lines.append("   the file is made by swapping bytes of another: vyuy from uyvy, nv16 from yuyv, nv61 from nv16, yv12 from yu12)")
+        lines.append("   the file is made by swapping bytes of another: vyuy from uyvy, nv16 from yuyv, nv61 from nv16, yv12 from yu12; Bayer files are")
+        lines.append("   the rgb24 frames sampled in the mosaic; Kamera demosaics them with its defaults (Malvar, auto white balance, sRGB curve), ffmpeg")
+        lines.append("   (8- and 16-bit only) with its bilinear demosaic and nothing else; a Bayer format's native run is the rgb24 file)")
         return lines.joined(separator: "\n")
     }
 
@@ -117,6 +127,20 @@ struct FormatBenchmark {
     func derive(_ format: RepackedFormat, from data: Data, width: Int, height: Int) throws -> Data {
         var bytes = [UInt8](data)
         let size = format.frameSize(width: width, height: height)
+        if let mosaic = format.mosaic {
+            // Each site keeps its color of the RGB24 frames, widened to the depth by shifting.
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count / 3 * mosaic.bytesPerSample)
+            for i in 0..<bytes.count / 3 {
+                let x = i % width, y = (i / width) % height
+                let v = Int(bytes[i * 3 + mosaic.channel(x: x, y: y)])
+                if mosaic.bits == 8 { out.append(UInt8(v)) } else {
+                    let wide = mosaic.bits == 16 ? v * 257 : v << (mosaic.bits - 8)
+                    out += [UInt8(wide & 255), UInt8(wide >> 8)]
+                }
+            }
+            return Data(out)
+        }
         if format == .nv16 {
             precondition(width % 2 == 0, "an even width")
             return Data(stride(from: 0, to: bytes.count, by: size).flatMap { start in
@@ -139,16 +163,52 @@ struct FormatBenchmark {
         return Data(bytes)
     }
 
+    /// The ISP on a random 8-bit mosaic beside the CPU's YUYV → RGBA conversion
+    /// of a random frame of the same size (what a software renderer runs for a
+    /// YUYV camera), in memory, on the same threads: median of 20 each.
+    func demosaicAgainstConversion(width: Int, height: Int) -> String {
+        func median(_ body: () -> Void) -> Double {
+            body()
+            let times = (0..<20).map { _ in
+                let start = DispatchTime.now().uptimeNanoseconds
+                body()
+                return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+            }.sorted()
+            return (times[9] + times[10]) / 2
+        }
+        var generator = SystemRandomNumberGenerator()
+        let mosaic = (0..<width * height).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let target = FrameBuffer(format: .rgb24, width: width, height: height)
+        var ms: [String: Double] = [:]
+        mosaic.withUnsafeBytes { bytes in
+            let plane = Plane(bytes: bytes, bytesPerRow: width)
+            for demosaic in ISPSettings.Demosaic.allCases {
+                var settings = ISPSettings()
+                settings.demosaic = demosaic
+                let isp = BayerISP(settings: settings)
+                ms[demosaic.rawValue] = median { isp.process(plane, mosaic: RepackedFormat.rggb8.mosaic!, into: target) }
+            }
+        }
+        let yuyv = FrameBuffer(format: .yuyv, width: width, height: height)
+        for i in 0..<yuyv.allBytes.count { yuyv.allBytes[i] = UInt8.random(in: 0...255, using: &generator) }
+        let frame = yuyv.frame(sequence: 0, timestamp: 0)
+        let converter = YUVToRGBA()
+        ms["yuyv"] = median { converter.convert(frame, x: 0, y: 0, width: width, height: height) }
+        return String(format: "  in memory at %dx%d: ISP with Malvar %.2f ms, with bilinear %.2f ms; the CPU's YUYV → RGBA conversion %.2f ms; Malvar/YUYV %.2fx",
+                      width, height, ms["malvar"]!, ms["bilinear"]!, ms["yuyv"]!, ms["malvar"]! / ms["yuyv"]!)
+    }
+
     /// Kamera's repack of the first frame of `input`, in memory: median of 20, milliseconds.
     func repackMilliseconds(_ format: RepackedFormat, input: String, width: Int, height: Int) throws -> Double {
         let data = try Data(contentsOf: URL(fileURLWithPath: input))
         let target = FrameBuffer(format: format.native, width: width, height: height)
+        let repacker = FrameRepacker(format: format)
         var times: [Double] = []
         data.withUnsafeBytes { bytes in
             let planes = format.planes(in: bytes, width: width, height: height)
             for _ in 0..<21 {
                 let start = DispatchTime.now().uptimeNanoseconds
-                format.repack(planes, into: target)
+                repacker.repack(planes, into: target)
                 times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
             }
         }

@@ -19,7 +19,7 @@ struct PipelineOptions: ParsableArguments {
             help: "Camera to capture from: /dev/videoN, or auto for the first one (see `kamera devices`); -d and --device as in v4l2-ctl and fswebcam.")
     var camera: String?
 
-    @Option(parsing: .unconditional, help: "Pixel format of raw input, the camera (auto: the cheapest to upload; mjpeg too) or the test pattern: \(PixelFormat.validNames); raw input also \(RepackedFormat.validNames) (V4L2 codes such as UYVY or YU12 too), repacked on the CPU.")
+    @Option(parsing: .unconditional, help: "Pixel format of raw input, the camera (auto: the cheapest to upload; mjpeg too) or the test pattern: \(PixelFormat.validNames); raw input and cameras also \(RepackedFormat.validNames) (V4L2 codes such as UYVY, YU12 or RGGB and ffmpeg's names too), repacked on the CPU (raw Bayer: demosaiced, see Raw Bayer).")
     var format: String?
 
     @Option(name: [.long, .customShort("r"), .customLong("resolution")], parsing: .unconditional,

@@ -21,6 +21,7 @@ struct RenderCommand: ParsableCommand {
           kamera render --input Examples/Media/photo.jpg --filter instant -o photo.png
           kamera render --input Examples/Media/clip.y4m --crop none --fit cover --size 640x360 --frames 12 -o clip-%02d.png
           kamera render --input Examples/Media/raw.yuv --format yuyv --input-size 320x180 -o raw.png
+          kamera render --input Examples/Media/photo.bggr10 --format bggr10 --input-size 320x180 --black-level 64 -o from-bayer.png
           kamera render --frames 30 -o - | ffmpeg -v error -y -f png_pipe -i - out.mp4
           kamera render --frames 30 -o - --stream y4m | ffmpeg -v error -y -i - out.mp4
           kamera render --frames 30 -o clip.y4m -o f-%02d.png

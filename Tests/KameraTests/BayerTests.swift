@@ -132,6 +132,18 @@ final class BayerTests: KameraProcessTestCase {
         }
     }
 
+    /// The color difference the camera test's color check uses, on pairs from Sharma, Wu and Dalal's test data.
+    func testColorDifferenceMatchesPublishedPairs() {
+        let pairs: [(SIMD3<Double>, SIMD3<Double>, Double)] = [
+            ([50, 2.6772, -79.7751], [50, 0, -82.7485], 2.0425),
+            ([50, 0, 0], [50, -1, 2], 2.3669),
+            ([50, 2.5, 0], [73, 25, -18], 27.1492),
+            ([60.2574, -34.0099, 36.2677], [60.4626, -34.1751, 39.4387], 1.2644),
+        ]
+        for (a, b, want) in pairs { XCTAssertEqual(ColorDifference.deltaE2000(a, b), want, accuracy: 1e-4, "\(a) \(b)") }
+        XCTAssertEqual(ColorDifference.lab(srgb: SIMD3(1, 1, 1)).x, 100, accuracy: 0.01)
+    }
+
     func testBadBayerInputIsRefusedInOneLine() throws {
         try run.write("odd.raw", [UInt8](repeating: 0, count: 63 * 36))
         try run.assertFails(["render", "--input", run.path("odd.raw"), "--format", "rggb8", "--input-size", "63x36", "-o", "x.png"],

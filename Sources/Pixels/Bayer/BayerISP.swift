@@ -170,37 +170,39 @@ public final class BayerISP {
 
     /// Output rows `rows`: each pixel's missing colors interpolated by `K`, then the matrix and the curve.
     private func demosaic<K: DemosaicKernel>(_ rows: Range<Int>, _ task: Task, _: K.Type) {
-        let stride = task.width + 4, mosaic = task.mosaic
-        let matrix = settings.colorMatrix
-        let lut = encoded
-        lut.withUnsafeBufferPointer { lut in
+        let stride = task.width + 4, mosaic = task.mosaic, width = task.width
+        // The matrix as nine scalars (identity when none), read once.
+        let m = settings.colorMatrix ?? [1, 0, 0, 0, 1, 0, 0, 0, 1]
+        let (m0, m1, m2, m3, m4, m5, m6, m7, m8) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
+        let mixes = settings.colorMatrix != nil
+        let target = task.target.planes[0]
+        encoded.withUnsafeBufferPointer { lut in
+            let lut = lut.baseAddress!
+            @inline(__always) func encode(_ v: Float) -> UInt8 {
+                lut[Int((min(max(v, 0), 1).squareRoot() * 65535 + 0.5))]
+            }
             for y in rows {
-                var p = UnsafePointer(samples.baseAddress! + (y + 2) * stride + 2)
-                var out = UnsafeMutableRawPointer(mutating: task.target.planes[0].bytes.baseAddress! + y * task.target.planes[0].bytesPerRow)
-                    .assumingMemoryBound(to: UInt8.self)
+                let row = UnsafePointer(samples.baseAddress! + (y + 2) * stride + 2)
+                let out = UnsafeMutableRawPointer(mutating: target.bytes.baseAddress! + y * target.bytesPerRow).assumingMemoryBound(to: UInt8.self)
                 let redRow = (y & 1) == mosaic.redRow
-                for x in 0..<task.width {
-                    let rgb: SIMD3<Float>
-                    switch mosaic.channel(x: x, y: y) {
-                    case 0: rgb = SIMD3(p[0], K.greenAtRedOrBlue(p, stride), K.diagonal(p, stride))
-                    case 2: rgb = SIMD3(K.diagonal(p, stride), K.greenAtRedOrBlue(p, stride), p[0])
-                    default:
+                // Red or blue samples sit on the columns of this parity; green on the others.
+                let colorParity = redRow ? mosaic.redColumn : 1 - mosaic.redColumn
+                for x in 0..<width {
+                    let p = row + x
+                    var r: Float, g: Float, b: Float
+                    if x & 1 == colorParity {
+                        let own = p[0], green = K.greenAtRedOrBlue(p, stride), other = K.diagonal(p, stride)
+                        (r, g, b) = redRow ? (own, green, other) : (other, green, own)
+                    } else {
                         let across = K.horizontal(p, stride), down = K.vertical(p, stride)
-                        rgb = redRow ? SIMD3(across, p[0], down) : SIMD3(down, p[0], across)
+                        (r, g, b) = redRow ? (across, p[0], down) : (down, p[0], across)
                     }
-                    var c = rgb
-                    if let m = matrix {
-                        c = SIMD3(m[0] * rgb.x + m[1] * rgb.y + m[2] * rgb.z,
-                                  m[3] * rgb.x + m[4] * rgb.y + m[5] * rgb.z,
-                                  m[6] * rgb.x + m[7] * rgb.y + m[8] * rgb.z)
+                    if mixes {
+                        (r, g, b) = (m0 * r + m1 * g + m2 * b, m3 * r + m4 * g + m5 * b, m6 * r + m7 * g + m8 * b)
                     }
-                    let index = SIMD3<Int32>((c.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1)).squareRoot() * 65535)
-                        .rounded(.toNearestOrAwayFromZero))
-                    out[0] = lut[Int(index.x)]
-                    out[1] = lut[Int(index.y)]
-                    out[2] = lut[Int(index.z)]
-                    out += 3
-                    p += 1
+                    out[3 &* x] = encode(r)
+                    out[3 &* x &+ 1] = encode(g)
+                    out[3 &* x &+ 2] = encode(b)
                 }
             }
         }

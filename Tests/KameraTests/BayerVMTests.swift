@@ -1,0 +1,108 @@
+import Foundation
+import KameraKit
+import XCTest
+
+/// Raw Bayer cameras, against vivid in the VM. Every Bayer format vivid
+/// offers: `v4l2-ctl` saves raw frames of the still test pattern, and Kamera's
+/// render of the same camera in that format equals the test's own ISP
+/// (`BayerReference`) on the last of them, within 2 of 255 (with the square
+/// crop for one of them). Then the color check: vivid's 75 % color bars
+/// through Kamera's demosaic, auto white balance and curve land within
+/// ΔE2000 5 of the bars' known colors. The VM must boot; if it cannot, the test fails.
+final class BayerVMTests: XCTestCase {
+    static let formats = RepackedFormat.allCases.filter { $0.mosaic != nil }
+    static let (width, height) = (320, 180)
+    /// vivid's values are already encoded for display, so no curve; no white balance, to compare with the reference.
+    static let plain = "--gamma none --awb off"
+
+    static var script: String {
+        """
+        set -u
+        K="$KAMERA"
+        D=/dev/video0
+        v4l2-ctl -d $D --set-ctrl osd_text_mode=2 --set-parm=30
+        for f in \(formats.map { "'\($0.fourcc)'" }.joined(separator: " ")); do
+          v4l2-ctl -d $D --set-fmt-video=width=\(width),height=\(height),pixelformat="$f" --stream-mmap --stream-count=3 --stream-to=b-$f.raw
+          $K render -v --camera $D --format "$f" --input-size \(width)x\(height) --crop none \(plain) --frames 3 -o b-$f-%d.png 2> b-$f.log
+        done
+        $K render --camera $D --format RGGB --input-size \(width)x\(height) --crop square \(plain) --demosaic bilinear --frames 3 -o square-%d.png
+        $K render --camera $D --format BG10 --input-size \(width)x\(height) --crop none --gamma none --frames 5 -o bars-%d.png
+        $K devices --formats $D > formats.txt
+        """
+    }
+
+    nonisolated(unsafe) static var run: VMScriptRun?
+
+    override class func setUp() {
+        run = VMScriptRun(script, name: "bayer")
+    }
+
+    override class func tearDown() {
+        run?.remove()
+    }
+
+    func folder() throws -> URL {
+        try XCTUnwrap(Self.run).checkedFolder()
+    }
+
+    /// The samples of the last frame `v4l2-ctl` saved in `format`.
+    func samples(_ format: RepackedFormat, in folder: URL) throws -> [Int] {
+        let raw = try [UInt8](Data(contentsOf: folder.appendingPathComponent("b-\(format.fourcc).raw")))
+        let size = format.frameSize(width: Self.width, height: Self.height)
+        XCTAssertEqual(raw.count % size, 0, "\(format): whole frames in v4l2-ctl's file")
+        let last = Array(raw[(raw.count / size - 1) * size..<raw.count / size * size])
+        return format.mosaic!.bits > 8 ? (0..<last.count / 2).map { Int(last[2 * $0]) | Int(last[2 * $0 + 1]) << 8 } : last.map(Int.init)
+    }
+
+    func image(_ path: URL) throws -> Image {
+        let frame = try XCTUnwrap(try ImageSource(path: path.path).nextFrame())
+        return Image(width: frame.width, height: frame.height, pixels: Array(frame.planes[0].bytes))
+    }
+
+    func testBayerCamerasMatchTheReference() throws {
+        let folder = try folder()
+        let listing = try String(contentsOf: folder.appendingPathComponent("formats.txt"), encoding: .utf8)
+        var settings = ISPSettings()
+        (settings.gamma, settings.whiteBalance) = (.none, .off)
+        for format in Self.formats {
+            let log = try String(contentsOf: folder.appendingPathComponent("b-\(format.fourcc).log"), encoding: .utf8)
+            XCTAssertTrue(log.contains("\(Self.width)x\(Self.height) \(format.fourcc)"), "\(format): \(log)")
+            XCTAssertTrue(listing.contains("\(format.fourcc)") && listing.contains("demosaiced to rgb24 on the CPU"), listing)
+            let want = BayerReference.process(format, try samples(format, in: folder), width: Self.width, height: Self.height,
+                                              settings: settings, gains: SIMD3(1, 1, 1))
+            XCTAssertClose(try image(folder.appendingPathComponent("b-\(format.fourcc)-2.png")), want, tolerance: 2, "\(format)")
+            if format == .rggb8 {
+                settings.demosaic = .bilinear
+                let bilinear = BayerReference.process(format, try samples(format, in: folder), width: Self.width, height: Self.height,
+                                                      settings: settings, gains: SIMD3(1, 1, 1))
+                settings.demosaic = .malvar
+                let x0 = (Self.width - Self.height) / 2
+                let square = Image(width: Self.height, height: Self.height) { x, y in bilinear.color(x + x0, y) }
+                XCTAssertClose(try image(folder.appendingPathComponent("square-2.png")), square, tolerance: 2, "\(format), square crop, bilinear")
+            }
+        }
+    }
+
+    /// vivid's 75 % bars, left to right, in 8-bit sRGB.
+    static let bars: [SIMD3<Double>] = [[191, 191, 191], [191, 191, 0], [0, 191, 191], [0, 191, 0], [191, 0, 191], [191, 0, 0], [0, 0, 191], [0, 0, 0]]
+
+    func testColorBarsKeepTheirColors() throws {
+        let picture = try image(try folder().appendingPathComponent("bars-4.png"))
+        let barWidth = picture.width / Self.bars.count
+        for (i, expected) in Self.bars.enumerated() {
+            // The middle of each bar, away from the interpolation across its edges.
+            var sum = SIMD3<Double>(0, 0, 0), count = 0.0
+            for y in picture.height / 4..<picture.height * 3 / 4 {
+                for x in i * barWidth + barWidth / 4..<(i + 1) * barWidth - barWidth / 4 {
+                    let p = picture.pixel(x, y)
+                    sum += SIMD3(Double(p.x), Double(p.y), Double(p.z))
+                    count += 1
+                }
+            }
+            let mean = sum / count
+            let difference = ColorDifference.deltaE2000(ColorDifference.lab(srgb: mean / 255), ColorDifference.lab(srgb: expected / 255))
+            print(String(format: "bar %d: mean (%.1f, %.1f, %.1f), want (%.0f, %.0f, %.0f), ΔE2000 %.2f", i, mean.x, mean.y, mean.z, expected.x, expected.y, expected.z, difference))
+            XCTAssertLessThanOrEqual(difference, 5, "bar \(i): got \(mean), want \(expected)")
+        }
+    }
+}
