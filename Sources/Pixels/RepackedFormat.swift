@@ -1,7 +1,7 @@
 /// Layouts that cameras and raw files deliver and Kamera reads by repacking
 /// each frame on the CPU into one of its own (`native`), which every later
 /// stage takes as it is: other byte orders of packed 4:2:2, NV21, planar
-/// 4:2:0, semi-planar 4:2:2, BGR24, RGB565 and 10- to 16-bit gray. A repack
+/// 4:2:0, semi-planar 4:2:2, BGR24, RGB565, 32-bit RGB orders and 10- to 16-bit gray. A repack
 /// moves bytes and converts no color, so the picture is the native one's
 /// exactly (gray deeper than 8 bits is rounded to 8 from its full depth).
 /// Raw Bayer mosaics are the exception: `BayerISP` demosaics them to RGB24
@@ -21,6 +21,9 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
     case rgb565
     /// Gray in the low 10, 12 or 16 bits of little-endian 16-bit words.
     case y10, y12, y16
+    /// 32-bit RGB in other byte orders than RGBA and BGRA, named by their
+    /// bytes in memory (x: unused, read as opaque): R G B X, X B G R, A B G R, A R G B, X R G B.
+    case rgbx, xbgr, abgr, argb, xrgb
     /// Raw Bayer, named by the colors of the top-left 2x2 block row by row,
     /// 8 bits a sample or 10, 12, 16 in the low bits of little-endian 16-bit words.
     case bggr8, gbrg8, grbg8, rggb8
@@ -37,6 +40,7 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         case .nv21, .yu12, .yv12: .nv12
         case .bgr24, .rgb565: .rgb24
         case .y10, .y12, .y16: .grey
+        case .rgbx, .xbgr, .abgr, .argb, .xrgb: .rgba
         default: .rgb24
         }
     }
@@ -65,6 +69,11 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         case .y10: "Y10 "
         case .y12: "Y12 "
         case .y16: "Y16 "
+        case .rgbx: "XB24"
+        case .xbgr: "RX24"
+        case .abgr: "RA24"
+        case .argb: "BA24"
+        case .xrgb: "BX24"
         case .bggr8: "BA81"
         case .gbrg8: "GBRG"
         case .grbg8: "GRBG"
@@ -101,6 +110,9 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         case "gray10le", "grey10", "gray10": self = .y10
         case "gray12le", "grey12", "gray12": self = .y12
         case "gray16le", "grey16", "gray16": self = .y16
+        case "rgb0": self = .rgbx
+        case "0bgr": self = .xbgr
+        case "0rgb": self = .xrgb
         case _ where text.hasPrefix("bayer_"):
             // ffmpeg's names: bayer_rggb8, bayer_bggr16le.
             let rest = text.dropFirst(6)
@@ -128,6 +140,7 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         case .yu12, .yv12: return [(width, height), (pairs, (height + 1) / 2), (pairs, (height + 1) / 2)]
         case .bgr24: return [(width * 3, height)]
         case .rgb565, .y10, .y12, .y16: return [(width * 2, height)]
+        case .rgbx, .xbgr, .abgr, .argb, .xrgb: return [(width * 4, height)]
         default: return [(width * (mosaic?.bytesPerSample ?? 1), height)]
         }
     }
@@ -228,6 +241,18 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
                 case .y10: Self.widenGray(s, d, width, top: 1023)
                 case .y12: Self.widenGray(s, d, width, top: 4095)
                 default: Self.widenGray(s, d, width, top: 65535)
+                }
+            }
+        case .rgbx, .xbgr, .abgr, .argb, .xrgb:
+            // Each pixel as one little-endian word, moved to R G B A.
+            for r in 0..<height {
+                let s = UnsafeRawPointer(row(0, r)), d = UnsafeMutableRawPointer(out(0, r))
+                switch self {
+                case .rgbx: Self.moveWords(s, d, width) { $0 | 0xFF00_0000 }
+                case .xbgr: Self.moveWords(s, d, width) { $0.byteSwapped | 0xFF00_0000 }
+                case .abgr: Self.moveWords(s, d, width) { $0.byteSwapped }
+                case .argb: Self.moveWords(s, d, width) { $0 >> 8 | $0 << 24 }
+                default: Self.moveWords(s, d, width) { $0 >> 8 | 0xFF00_0000 }
                 }
             }
         default:

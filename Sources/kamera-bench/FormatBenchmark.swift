@@ -17,11 +17,12 @@ struct FormatBenchmark {
     /// ffmpeg's name of a format; nil where ffmpeg has none.
     static func ffmpegName(_ format: SourceFormat) -> String? {
         switch format {
-        case .native(let f): ["yuyv": "yuyv422", "nv12": "nv12", "rgb24": "rgb24", "grey": "gray"][f.name]
+        case .native(let f): ["yuyv": "yuyv422", "nv12": "nv12", "rgb24": "rgb24", "rgba": "rgba", "grey": "gray"][f.name]
         case .repacked(let f):
             if let bits = f.mosaic?.bits { bits == 8 ? "bayer_\(f.rawValue)" : bits == 16 ? "bayer_\(f.rawValue)le" : nil }
             else { [.uyvy: "uyvy422", .yvyu: "yvyu422", .nv21: "nv21", .yu12: "yuv420p", .bgr24: "bgr24",
-                    .rgb565: "rgb565le", .y10: "gray10le", .y12: "gray12le", .y16: "gray16le"][f] }
+                    .rgb565: "rgb565le", .y10: "gray10le", .y12: "gray12le", .y16: "gray16le",
+                    .rgbx: "rgb0", .xbgr: "0bgr", .abgr: "abgr", .argb: "argb", .xrgb: "0rgb"][f] }
         }
     }
 
@@ -44,7 +45,7 @@ struct FormatBenchmark {
                      "format  size        repack ms   kamera s  native s  repack's share   ffmpeg s  ffmpeg/kamera"]
         for size in sizes {
             let (w, h) = size
-            let natives: [PixelFormat] = [.yuyv, .nv12, .rgb24, .grey]
+            let natives: [PixelFormat] = [.yuyv, .nv12, .rgb24, .rgba, .grey]
             let formats: [SourceFormat] = natives.map { .native($0) }
                 + (RepackedFormat.allCases.filter { $0.mosaic == nil } + Self.bayerFormats).map { .repacked($0) }
             var inputs: [String: String] = [:]

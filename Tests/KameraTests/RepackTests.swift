@@ -33,6 +33,10 @@ final class RepackTests: KameraProcessTestCase {
             for k in [first, 1 - first] { for r in 0..<(h + 1) / 2 { for i in 0..<pairs { out.append(p1[r * s1 + 2 * i + k]) } } }
         case .bgr24:
             for r in 0..<h { for x in 0..<w { for k in [2, 1, 0] { out.append(p0[r * s0 + 3 * x + k]) } } }
+        case .rgbx, .xbgr, .abgr, .argb, .xrgb:
+            // The RGBA index of each byte in memory; -1: unused, filled with a value that must not show.
+            let order = [RepackedFormat.rgbx: [0, 1, 2, -1], .xbgr: [-1, 2, 1, 0], .abgr: [3, 2, 1, 0], .argb: [3, 0, 1, 2], .xrgb: [-1, 0, 1, 2]][format]!
+            for r in 0..<h { for x in 0..<w { for k in order { out.append(k < 0 ? 0x5A : p0[r * s0 + 4 * x + k]) } } }
         default:
             XCTFail("\(format) is made from words or a mosaic, not from a native frame")
         }
@@ -43,6 +47,10 @@ final class RepackTests: KameraProcessTestCase {
         for format in RepackedFormat.allCases where ![.rgb565, .y10, .y12, .y16].contains(format) && format.mosaic == nil {
             for (w, h) in sizes {
                 let (_, native) = randomFrame(format.native, width: w, height: h)
+                if format.rawValue.contains("x") {
+                    // No alpha on the wire: the frame is opaque.
+                    for i in stride(from: 3, to: native.allBytes.count, by: 4) { native.allBytes[i] = 255 }
+                }
                 let wire = wireBytes(format, from: native)
                 XCTAssertEqual(wire.count, format.frameSize(width: w, height: h), "\(format) \(w)x\(h)")
                 let target = FrameBuffer(format: format.native, width: w, height: h)

@@ -8,7 +8,7 @@ import XCTest
 /// the last one, laid out here by index into a native frame and decoded by the
 /// formulas (tolerance 2 of 255). The VM must boot; if it cannot, the test fails.
 final class RepackVMTests: XCTestCase {
-    static let formats: [RepackedFormat] = [.uyvy, .yvyu, .vyuy, .nv21, .nv16, .nv61, .yu12, .yv12, .bgr24, .rgb565, .y16]
+    static let formats: [RepackedFormat] = [.uyvy, .yvyu, .vyuy, .nv21, .nv16, .nv61, .yu12, .yv12, .bgr24, .rgb565, .y16, .rgbx, .xbgr, .abgr, .argb, .xrgb]
     static let (width, height) = (320, 180)
 
     static var script: String {
@@ -16,7 +16,7 @@ final class RepackVMTests: XCTestCase {
         set -u
         K="$KAMERA"
         D=/dev/video0
-        v4l2-ctl -d $D --set-ctrl osd_text_mode=2 --set-parm=30
+        v4l2-ctl -d $D --set-ctrl osd_text_mode=2,alpha_component=255 --set-parm=30
         for f in \(formats.map { "'\($0.fourcc)'" }.joined(separator: " ")); do
           n=$(echo "$f" | tr -d ' ')
           v4l2-ctl -d $D --set-fmt-video=width=\(width),height=\(height),pixelformat="$f" --stream-mmap --stream-count=3 --stream-to=w-$n.raw
@@ -58,6 +58,13 @@ final class RepackVMTests: XCTestCase {
             }
         case .y16:
             return Image(width: w, height: h) { x, y in let g = Float(word(y * w + x)) / 65535; return SIMD4(g, g, g, 1) }
+        case .rgbx, .xbgr, .abgr, .argb, .xrgb:
+            // Where R, G and B sit in each pixel's 4 bytes; alpha is opaque (vivid's alpha_component is set to 255).
+            let at = [RepackedFormat.rgbx: [0, 1, 2], .xbgr: [3, 2, 1], .abgr: [3, 2, 1], .argb: [1, 2, 3], .xrgb: [1, 2, 3]][format]!
+            return Image(width: w, height: h) { x, y in
+                let o = (y * w + x) * 4
+                return SIMD4(Float(b[o + at[0]]), Float(b[o + at[1]]), Float(b[o + at[2]]), 255) / 255
+            }
         default:
             // Y', Cb, Cr of each pixel by where the format keeps them, into a YUYV frame.
             let native = FrameBuffer(format: .yuyv, width: w, height: h)
