@@ -15,6 +15,8 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
     case nv16, nv61
     /// Planar 4:2:0: Y, then U, then V (YU12, I420), or Y, V, U (YV12).
     case yu12, yv12
+    /// Planar 4:2:2: Y, then U, then V, the chroma planes at full height (V4L2 `422P`).
+    case yuv422p
     /// 8-bit B, G, R.
     case bgr24
     /// 16-bit little-endian words, R in the top 5 bits, G 6, B 5 (V4L2 `RGBP`).
@@ -36,7 +38,7 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
     /// The layout the frame is repacked into.
     public var native: PixelFormat {
         switch self {
-        case .uyvy, .yvyu, .vyuy, .nv16, .nv61: .yuyv
+        case .uyvy, .yvyu, .vyuy, .nv16, .nv61, .yuv422p: .yuyv
         case .nv21, .yu12, .yv12: .nv12
         case .bgr24, .rgb565: .rgb24
         case .y10, .y12, .y16: .grey
@@ -64,6 +66,7 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         case .nv61: "NV61"
         case .yu12: "YU12"
         case .yv12: "YV12"
+        case .yuv422p: "422P"
         case .bgr24: "BGR3"
         case .rgb565: "RGBP"
         case .y10: "Y10 "
@@ -138,6 +141,7 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         case .nv21: return [(width, height), (pairs * 2, (height + 1) / 2)]
         case .nv16, .nv61: return [(width, height), (pairs * 2, height)]
         case .yu12, .yv12: return [(width, height), (pairs, (height + 1) / 2), (pairs, (height + 1) / 2)]
+        case .yuv422p: return [(width, height), (pairs, height), (pairs, height)]
         case .bgr24: return [(width * 3, height)]
         case .rgb565, .y10, .y12, .y16: return [(width * 2, height)]
         case .rgbx, .xbgr, .abgr, .argb, .xrgb: return [(width * 4, height)]
@@ -206,6 +210,14 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
             for r in 0..<(height + 1) / 2 {
                 let u = row(up, r), v = row(vp, r), d = out(1, r)
                 for i in 0..<pairs { (d[2 &* i], d[2 &* i &+ 1]) = (u[i], v[i]) }
+            }
+        case .yuv422p:
+            for r in 0..<height {
+                let y = row(0, r), u = row(1, r), v = row(2, r), d = out(0, r)
+                for i in 0..<pairs {
+                    let second = Swift.min(2 &* i &+ 1, width - 1)
+                    (d[4 &* i], d[4 &* i &+ 1], d[4 &* i &+ 2], d[4 &* i &+ 3]) = (y[2 &* i], u[i], y[second], v[i])
+                }
             }
         case .nv16, .nv61:
             let (u, v) = self == .nv16 ? (0, 1) : (1, 0)

@@ -20,7 +20,7 @@ struct FormatBenchmark {
         case .native(let f): ["yuyv": "yuyv422", "nv12": "nv12", "rgb24": "rgb24", "rgba": "rgba", "grey": "gray"][f.name]
         case .repacked(let f):
             if let bits = f.mosaic?.bits { bits == 8 ? "bayer_\(f.rawValue)" : bits == 16 ? "bayer_\(f.rawValue)le" : nil }
-            else { [.uyvy: "uyvy422", .yvyu: "yvyu422", .nv21: "nv21", .yu12: "yuv420p", .bgr24: "bgr24",
+            else { [.uyvy: "uyvy422", .yvyu: "yvyu422", .nv21: "nv21", .yu12: "yuv420p", .yuv422p: "yuv422p", .bgr24: "bgr24",
                     .rgb565: "rgb565le", .y10: "gray10le", .y12: "gray12le", .y16: "gray16le",
                     .rgbx: "rgb0", .xbgr: "0bgr", .abgr: "abgr", .argb: "argb", .xrgb: "0rgb"][f] }
         }

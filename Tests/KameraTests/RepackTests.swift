@@ -24,6 +24,9 @@ final class RepackTests: KameraProcessTestCase {
             for r in 0..<h { for x in 0..<w { out.append(p0[r * s0 + 2 * x]) } }
             let uv = format == .nv16 ? [1, 3] : [3, 1]
             for r in 0..<h { for i in 0..<pairs { for k in uv { out.append(p0[r * s0 + 4 * i + k]) } } }
+        case .yuv422p:
+            for r in 0..<h { for x in 0..<w { out.append(p0[r * s0 + 2 * x]) } }
+            for k in [1, 3] { for r in 0..<h { for i in 0..<pairs { out.append(p0[r * s0 + 4 * i + k]) } } }
         case .nv21:
             out = Array(p0)
             for r in 0..<(h + 1) / 2 { for i in 0..<pairs { out += [p1[r * s1 + 2 * i + 1], p1[r * s1 + 2 * i]] } }

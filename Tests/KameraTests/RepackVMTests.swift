@@ -8,7 +8,7 @@ import XCTest
 /// the last one, laid out here by index into a native frame and decoded by the
 /// formulas (tolerance 2 of 255). The VM must boot; if it cannot, the test fails.
 final class RepackVMTests: XCTestCase {
-    static let formats: [RepackedFormat] = [.uyvy, .yvyu, .vyuy, .nv21, .nv16, .nv61, .yu12, .yv12, .bgr24, .rgb565, .y16, .rgbx, .xbgr, .abgr, .argb, .xrgb]
+    static let formats: [RepackedFormat] = [.uyvy, .yvyu, .vyuy, .nv21, .nv16, .nv61, .yu12, .yv12, .yuv422p, .bgr24, .rgb565, .y16, .rgbx, .xbgr, .abgr, .argb, .xrgb]
     static let (width, height) = (320, 180)
 
     static var script: String {
@@ -83,6 +83,7 @@ final class RepackVMTests: XCTestCase {
                     case .nv61: (y0, y1, v, u) = (luma, luma + 1, chroma422, chroma422 + 1)
                     case .yu12: (y0, y1, u, v) = (luma, luma + 1, planar, planar + quarter)
                     case .yv12: (y0, y1, v, u) = (luma, luma + 1, planar, planar + quarter)
+                    case .yuv422p: (y0, y1, u, v) = (luma, luma + 1, w * h + y * (w / 2) + pair, w * h + w * h / 2 + y * (w / 2) + pair)
                     default: fatalError("not a YUV format")
                     }
                     let o = y * w * 2 + 4 * pair
