@@ -76,6 +76,9 @@ public final class CameraSource: FrameSource {
         V4L2.ioctl(device.fd, KAMERA_VIDIOC_G_PARM, &foundRate)
         let mode = try CameraMode.choose(request, from: device.formats(),
                                          current: (Int(current.fmt.pix.width), Int(current.fmt.pix.height)), path: path)
+        if mode.repacked?.mosaic != nil, let problem = BayerMosaic.sizeProblem(width: mode.width, height: mode.height) {
+            throw CaptureError("\(path): \(problem); choose another size with --input-size (`kamera devices --formats` lists them)")
+        }
         var format = v4l2_format()
         format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         format.fmt.pix.width = UInt32(mode.width)
