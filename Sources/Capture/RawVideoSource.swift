@@ -49,7 +49,7 @@ public final class RawVideoSource: FrameSource {
     public var inventory: FrameInventory? { FrameInventory(frames: frameCount) }
 
     public var summary: String {
-        "\(reader.path) \(buffer.width)x\(buffer.height) \(repacking.map { "\($0.repacker.format.name), \($0.repacker.verb) to " } ?? "")\(buffer.format.name), \(frameCount) frames"
+        "\(reader.path) \(buffer.width)x\(buffer.height) \(repacking.map { "\($0.repacker.format.name), \($0.repacker.format.verb) to " } ?? "")\(buffer.format.name), \(frameCount) frames"
     }
 
     public func nextFrame() throws -> Frame? {

@@ -12,9 +12,6 @@ public final class FrameRepacker {
         isp = format.mosaic == nil ? nil : BayerISP(settings: settings)
     }
 
-    /// What becomes of the frames, for summaries: "repacked to nv12", "demosaiced to rgb24".
-    public var verb: String { isp == nil ? "repacked" : "demosaiced" }
-
     /// The frame in `planes` into `target`, a buffer of `format.native` of the same size.
     public func repack(_ planes: [Plane], into target: FrameBuffer) {
         if let isp, let mosaic = format.mosaic {

@@ -67,8 +67,10 @@ struct DevicesCommand: ParsableCommand {
             print("\(d.path): \(d.card) (driver \(d.driver), bus \(d.busInfo))\(d.busy ? " [in use]" : "")")
             print("  capabilities: \(d.capabilities.joined(separator: ", "))")
             for f in entry.formats ?? [] {
-                let reads = f.pixelFormat.map { f.isCompressed ? "decoded to \($0.name) on the CPU" : f.repacked != nil ? "\(f.repacked?.mosaic != nil ? "demosaiced" : "repacked") to \($0.name) on the CPU" : "read as \($0.name)" }
-                    ?? "not read by Kamera"
+                let reads = f.pixelFormat.map { native in
+                    f.isCompressed ? "decoded to \(native.name) on the CPU"
+                        : f.repacked.map { "\($0.verb) to \(native.name) on the CPU" } ?? "read as \(native.name)"
+                } ?? "not read by Kamera"
                 print("  \(f.fourcc)  \(f.description)  (\(reads))")
                 for s in f.sizes {
                     let rates = s.rates.map { CameraMode.formatRate($0) }.joined(separator: ", ")
