@@ -11,6 +11,7 @@ public enum ShaderSource {
     public static let colorMatrix = text(PackageResources.color_matrix_frag)
     public static let bgra = text(PackageResources.bgra_frag)
     public static let overlay = text(PackageResources.overlay_frag)
+    public static let bayer = text(PackageResources.bayer_frag)
 
     public static func text(_ bytes: [UInt8]) -> String {
         String(decoding: bytes, as: UTF8.self)

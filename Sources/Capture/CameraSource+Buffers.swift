@@ -39,10 +39,11 @@ extension CameraSource {
             // beyond the driver's buffers, as some drivers give as few as two.
             if mode.isCompressed { decoder = try JPEGDecoder() }
             for _ in 0..<Int(request.count) + 2 {
-                let target = FrameBuffer(format: mode.format, width: mode.width, height: mode.height)
+                let target = FrameBuffer(format: frameFormat, width: mode.width, height: mode.height)
                 decoded.append(target)
                 decodedPlanes.append(target.planes)
                 slotTaken.append(false)
+                slotBayer.append(nil)
             }
         }
         for index in 0..<request.count {

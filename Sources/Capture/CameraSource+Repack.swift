@@ -12,7 +12,7 @@ extension CameraSource {
             try queue(buffer.index)
             return nil
         }
-        repacker.repack(bufferPlanes[Int(buffer.index)], into: decoded[slot])
+        slotBayer[slot] = repacker.repack(bufferPlanes[Int(buffer.index)], into: decoded[slot])
         try queue(buffer.index)
         return slot
     }

@@ -29,6 +29,8 @@ public final class CameraSource: FrameSource {
     var decoded: [FrameBuffer] = []
     var decodedPlanes: [[Plane]] = []
     var slotTaken: [Bool] = []
+    /// For raw Bayer handed on raw (`ISPSettings.onGPU`): how to develop the frame in each slot.
+    var slotBayer: [RawBayer?] = []
     let slotLock = NSLock()
     /// MJPEG frames that could not be decoded and were skipped.
     public internal(set) var corruptFrames = 0
@@ -179,11 +181,14 @@ public final class CameraSource: FrameSource {
         streaming = false
     }
 
+    /// The layout of the frames handed out: the mode's, or what its frames are repacked into.
+    var frameFormat: PixelFormat { repacker?.output ?? mode.format }
+
     /// Itself: a camera read directly, without a capture thread.
     public var camera: CameraSource? { self }
 
     public var summary: String {
-        "\(device.path) \(mode.width)x\(mode.height) \(mode.fourcc)\(mode.rate.map { " at \(CameraMode.formatRate($0)) fps" } ?? "") (\(colorSpace))"
+        "\(device.path) \(mode.width)x\(mode.height) \(mode.fourcc)\(mode.rate.map { " at \(CameraMode.formatRate($0)) fps" } ?? "") (\(colorSpace))\(repacker.map { ", " + $0.path } ?? "")"
     }
 
     func disconnected(_ e: Int32, _ what: String) -> CaptureError {
@@ -262,8 +267,9 @@ public final class CameraSource: FrameSource {
         if first == nil { first = (buffer.sequence, timestamp) }
         latest = (buffer.sequence, timestamp)
         let planes = mode.isConverted ? decodedPlanes[ticket] : bufferPlanes[ticket]
-        let frame = Frame(format: mode.format, width: mode.width, height: mode.height, planes: planes,
+        var frame = Frame(format: frameFormat, width: mode.width, height: mode.height, planes: planes,
                           timestamp: timestamp, sequence: UInt64(buffer.sequence), colorSpace: colorSpace, storage: self)
+        if repacker != nil { frame.bayer = slotBayer[ticket] }
         return (frame, ticket)
     }
 }

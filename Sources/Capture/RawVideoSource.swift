@@ -34,12 +34,14 @@ public final class RawVideoSource: FrameSource {
             throw CaptureError("\(path): \(size) bytes is not a whole number of \(width)x\(height) \(format.name) frames (\(frameSize) bytes each); check --format and --input-size")
         }
         frameCount = size / frameSize
-        buffer = FrameBuffer(format: format.native, width: width, height: height)
         if case .repacked(let wire) = format {
             let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: frameSize, alignment: 64)
-            repacking = (FrameRepacker(format: wire, isp: isp), bytes, wire.planes(in: UnsafeRawBufferPointer(bytes), width: width, height: height))
+            let repacker = FrameRepacker(format: wire, isp: isp)
+            repacking = (repacker, bytes, wire.planes(in: UnsafeRawBufferPointer(bytes), width: width, height: height))
+            buffer = FrameBuffer(format: repacker.output, width: width, height: height)
         } else {
             repacking = nil
+            buffer = FrameBuffer(format: format.native, width: width, height: height)
         }
         self.colorSpace = colorSpace
     }
@@ -49,7 +51,7 @@ public final class RawVideoSource: FrameSource {
     public var inventory: FrameInventory? { FrameInventory(frames: frameCount) }
 
     public var summary: String {
-        "\(reader.path) \(buffer.width)x\(buffer.height) \(repacking.map { "\($0.repacker.format.name), \($0.repacker.format.verb) to " } ?? "")\(buffer.format.name), \(frameCount) frames"
+        "\(reader.path) \(buffer.width)x\(buffer.height) \(repacking.map { "\($0.repacker.format.name), \($0.repacker.path)" } ?? buffer.format.name), \(frameCount) frames"
     }
 
     public func nextFrame() throws -> Frame? {
@@ -59,8 +61,10 @@ public final class RawVideoSource: FrameSource {
         guard got == target.count else {
             throw CaptureError("\(reader.path): frame \(index) is truncated (\(got) of \(target.count) bytes)")
         }
-        if let repacking { repacking.repacker.repack(repacking.planes, into: buffer) }
+        let bayer = repacking.flatMap { $0.repacker.repack($0.planes, into: buffer) }
         defer { index += 1 }
-        return buffer.frame(sequence: index, timestamp: 0, colorSpace: colorSpace)
+        var frame = buffer.frame(sequence: index, timestamp: 0, colorSpace: colorSpace)
+        frame.bayer = bayer
+        return frame
     }
 }

@@ -28,6 +28,7 @@ extension PixelFormat {
         case .bgra: ["XR24", "AR24", "BGR4"]
         case .rgb24: ["RGB3"]
         case .grey: ["GREY"]
+        case .bayer8, .bayer16: []  // read as `RepackedFormat`s, which say the pattern
         }
     }
 
@@ -44,7 +45,8 @@ extension PixelFormat {
         case .yuyv: 2
         case .rgb24: 3
         case .rgba, .bgra: 4
-        case .grey: 1
+        case .grey, .bayer8: 1
+        case .bayer16: 2
         }
     }
 }

@@ -8,7 +8,9 @@ import Shaders
 /// with `glTexSubImage2D`, so steady state allocates nothing. The square crop
 /// costs no CPU copy: RGBA, RGB24 and GREY frames are uploaded whole and the
 /// crop is a texture region; YUYV and NV12 are converted to RGB by a fragment
-/// shader that only covers the cropped rectangle.
+/// shader that only covers the cropped rectangle, and raw Bayer frames
+/// (`bayer8`, `bayer16`, which sources hand on only when this cache does not
+/// convert on the CPU) are demosaiced by one (`bayer.frag`).
 ///
 /// Frames whose planes are dma-bufs (a camera with `CameraMemory.drm` or
 /// `.exported`) are imported as EGLImages instead of copied, when `upload`
@@ -81,6 +83,7 @@ public final class TextureCache {
     private var yuyvProgram: YUVProgram?
     private var nv12Program: YUVProgram?
     private var swizzleProgram: ShaderProgram?
+    private var bayerPrograms: [ISPSettings.Demosaic: BayerProgram] = [:]
 
     public init(context: GPUContext, crop: CropMode = .square) throws {
         self.crop = crop
@@ -248,7 +251,28 @@ public final class TextureCache {
             let program = try nv12Program ?? YUVProgram(fragment: ShaderSource.nv12, name: "nv12.frag")
             nv12Program = program
             return try convert(frame, program: program, planes: planes[0], planes[1], rect: rect, region: region, transform: transform)
+        case .bayer8, .bayer16:
+            return try demosaic(frame, rect: rect, region: region)
         }
+    }
+
+    /// A raw Bayer frame developed by the demosaic pass, over the crop only.
+    private func demosaic(_ frame: Frame, rect: (x: Int, y: Int, width: Int, height: Int), region: TextureRegion) throws -> TextureView {
+        guard let bayer = frame.bayer else { throw GPUError("a raw \(frame.format.name) frame came without its Bayer pattern") }
+        if let problem = BayerMosaic.sizeProblem(width: frame.width, height: frame.height) { throw GPUError(problem) }
+        let sixteen = frame.format == .bayer16
+        upload(frame, plane: 0, format: GLenum(sixteen ? GL_LUMINANCE_ALPHA : GL_LUMINANCE), bytesPerPixel: sixteen ? 2 : 1,
+               width: frame.width, height: frame.height)
+        let method = bayer.settings.demosaic
+        let program = try bayerPrograms[method] ?? BayerProgram(demosaic: method)
+        bayerPrograms[method] = program
+        try converted.resize(width: rect.width, height: rect.height)
+        converted.bind()
+        program.program.use()
+        program.set(frame: frame, bayer: bayer)
+        GL.bindTexture(planes[0])
+        quad.draw(Quad.vertices(filling: region))
+        return converted.asTexture
     }
 
     /// The cropped rectangle converted on the CPU (at half size when
@@ -310,7 +334,7 @@ public final class TextureCache {
         case .yuyv: (fourcc, width) = ("AB24", (frame.width + 1) / 2)  // Y0 U Y1 V as R G B A, as uploaded
         case .rgba: (fourcc, width) = ("AB24", frame.width)
         case .bgra: (fourcc, width) = ("AR24", frame.width)            // B G R A in memory
-        case .nv12, .rgb24, .grey: return nil
+        case .nv12, .rgb24, .grey, .bayer8, .bayer16: return nil
         }
         return DMABufImporter.Layout(fourcc: FourCC.code(fourcc), width: width, height: frame.height,
                                      pitch: plane.bytesPerRow, offset: dmabuf.offset)
@@ -385,12 +409,14 @@ public final class TextureCache {
         case .yuyv: specs = [(GLenum(GL_RGBA), (frame.width + 1) / 2, frame.height)]
         case .nv12: specs = [(GLenum(GL_LUMINANCE), frame.width, frame.height),
                              (GLenum(GL_LUMINANCE_ALPHA), (frame.width + 1) / 2, (frame.height + 1) / 2)]
+        case .bayer8: specs = [(GLenum(GL_LUMINANCE), frame.width, frame.height)]
+        case .bayer16: specs = [(GLenum(GL_LUMINANCE_ALPHA), frame.width, frame.height)]
         }
         for spec in specs where spec.width > maxTextureSize || spec.height > maxTextureSize {
             throw GPUError("a \(frame.width)x\(frame.height) \(frame.format.name) frame needs a \(spec.width)x\(spec.height) texture, above this GPU's limit of \(maxTextureSize)x\(maxTextureSize); use a smaller input")
         }
         for spec in specs {
-            let texture = GL.makeTexture(filter: frame.format.isYUV ? GL_NEAREST : GL_LINEAR)
+            let texture = GL.makeTexture(filter: frame.format.isYUV || frame.format.isMosaic ? GL_NEAREST : GL_LINEAR)
             glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(spec.format), GLsizei(spec.width), GLsizei(spec.height), 0,
                          spec.format, GLenum(GL_UNSIGNED_BYTE), nil)
             planes.append(texture)

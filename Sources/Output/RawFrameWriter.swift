@@ -14,6 +14,8 @@ public final class RawFrameWriter {
 
     /// The frames' format and size, from the first one, and how many were written.
     public private(set) var layout: (format: PixelFormat, width: Int, height: Int)?
+    /// The name `--format` reads the frames back with (a raw Bayer frame's own).
+    private var formatName = ""
     public private(set) var frames = 0
 
     public init(path: String) throws {
@@ -25,8 +27,8 @@ public final class RawFrameWriter {
     public var summary: String? {
         guard let layout else { return nil }
         let bytes = layout.format.planeLayouts(width: layout.width, height: layout.height).reduce(0) { $0 + $1.bytesPerRow * $1.rows }
-        return "\(path): \(frames) raw \(layout.format.name) \(layout.width)x\(layout.height) frame(s), \(bytes) bytes each; "
-            + "read it back with --input \(path) --format \(layout.format.name) --input-size \(layout.width)x\(layout.height)"
+        return "\(path): \(frames) raw \(formatName) \(layout.width)x\(layout.height) frame(s), \(bytes) bytes each; "
+            + "read it back with --input \(path) --format \(formatName) --input-size \(layout.width)x\(layout.height)"
     }
 
     deinit { packed.deallocate() }
@@ -47,7 +49,10 @@ public final class RawFrameWriter {
             }
         }
         try file.write(UnsafeRawBufferPointer(packed))
-        if layout == nil { layout = (frame.format, frame.width, frame.height) }
+        if layout == nil {
+            layout = (frame.format, frame.width, frame.height)
+            formatName = frame.bayer?.format.name ?? frame.format.name
+        }
         frames += 1
     }
 

@@ -44,6 +44,9 @@ public struct SourceOptions: Equatable {
     /// renderer's GPU can import them (see `CameraBufferPlan`); `note` hears why
     /// a camera's frames will be copied instead.
     public func makeSource(for renderer: FrameRenderer? = nil, note: (String) -> Void = { _ in }) throws -> FrameSource {
+        // Raw Bayer is demosaiced where YUV is converted: in the texture cache's shader, or on the CPU for a software renderer.
+        var isp = self.isp
+        isp.onGPU = renderer.map { !$0.cache.convertsYUVOnCPU } ?? false
         if let repackedFormat, input == nil, camera == nil {
             throw CaptureError("--format \(repackedFormat.name) is for raw files and cameras; the test pattern takes \(PixelFormat.validNames)")
         }

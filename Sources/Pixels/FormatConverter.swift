@@ -42,6 +42,8 @@ public enum FormatConverter {
                     let o = y * rowBytes + x * 2
                     dst[o] = ya.y; dst[o + 1] = avg(ya.u, yb.u); dst[o + 2] = yb.y; dst[o + 3] = avg(ya.v, yb.v)
                 }
+            case .bayer8, .bayer16:
+                preconditionFailure("raw Bayer needs its pattern: mosaic test frames with BayerMosaic")
             case .nv12:
                 for x in columns {
                     dst[y * w + x] = memo.yuv(pixel(src, w, x, y), colorSpace).y

@@ -41,6 +41,8 @@ public struct Frame {
     public var colorSpace: YUVColorSpace
     /// The owner of the plane memory.
     public var storage: AnyObject?
+    /// For raw Bayer frames (`bayer8`, `bayer16`): the pattern and how to develop it.
+    public var bayer: RawBayer?
 
     public init(format: PixelFormat, width: Int, height: Int, planes: [Plane], timestamp: UInt64 = 0,
                 sequence: UInt64 = 0, colorSpace: YUVColorSpace = .bt601Limited, storage: AnyObject? = nil) {

@@ -28,7 +28,32 @@ public enum LumaCopy {
                     let luma = 19595 &* Int32(p[r]) &+ 38470 &* Int32(p[1]) &+ 7471 &* Int32(p[b]) &+ 32768
                     out[x] = UInt8(truncatingIfNeeded: luma >> 16)
                 }
+            case .bayer8, .bayer16:
+                copyMosaic(frame, row: y, into: out)
             }
+        }
+    }
+
+    /// Raw Bayer: each pixel the mean of the 2x2 block it is in (red, two
+    /// greens and blue weighted 1/4, 1/2, 1/4), at 8 bits, with no black level,
+    /// white balance or curve: a luma good enough to find things in.
+    private static func copyMosaic(_ frame: Frame, row y: Int, into out: UnsafeMutablePointer<UInt8>) {
+        let plane = frame.planes[0], top = y & ~1
+        let shift = (frame.bayer?.mosaic.bits ?? 8) - 8
+        let rows = (plane.bytes.baseAddress! + top * plane.bytesPerRow, plane.bytes.baseAddress! + (top + 1) * plane.bytesPerRow)
+        for x in stride(from: 0, to: frame.width, by: 2) {
+            let sum: Int
+            if frame.format == .bayer16 {
+                let a = rows.0.assumingMemoryBound(to: UInt16.self), b = rows.1.assumingMemoryBound(to: UInt16.self)
+                sum = (Int(UInt16(littleEndian: a[x])) + Int(UInt16(littleEndian: a[x + 1])) + Int(UInt16(littleEndian: b[x]))
+                    + Int(UInt16(littleEndian: b[x + 1]))) >> shift
+            } else {
+                let a = rows.0.assumingMemoryBound(to: UInt8.self), b = rows.1.assumingMemoryBound(to: UInt8.self)
+                sum = Int(a[x]) + Int(a[x + 1]) + Int(b[x]) + Int(b[x + 1])
+            }
+            let luma = UInt8(clamping: (sum + 2) / 4)
+            out[x] = luma
+            out[x + 1] = luma
         }
     }
 }

@@ -12,6 +12,12 @@ public enum PixelFormat: String, CaseIterable, Sendable {
     case rgb24
     /// 8-bit luminance only (V4L2 `GREY`).
     case grey
+    /// Raw Bayer samples of 8 bits, one byte a pixel, handed on undemosaiced
+    /// for the texture cache's demosaic shader; the frame's `bayer` says the
+    /// pattern and how to develop it. Not a format a user names.
+    case bayer8
+    /// Raw Bayer samples of 10 to 16 bits in little-endian 16-bit words, as `bayer8`.
+    case bayer16
 
     public var name: String { rawValue }
 
@@ -28,9 +34,15 @@ public enum PixelFormat: String, CaseIterable, Sendable {
         }
     }
 
-    public static var validNames: String { allCases.map(\.rawValue).joined(separator: ", ") }
+    /// The formats a user names (`--format`): all but the raw mosaics.
+    public static let named: [PixelFormat] = allCases.filter { !$0.isMosaic }
+
+    public static var validNames: String { named.map(\.rawValue).joined(separator: ", ") }
 
     public var isYUV: Bool { self == .yuyv || self == .nv12 }
+
+    /// True for raw Bayer samples (`bayer8`, `bayer16`).
+    public var isMosaic: Bool { self == .bayer8 || self == .bayer16 }
 
     /// The V4L2 four-character code of this layout.
     public var fourcc: String {
@@ -41,6 +53,8 @@ public enum PixelFormat: String, CaseIterable, Sendable {
         case .bgra: "AR24"
         case .rgb24: "RGB3"
         case .grey: "GREY"
+        case .bayer8: "BA81"
+        case .bayer16: "BYR2"
         }
     }
 
@@ -51,7 +65,8 @@ public enum PixelFormat: String, CaseIterable, Sendable {
         case .nv12: [(width, height), (((width + 1) / 2) * 2, (height + 1) / 2)]
         case .rgba, .bgra: [(width * 4, height)]
         case .rgb24: [(width * 3, height)]
-        case .grey: [(width, height)]
+        case .grey, .bayer8: [(width, height)]
+        case .bayer16: [(width * 2, height)]
         }
     }
 

@@ -47,9 +47,6 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         }
     }
 
-    /// What becomes of the frames, for messages: "repacked" (to nv12), "demosaiced" (to rgb24).
-    public var verb: String { mosaic == nil ? "repacked" : "demosaiced" }
-
     /// The Bayer layout, nil for the other formats.
     public var mosaic: BayerMosaic? {
         let name = rawValue

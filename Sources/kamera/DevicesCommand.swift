@@ -69,7 +69,10 @@ struct DevicesCommand: ParsableCommand {
             for f in entry.formats ?? [] {
                 let reads = f.pixelFormat.map { native in
                     f.isCompressed ? "decoded to \(native.name) on the CPU"
-                        : f.repacked.map { "\($0.verb) to \(native.name) on the CPU" } ?? "read as \(native.name)"
+                        : f.repacked.map {
+                            $0.mosaic == nil ? "repacked to \(native.name) on the CPU"
+                                : "demosaiced on the GPU, or to \(native.name) on the CPU with a software renderer"
+                        } ?? "read as \(native.name)"
                 } ?? "not read by Kamera"
                 print("  \(f.fourcc)  \(f.description)  (\(reads))")
                 for s in f.sizes {

@@ -47,8 +47,7 @@ public final class BayerISP {
             samples.deallocate()
             samples = .allocate(capacity: count)
         }
-        let gains = balance(plane, mosaic: mosaic, width: width, height: height)
-        lastGains = gains
+        let gains = gains(for: plane, mosaic: mosaic, width: width, height: height)
         let black = min(settings.blackLevel, mosaic.maximum - 1)
         let scale = 1 / Float(mosaic.maximum - black)
         task = Task(plane: plane, mosaic: mosaic, width: width, height: height, black: black, scaled: gains * scale, target: target)
@@ -60,7 +59,14 @@ public final class BayerISP {
         task = nil
     }
 
-    /// The gains for this frame, as the white balance setting says.
+    /// The white-balance gains for the frame in `plane`, as the setting says
+    /// (`auto` moves on to this frame's statistics for the next one): what
+    /// `process` applies, and what a frame handed on raw is developed with.
+    public func gains(for plane: Plane, mosaic: BayerMosaic, width: Int, height: Int) -> SIMD3<Float> {
+        lastGains = balance(plane, mosaic: mosaic, width: width, height: height)
+        return lastGains
+    }
+
     private func balance(_ plane: Plane, mosaic: BayerMosaic, width: Int, height: Int) -> SIMD3<Float> {
         switch settings.whiteBalance {
         case .off: return SIMD3(1, 1, 1)

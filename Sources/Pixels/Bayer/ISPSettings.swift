@@ -41,6 +41,10 @@ public struct ISPSettings: Equatable, Sendable {
     /// Row-major 3x3 color correction applied to linear RGB after the demosaic; nil for none.
     public var colorMatrix: [Float]?
     public var gamma = Gamma.srgb
+    /// Hand frames on raw (`PixelFormat.bayer8`/`bayer16` with their `RawBayer`)
+    /// for the texture cache's demosaic shader, rather than demosaicing on the
+    /// CPU; statistics and gains are worked out on the CPU either way.
+    public var onGPU = false
 
     public init() {}
 
