@@ -6,7 +6,8 @@ import XCTest
 /// (`BayerReference`), which takes the demosaics from their weight tables:
 /// every format and setting within 1 of 255 on each channel, edges included
 /// (both mirror the frame the same way); white balance by gray world on a
-/// flat gray field; `auto`'s smoothing; raw files through `kamera render`.
+/// flat gray field; `auto`'s smoothing; the demosaic shader (`bayer.frag`)
+/// against the same reference; raw files through `kamera render` on both paths.
 final class BayerTests: KameraProcessTestCase {
     static let bayerFormats = RepackedFormat.allCases.filter { $0.mosaic != nil }
 
@@ -45,6 +46,70 @@ final class BayerTests: KameraProcessTestCase {
                     let got = processed(format, samples, width: width, height: height, BayerISP(settings: s))
                     XCTAssertClose(got, want, tolerance: 1, "\(format) \(width)x\(height) \(s)")
                 }
+            }
+        }
+    }
+
+    /// The frame a source hands on for the demosaic shader: `samples` copied
+    /// raw by a `FrameRepacker` (`onGPU`), with the gains it worked out.
+    func rawFrame(_ format: RepackedFormat, _ samples: [Int], width: Int, height: Int, _ settings: ISPSettings) -> (Frame, FrameBuffer) {
+        var settings = settings
+        settings.onGPU = true
+        let repacker = FrameRepacker(format: format, isp: settings)
+        let buffer = FrameBuffer(format: repacker.output, width: width, height: height)
+        let bayer = BayerReference.bytes(format, samples).withUnsafeBytes { raw in
+            repacker.repack([Plane(bytes: raw, bytesPerRow: width * format.mosaic!.bytesPerSample)], into: buffer)
+        }
+        var frame = buffer.frame(sequence: 0, timestamp: 0)
+        frame.bayer = bayer
+        return (frame, buffer)
+    }
+
+    /// The demosaic shader (`bayer.frag`, the GPU path) against the same
+    /// reference, within 1 of 255, edges included: every format at both
+    /// demosaics, every setting on two formats, GLES 2 and 3, the square crop
+    /// (an offset of odd parity: the pattern must follow the frame, not the crop),
+    /// and gray world's gains worked out on the CPU as `BayerISP` does.
+    func testTheDemosaicShaderMatchesTheReference() throws {
+        var settings: [ISPSettings] = []
+        for demosaic in ISPSettings.Demosaic.allCases {
+            for (n, gamma) in [ISPSettings.Gamma.srgb, .none, .power(1.8), .power(4)].enumerated() {
+                var s = ISPSettings()
+                (s.demosaic, s.gamma) = (demosaic, gamma)
+                s.whiteBalance = n == 0 ? .gains(red: 1.6, green: 1, blue: 1.3) : n == 3 ? .grayWorld : .off
+                s.colorMatrix = n == 1 ? [1.5, -0.3, -0.2, -0.2, 1.4, -0.2, 0, -0.5, 1.5] : nil
+                settings.append(s)
+            }
+        }
+        let (width, height) = (34, 20)
+        let image = sampleImage(width: width, height: height)
+        var cases: [(RepackedFormat, ISPSettings, GLESVersion)] = []
+        for (i, format) in Self.bayerFormats.enumerated() {
+            cases += [(format, settings[i % 4], .gles2), (format, settings[4 + (i + 1) % 4], .gles3)]
+        }
+        for format in [RepackedFormat.grbg8, .rggb12] { cases += settings.map { (format, $0, .auto) } }
+        for (i, (format, setting, gles)) in cases.enumerated() {
+            var s = setting
+            let bits = format.mosaic!.bits
+            s.blackLevel = i % 3 == 0 ? 16 << (bits - 8) : 0
+            let samples = BayerReference.samples(format, image, light: SIMD3(0.7, 1, 0.8), black: s.blackLevel)
+            let gains: SIMD3<Double>
+            switch s.whiteBalance {
+            case .gains(let r, let g, let b): gains = SIMD3(Double(r), Double(g), Double(b))
+            case .grayWorld: gains = BayerReference.grayWorld(format, samples, width: width, height: height, black: s.blackLevel)
+            default: gains = SIMD3(1, 1, 1)
+            }
+            let want = BayerReference.process(format, samples, width: width, height: height, settings: s, gains: gains)
+            let (frame, buffer) = rawFrame(format, samples, width: width, height: height, s)
+            XCTAssertEqual(frame.format, bits > 8 ? .bayer16 : .bayer8)
+            XCTAssertEqual(Double(try XCTUnwrap(frame.bayer).gains.x), gains.x, accuracy: 1e-3, "\(format) \(s.whiteBalance)")
+            for crop in [CropMode.none, .square] where crop == .none || i % 5 == 0 {
+                var render = RenderSettings(crop: crop)
+                render.yuvConversion = .shader
+                let got = try withExtendedLifetime(buffer) { try GPUHarness.render(frame, settings: render, gles: gles) }
+                let x0 = crop == .none ? 0 : (width - height) / 2
+                let wanted = Image(width: got.width, height: got.height) { x, y in want.color(x + x0, y) }
+                XCTAssertClose(got, wanted, tolerance: 1, "\(format) crop \(crop) GLES \(gles) \(s)")
             }
         }
     }
@@ -121,13 +186,17 @@ final class BayerTests: KameraProcessTestCase {
             let gains = BayerReference.grayWorld(format, samples, width: width, height: height, black: 0)
             let want = BayerReference.process(format, samples, width: width, height: height, settings: s, gains: gains)
             for (crop, x0, side) in [("none", 0, width), ("square", (width - height) / 2, height)] {
-                let result = try run.run(["render", "--input", file.path, "--format", format.fourcc, "--input-size", "\(width)x\(height)",
-                                          "--awb", "gray-world", "--crop", crop, "-o", "\(format)-\(crop).png", "--quiet"])
-                XCTAssertEqual(result.status, 0, result.stderr)
-                let frame = try XCTUnwrap(try ImageSource(path: run.path("\(format)-\(crop).png")).nextFrame())
-                let got = Image(width: frame.width, height: frame.height, pixels: Array(frame.planes[0].bytes))
-                let wanted = Image(width: side, height: crop == "none" ? height : side) { x, y in want.color(x + x0, y) }
-                XCTAssertClose(got, wanted, tolerance: 1, "\(format), crop \(crop)")
+                for conversion in ["cpu", "shader"] {
+                    let result = try run.run(["render", "--input", file.path, "--format", format.fourcc, "--input-size", "\(width)x\(height)",
+                                              "--awb", "gray-world", "--crop", crop, "--yuv-conversion", conversion,
+                                              "-o", "\(format)-\(crop)-\(conversion).png", "-v"])
+                    XCTAssertEqual(result.status, 0, result.stderr)
+                    XCTAssertTrue(result.stderr.contains(conversion == "cpu" ? "demosaiced to rgb24 on the CPU" : "demosaiced on the GPU"), result.stderr)
+                    let frame = try XCTUnwrap(try ImageSource(path: run.path("\(format)-\(crop)-\(conversion).png")).nextFrame())
+                    let got = Image(width: frame.width, height: frame.height, pixels: Array(frame.planes[0].bytes))
+                    let wanted = Image(width: side, height: crop == "none" ? height : side) { x, y in want.color(x + x0, y) }
+                    XCTAssertClose(got, wanted, tolerance: 1, "\(format), crop \(crop), \(conversion)")
+                }
             }
         }
     }

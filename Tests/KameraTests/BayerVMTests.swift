@@ -4,11 +4,12 @@ import XCTest
 
 /// Raw Bayer cameras, against vivid in the VM. Every Bayer format vivid
 /// offers: `v4l2-ctl` saves raw frames of the still test pattern, and Kamera's
-/// render of the same camera in that format equals the test's own ISP
-/// (`BayerReference`) on the last of them, within 2 of 255 (with the square
-/// crop for one of them). Then the color check: vivid's 75 % color bars
-/// through Kamera's demosaic, auto white balance and curve land within
-/// ΔE2000 5 of the bars' known colors. The VM must boot; if it cannot, the test fails.
+/// renders of the same camera in that format, on the CPU path and through the
+/// demosaic shader, equal the test's own ISP (`BayerReference`) on the last of
+/// them, within 2 of 255 (with the square crop for one of them). Then the
+/// color check, on both paths: vivid's 75 % color bars through Kamera's
+/// demosaic, auto white balance and curve land within ΔE2000 5 of the bars'
+/// known colors. The VM must boot; if it cannot, the test fails.
 final class BayerVMTests: XCTestCase {
     static let formats = RepackedFormat.allCases.filter { $0.mosaic != nil }
     static let (width, height) = (320, 180)
@@ -24,9 +25,11 @@ final class BayerVMTests: XCTestCase {
         for f in \(formats.map { "'\($0.fourcc)'" }.joined(separator: " ")); do
           v4l2-ctl -d $D --set-fmt-video=width=\(width),height=\(height),pixelformat="$f" --stream-mmap --stream-count=3 --stream-to=b-$f.raw
           $K render -v --camera $D --format "$f" --input-size \(width)x\(height) --crop none \(plain) --frames 3 -o b-$f-%d.png 2> b-$f.log
+          $K render -v --camera $D --format "$f" --input-size \(width)x\(height) --crop none \(plain) --frames 3 --yuv-conversion shader -o b-$f-gpu-%d.png 2> b-$f-gpu.log
         done
         $K render --camera $D --format RGGB --input-size \(width)x\(height) --crop square \(plain) --demosaic bilinear --frames 3 -o square-%d.png
         $K render --camera $D --format BG10 --input-size \(width)x\(height) --crop none --gamma none --frames 5 -o bars-%d.png
+        $K render --camera $D --format GB16 --input-size \(width)x\(height) --crop none --gamma none --frames 5 --yuv-conversion shader -o bars-gpu-%d.png
         $K devices --formats $D > formats.txt
         """
     }
@@ -68,9 +71,13 @@ final class BayerVMTests: XCTestCase {
             let log = try String(contentsOf: folder.appendingPathComponent("b-\(format.fourcc).log"), encoding: .utf8)
             XCTAssertTrue(log.contains("\(Self.width)x\(Self.height) \(format.fourcc)"), "\(format): \(log)")
             XCTAssertTrue(listing.contains("\(format.fourcc)") && listing.contains("demosaiced on the GPU, or to rgb24 on the CPU with a software renderer"), listing)
+            let gpuLog = try String(contentsOf: folder.appendingPathComponent("b-\(format.fourcc)-gpu.log"), encoding: .utf8)
+            XCTAssertTrue(log.contains("demosaiced to rgb24 on the CPU"), "\(format): \(log)")
+            XCTAssertTrue(gpuLog.contains("demosaiced on the GPU"), "\(format): \(gpuLog)")
             let want = BayerReference.process(format, try samples(format, in: folder), width: Self.width, height: Self.height,
                                               settings: settings, gains: SIMD3(1, 1, 1))
-            XCTAssertClose(try image(folder.appendingPathComponent("b-\(format.fourcc)-2.png")), want, tolerance: 2, "\(format)")
+            XCTAssertClose(try image(folder.appendingPathComponent("b-\(format.fourcc)-2.png")), want, tolerance: 2, "\(format), CPU")
+            XCTAssertClose(try image(folder.appendingPathComponent("b-\(format.fourcc)-gpu-2.png")), want, tolerance: 2, "\(format), GPU")
             if format == .rggb8 {
                 settings.demosaic = .bilinear
                 let bilinear = BayerReference.process(format, try samples(format, in: folder), width: Self.width, height: Self.height,
@@ -87,7 +94,12 @@ final class BayerVMTests: XCTestCase {
     static let bars: [SIMD3<Double>] = [[191, 191, 191], [191, 191, 0], [0, 191, 191], [0, 191, 0], [191, 0, 191], [191, 0, 0], [0, 0, 191], [0, 0, 0]]
 
     func testColorBarsKeepTheirColors() throws {
-        let picture = try image(try folder().appendingPathComponent("bars-4.png"))
+        for name in ["bars-4.png", "bars-gpu-4.png"] {
+            try checkBars(try image(try folder().appendingPathComponent(name)), name)
+        }
+    }
+
+    func checkBars(_ picture: Image, _ name: String) throws {
         let barWidth = picture.width / Self.bars.count
         for (i, expected) in Self.bars.enumerated() {
             // The middle of each bar, away from the interpolation across its edges.
@@ -101,8 +113,8 @@ final class BayerVMTests: XCTestCase {
             }
             let mean = sum / count
             let difference = ColorDifference.deltaE2000(ColorDifference.lab(srgb: mean / 255), ColorDifference.lab(srgb: expected / 255))
-            print(String(format: "bar %d: mean (%.1f, %.1f, %.1f), want (%.0f, %.0f, %.0f), ΔE2000 %.2f", i, mean.x, mean.y, mean.z, expected.x, expected.y, expected.z, difference))
-            XCTAssertLessThanOrEqual(difference, 5, "bar \(i): got \(mean), want \(expected)")
+            print(name, String(format: "bar %d: mean (%.1f, %.1f, %.1f), want (%.0f, %.0f, %.0f), ΔE2000 %.2f", i, mean.x, mean.y, mean.z, expected.x, expected.y, expected.z, difference))
+            XCTAssertLessThanOrEqual(difference, 5, "\(name) bar \(i): got \(mean), want \(expected)")
         }
     }
 }
