@@ -16,6 +16,9 @@ public enum GL {
         }
     }
 
+    /// Waits until the GPU has done all the work asked of it (`glFinish`): for timings.
+    public static func finish() { glFinish() }
+
     /// Throws if GL reported an error during `what`.
     public static func check(_ what: @autoclosure () -> String) throws {
         if let e = error() { throw GPUError("\(what()): \(e)") }

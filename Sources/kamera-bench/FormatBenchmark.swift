@@ -115,6 +115,7 @@ struct FormatBenchmark {
                 lines.append(row)
             }
             lines.append(demosaicAgainstConversion(width: w, height: h))
+            lines.append(try ConversionStageBenchmark(width: w, height: h).run())
         }
         lines.append("  (ffmpeg/kamera above 1: Kamera took less wall time; ffmpeg writes RGB PNGs with its default settings; – : ffmpeg has no such format,")
         lines.append("   the file is made by swapping bytes of another: vyuy from uyvy, nv16 from yuyv, nv61 from nv16, yv12 from yu12; Bayer files are")

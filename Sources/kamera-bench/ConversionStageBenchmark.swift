@@ -1,0 +1,53 @@
+import Foundation
+import GPU
+import Pixels
+
+/// The conversion stage on this machine's GPU (llvmpipe where there is none),
+/// in one process: a raw Bayer frame's upload and demosaic pass (`bayer.frag`,
+/// Malvar and bilinear) beside a YUYV frame's upload and conversion pass
+/// (`yuyv.frag`), the same size, uncropped, each followed by `glFinish`;
+/// median of 20 after 3 to warm up.
+struct ConversionStageBenchmark {
+    let width: Int, height: Int
+
+    func run() throws -> String {
+        let thread = RenderThread(name: "kamera.bench.stage")
+        defer { thread.shutdown() }
+        return try thread.sync {
+            let context = try GPUContext()
+            try context.makeCurrent()
+            let cache = try TextureCache(context: context, crop: .none)
+            cache.yuvConversion = .shader
+            var generator = SystemRandomNumberGenerator()
+            func random(_ format: PixelFormat) -> FrameBuffer {
+                let buffer = FrameBuffer(format: format, width: width, height: height)
+                for i in 0..<buffer.allBytes.count { buffer.allBytes[i] = UInt8.random(in: 0...255, using: &generator) }
+                return buffer
+            }
+            func median(_ frame: Frame) throws -> Double {
+                var times: [Double] = []
+                for round in 0..<23 {
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    _ = try cache.texture(for: frame)
+                    GL.finish()
+                    if round >= 3 { times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6) }
+                }
+                times.sort()
+                return (times[9] + times[10]) / 2
+            }
+            let yuyv = random(.yuyv), mosaic = random(.bayer8)
+            let yuyvMS = try median(yuyv.frame(sequence: 0, timestamp: 0))
+            var ms: [ISPSettings.Demosaic: Double] = [:]
+            for demosaic in ISPSettings.Demosaic.allCases {
+                var settings = ISPSettings()
+                settings.demosaic = demosaic
+                var frame = mosaic.frame(sequence: 0, timestamp: 0)
+                frame.bayer = RawBayer(format: .rggb8, settings: settings, gains: SIMD3(1.5, 1, 1.3))
+                ms[demosaic] = try median(frame)
+            }
+            let (malvar, bilinear) = (ms[.malvar]!, ms[.bilinear]!)
+            return String(format: "  the conversion pass on %@ at %dx%d (upload + shader + glFinish): demosaic Malvar %.2f ms, bilinear %.2f ms; YUYV %.2f ms; Malvar/YUYV %.2fx",
+                          context.renderer, width, height, malvar, bilinear, yuyvMS, malvar / yuyvMS)
+        }
+    }
+}
