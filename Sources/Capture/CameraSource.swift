@@ -78,7 +78,7 @@ public final class CameraSource: FrameSource {
         V4L2.ioctl(device.fd, KAMERA_VIDIOC_G_PARM, &foundRate)
         let mode = try CameraMode.choose(request, from: device.formats(),
                                          current: (Int(current.fmt.pix.width), Int(current.fmt.pix.height)), path: path)
-        if mode.repacked?.mosaic != nil, let problem = BayerMosaic.sizeProblem(width: mode.width, height: mode.height) {
+        if let problem = mode.repacked?.sizeProblem(width: mode.width, height: mode.height) {
             throw CaptureError("\(path): \(problem); choose another size with --input-size (`kamera devices --formats` lists them)")
         }
         var format = v4l2_format()

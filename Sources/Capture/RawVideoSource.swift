@@ -18,7 +18,7 @@ public final class RawVideoSource: FrameSource {
     public init(path: String, format: SourceFormat, width: Int, height: Int,
                 colorSpace: YUVColorSpace = .bt601Limited, isp: ISPSettings = ISPSettings()) throws {
         try FrameLimits.check(width: width, height: height, "\(path): the frame size")
-        if case .repacked(let wire) = format, wire.mosaic != nil, let problem = BayerMosaic.sizeProblem(width: width, height: height) {
+        if case .repacked(let wire) = format, let problem = wire.sizeProblem(width: width, height: height) {
             throw CaptureError("\(path): \(problem); check --input-size")
         }
         reader = try FileReader(path: path)

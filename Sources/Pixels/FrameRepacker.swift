@@ -2,7 +2,8 @@
 /// layout, frame after frame: a repack for most (`RepackedFormat.repack`),
 /// the image signal processor for raw Bayer (`BayerISP`, which keeps white
 /// balance statistics and buffers from frame to frame). With `ISPSettings.onGPU`,
-/// raw Bayer is copied as it is and only its gains are worked out here.
+/// raw Bayer is copied as it is (MIPI-packed: unpacked) and only its gains
+/// are worked out here.
 public final class FrameRepacker {
     public let format: RepackedFormat
     /// The processor of a Bayer format, nil for the others.
@@ -30,14 +31,33 @@ public final class FrameRepacker {
             return nil
         }
         guard output.isMosaic else {
-            isp.process(planes[0], mosaic: mosaic, into: target)
+            let plane = format.isMIPIPacked ? unpack(planes[0], mosaic: mosaic, width: target.width, height: target.height) : planes[0]
+            isp.process(plane, mosaic: mosaic, into: target)
             return nil
         }
-        let gains = isp.gains(for: planes[0], mosaic: mosaic, width: target.width, height: target.height)
-        let rowBytes = target.width * mosaic.bytesPerSample, out = target.mutablePlane(0).baseAddress!
-        for y in 0..<target.height {
-            (out + y * target.planes[0].bytesPerRow).copyMemory(from: planes[0].bytes.baseAddress! + y * planes[0].bytesPerRow, byteCount: rowBytes)
+        let out = target.mutablePlane(0).baseAddress!, outRow = target.planes[0].bytesPerRow
+        if format.isMIPIPacked {
+            MIPIUnpacker.unpack(planes[0], bits: mosaic.bits, width: target.width, height: target.height, into: out, bytesPerRow: outRow)
+        } else {
+            let rowBytes = target.width * mosaic.bytesPerSample
+            for y in 0..<target.height {
+                (out + y * outRow).copyMemory(from: planes[0].bytes.baseAddress! + y * planes[0].bytesPerRow, byteCount: rowBytes)
+            }
         }
-        return RawBayer(format: format, settings: isp.settings, gains: gains)
+        let gains = isp.gains(for: target.planes[0], mosaic: mosaic, width: target.width, height: target.height)
+        return RawBayer(format: format.unpacked, settings: isp.settings, gains: gains)
+    }
+
+    /// MIPI-packed frames unpacked into 16-bit words before the CPU's ISP, kept between frames of one size.
+    private var unpacked: FrameBuffer?
+
+    private func unpack(_ plane: Plane, mosaic: BayerMosaic, width: Int, height: Int) -> Plane {
+        if unpacked?.width != width || unpacked?.height != height {
+            unpacked = FrameBuffer(format: .bayer16, width: width, height: height)
+        }
+        let buffer = unpacked!
+        MIPIUnpacker.unpack(plane, bits: mosaic.bits, width: width, height: height, into: buffer.mutablePlane(0).baseAddress!,
+                            bytesPerRow: buffer.planes[0].bytesPerRow)
+        return buffer.planes[0]
     }
 }

@@ -32,6 +32,12 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
     case bggr10, gbrg10, grbg10, rggb10
     case bggr12, gbrg12, grbg12, rggb12
     case bggr16, gbrg16, grbg16, rggb16
+    /// Raw Bayer MIPI CSI-2 packed, as CSI receivers deliver it: four 10-bit
+    /// samples in 5 bytes (their high 8 bits, then a byte of the four low
+    /// pairs) or two 12-bit samples in 3 bytes (high 8 bits each, then the low
+    /// nibbles). Unpacked into 16-bit words before the ISP.
+    case bggr10p, gbrg10p, grbg10p, rggb10p
+    case bggr12p, gbrg12p, grbg12p, rggb12p
 
     public var name: String { rawValue }
 
@@ -47,11 +53,29 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         }
     }
 
+    /// True for raw Bayer packed MIPI CSI-2 style (`bggr10p`...).
+    public var isMIPIPacked: Bool { mosaic != nil && rawValue.hasSuffix("p") }
+
+    /// The unpacked format of the same pattern and depth (`bggr10` for
+    /// `bggr10p`): what a MIPI-packed frame is once unpacked; itself for the others.
+    public var unpacked: RepackedFormat { isMIPIPacked ? Self(rawValue: String(rawValue.dropLast()))! : self }
+
+    /// Why a frame of this size cannot be read, nil when it can: Bayer frames
+    /// have whole 2x2 blocks, and 10-bit MIPI-packed rows whole groups of four.
+    public func sizeProblem(width: Int, height: Int) -> String? {
+        guard let mosaic else { return nil }
+        if let problem = BayerMosaic.sizeProblem(width: width, height: height) { return problem }
+        if isMIPIPacked, mosaic.bits == 10, width % 4 != 0 {
+            return "a 10-bit MIPI-packed Bayer frame has a width that is a multiple of 4 (not \(width))"
+        }
+        return nil
+    }
+
     /// The Bayer layout, nil for the other formats.
     public var mosaic: BayerMosaic? {
         let name = rawValue
         guard let order = ["bggr": (1, 1), "gbrg": (0, 1), "grbg": (1, 0), "rggb": (0, 0)][String(name.prefix(4))],
-              let bits = Int(name.dropFirst(4)) else { return nil }
+              let bits = Int(name.dropFirst(4).filter { $0 != "p" }) else { return nil }
         return BayerMosaic(redColumn: order.0, redRow: order.1, bits: bits)
     }
 
@@ -93,12 +117,25 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         case .gbrg16: "GB16"
         case .grbg16: "GR16"
         case .rggb16: "RG16"
+        case .bggr10p: "pBAA"
+        case .gbrg10p: "pGAA"
+        case .grbg10p: "pgAA"
+        case .rggb10p: "pRAA"
+        case .bggr12p: "pBCC"
+        case .gbrg12p: "pGCC"
+        case .grbg12p: "pgCC"
+        case .rggb12p: "pRCC"
         }
     }
 
     /// Parses a name as a user types it: Kamera's names, the V4L2 code
     /// (`UYVY`, `YU12`, `Y16`) and ffmpeg's pixel format names (`uyvy422`, `yuv420p`).
     public init?(name: String) {
+        // Exactly as V4L2 spells it first: pGAA and pgAA differ only in case.
+        if let f = Self.allCases.first(where: { $0.fourcc.filter { $0 != " " } == name.filter { $0 != " " } }) {
+            self = f
+            return
+        }
         let text = name.filter { $0 != " " }.lowercased()
         if let f = Self(rawValue: text) ?? Self.allCases.first(where: { $0.fourcc.filter { $0 != " " }.lowercased() == text }) {
             self = f
@@ -145,7 +182,9 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         case .bgr24: return [(width * 3, height)]
         case .rgb565, .y10, .y12, .y16: return [(width * 2, height)]
         case .rgbx, .xbgr, .abgr, .argb, .xrgb: return [(width * 4, height)]
-        default: return [(width * (mosaic?.bytesPerSample ?? 1), height)]
+        default:
+            if isMIPIPacked, let bits = mosaic?.bits { return [((width * bits + 7) / 8, height)] }
+            return [(width * (mosaic?.bytesPerSample ?? 1), height)]
         }
     }
 

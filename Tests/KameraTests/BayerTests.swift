@@ -9,7 +9,8 @@ import XCTest
 /// flat gray field; `auto`'s smoothing; the demosaic shader (`bayer.frag`)
 /// against the same reference; raw files through `kamera render` on both paths.
 final class BayerTests: KameraProcessTestCase {
-    static let bayerFormats = RepackedFormat.allCases.filter { $0.mosaic != nil }
+    static let bayerFormats = RepackedFormat.allCases.filter { $0.mosaic != nil && !$0.isMIPIPacked }
+    static let packedFormats = RepackedFormat.allCases.filter(\.isMIPIPacked)
 
     /// Runs `BayerISP` on `samples` and returns its picture.
     func processed(_ format: RepackedFormat, _ samples: [Int], width: Int, height: Int, _ isp: BayerISP) -> Image {
@@ -112,6 +113,44 @@ final class BayerTests: KameraProcessTestCase {
                 XCTAssertClose(got, wanted, tolerance: 1, "\(format) crop \(crop) GLES \(gles) \(s)")
             }
         }
+    }
+
+    /// MIPI-packed raw files, every order at 10 and 12 bits: the packing is
+    /// the test's own, and the render on both paths equals the reference
+    /// within 1; `--save-input` keeps the unpacked samples, named so
+    /// `--format` reads them back. A width that breaks the 10-bit groups is refused.
+    func testMIPIPackedFilesUnpackToTheirSamples() throws {
+        let (width, height) = (36, 20)
+        let image = sampleImage(width: width, height: height)
+        XCTAssertEqual(Self.packedFormats.count, 8)
+        for format in Self.packedFormats {
+            let samples = BayerReference.samples(format, image, light: SIMD3(0.8, 1, 0.7), black: 64)
+            let bytes = BayerReference.bytes(format, samples)
+            XCTAssertEqual(bytes.count, format.frameSize(width: width, height: height), "\(format): packed size")
+            let file = run.folder.appendingPathComponent("\(format).raw")
+            try Data(bytes).write(to: file)
+            var s = ISPSettings()
+            (s.whiteBalance, s.blackLevel) = (.gains(red: 1.3, green: 1, blue: 1.5), 64)
+            let want = BayerReference.process(format, samples, width: width, height: height, settings: s, gains: SIMD3(1.3, 1, 1.5))
+            for conversion in ["cpu", "shader"] {
+                let name = "\(format)-\(conversion)"
+                let result = try run.run(["render", "--input", file.path, "--format", format.fourcc, "--input-size", "\(width)x\(height)",
+                                          "--awb", "1.3,1,1.5", "--black-level", "64", "--crop", "none", "--yuv-conversion", conversion,
+                                          "--save-input", "\(name).raw", "-o", "\(name).png", "--quiet"])
+                XCTAssertEqual(result.status, 0, result.stderr)
+                let frame = try XCTUnwrap(try ImageSource(path: run.path("\(name).png")).nextFrame())
+                XCTAssertClose(Image(width: width, height: height, pixels: Array(frame.planes[0].bytes)), want, tolerance: 1, name)
+                if conversion == "shader" {
+                    let saved = try [UInt8](Data(contentsOf: URL(fileURLWithPath: run.path("\(name).raw"))))
+                    XCTAssertEqual(saved, BayerReference.bytes(format.unpacked, samples), "\(name): the unpacked samples saved")
+                }
+            }
+        }
+        try run.write("narrow.raw", [UInt8](repeating: 0, count: 34 * 5 / 4 * 20 + 10))
+        try run.assertFails(["render", "--input", run.path("narrow.raw"), "--format", "pRAA", "--input-size", "34x20", "-o", "x.png"],
+                            mentioning: ["narrow.raw", "multiple of 4", "34"])
+        XCTAssertEqual(RepackedFormat(name: "pgAA"), .grbg10p, "V4L2's codes differ in case only")
+        XCTAssertEqual(RepackedFormat(name: "pGAA"), .gbrg10p)
     }
 
     /// The demosaic interpolates: on a picture with no color edges it gives

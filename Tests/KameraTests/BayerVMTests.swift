@@ -11,7 +11,7 @@ import XCTest
 /// demosaic, auto white balance and curve land within ΔE2000 5 of the bars'
 /// known colors. The VM must boot; if it cannot, the test fails.
 final class BayerVMTests: XCTestCase {
-    static let formats = RepackedFormat.allCases.filter { $0.mosaic != nil }
+    static let formats = RepackedFormat.allCases.filter { $0.mosaic != nil && !$0.isMIPIPacked }  // vivid has no packed ones
     static let (width, height) = (320, 180)
     /// vivid's values are already encoded for display, so no curve; no white balance, to compare with the reference.
     static let plain = "--gamma none --awb off"

@@ -29,7 +29,16 @@ enum BayerReference {
 
     /// `samples` as the format stores them: bytes, or little-endian 16-bit words.
     static func bytes(_ format: RepackedFormat, _ samples: [Int]) -> [UInt8] {
-        format.mosaic!.bits > 8 ? samples.flatMap { [UInt8($0 & 255), UInt8($0 >> 8)] } : samples.map { UInt8($0) }
+        if format.isMIPIPacked {
+            // MIPI CSI-2: the high 8 bits of each sample of a group, then the low bits gathered, first sample lowest
+            // (rows are whole groups, so the rows' samples back to back pack as the rows do).
+            let bits = format.mosaic!.bits, group = bits == 10 ? 4 : 2, low = bits - 8
+            return stride(from: 0, to: samples.count, by: group).flatMap { start -> [UInt8] in
+                let g = samples[start..<start + group]
+                return g.map { UInt8($0 >> low) } + [UInt8(g.enumerated().reduce(0) { $0 | ($1.element & ((1 << low) - 1)) << ($1.offset * low) })]
+            }
+        }
+        return format.mosaic!.bits > 8 ? samples.flatMap { [UInt8($0 & 255), UInt8($0 >> 8)] } : samples.map { UInt8($0) }
     }
 
     /// Weights in eighths, rows top to bottom, centered on the sample.
