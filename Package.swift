@@ -51,7 +51,7 @@ let package = Package(
         .plugin(name: "VersionStamp", capability: .buildTool()),
         .target(name: "DRM", dependencies: ["CDRM", "CLinux", "Lifecycle"], swiftSettings: swift5),
         .target(name: "Pixels", dependencies: ["Lifecycle"], swiftSettings: swift5),
-        .target(name: "Capture", dependencies: ["Pixels", "CPNG", "CV4L2", "CJPEG", "CDRM", "DRM", "Lifecycle", "CALSA"], swiftSettings: swift5),
+        .target(name: "Capture", dependencies: ["Pixels", "CPNG", "CV4L2", "CJPEG", "CDRM", "DRM", "Lifecycle", "CALSA", "CFFmpeg"], swiftSettings: swift5),
         .target(
             name: "GPU",
             dependencies: ["CEGL", "CGLES", "CGBM", "CDRM", "DRM", "Pixels", "Lifecycle", "Shaders", .product(name: "Logging", package: "swift-log")],

@@ -40,15 +40,16 @@ public struct CameraFormat: Equatable, Sendable, Codable {
         self.sizes = sizes
     }
 
-    /// The layout Kamera hands frames on as (MJPEG is decoded to RGBA, a
+    /// The layout Kamera hands frames on as (MJPEG is decoded to RGBA, H.264 and HEVC to NV12, a
     /// repacked format repacked), nil when it cannot read it.
-    public var pixelFormat: PixelFormat? { isCompressed ? .rgba : PixelFormat(v4l2Code: fourcc) ?? repacked?.native }
+    public var pixelFormat: PixelFormat? { compressed?.decoded ?? PixelFormat(v4l2Code: fourcc) ?? repacked?.native }
 
     /// The format Kamera repacks these frames from, nil when it reads them as they are.
     public var repacked: RepackedFormat? { RepackedFormat(v4l2Code: fourcc) }
 
-    /// Motion-JPEG, decoded on the CPU.
-    public var isCompressed: Bool { fourcc == "MJPG" || fourcc == "JPEG" }
+    /// The compressed format, decoded on the CPU; nil for the others.
+    public var compressed: CompressedFormat? { CompressedFormat(v4l2Code: fourcc) }
+    public var isCompressed: Bool { compressed != nil }
 }
 
 /// An open V4L2 device node.

@@ -5,7 +5,9 @@ import Pixels
 public struct CameraMode: Equatable, Sendable {
     public var format: PixelFormat
     public var fourcc: String
-    public var isCompressed: Bool { fourcc == "MJPG" || fourcc == "JPEG" }
+    /// The compressed format, decoded on the CPU; nil for the others.
+    public var compressed: CompressedFormat? { CompressedFormat(v4l2Code: fourcc) }
+    public var isCompressed: Bool { compressed != nil }
     /// The format each frame is repacked from into `format`, nil when read as it is.
     public var repacked: RepackedFormat? { RepackedFormat(v4l2Code: fourcc) }
     /// Frames reach Kamera in memory of its own (decoded or repacked), not in the driver's buffers.
@@ -30,7 +32,7 @@ public struct CameraMode: Equatable, Sendable {
                               path: String = "camera") throws -> CameraMode {
         var usable = formats.filter { f in
             guard f.pixelFormat != nil else { return false }
-            if request.compressed { return f.isCompressed }
+            if request.compressed { return request.codec.map { f.compressed == $0 } ?? f.isCompressed }
             if let wanted = request.repacked { return f.repacked == wanted }
             return request.format == nil || (f.pixelFormat == request.format && !f.isCompressed && f.repacked == nil)
         }
@@ -61,7 +63,10 @@ public struct CameraMode: Equatable, Sendable {
         }
         // Uncompressed formats by bytes per pixel, a repacked one after the
         // native one of its size (a pass over each frame on the CPU); MJPEG (decoded on the CPU) last.
-        func cost(_ f: CameraFormat) -> Double { f.isCompressed ? 100 : f.pixelFormat!.bytesPerPixel + (f.repacked != nil ? 0.5 : 0) }
+        func cost(_ f: CameraFormat) -> Double {
+            // Compressed last, MJPEG before H.264 and HEVC (a JPEG decodes on its own; a stream waits for its key frame).
+            f.compressed.map { $0 == .mjpeg ? 100 : 110 } ?? f.pixelFormat!.bytesPerPixel + (f.repacked != nil ? 0.5 : 0)
+        }
         let cheapest: ((CameraFormat, CameraSize), (CameraFormat, CameraSize)) -> Bool = { cost($0.0) < cost($1.0) }
         switch request.rate {
         case .max:

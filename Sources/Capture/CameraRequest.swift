@@ -16,6 +16,8 @@ public struct CameraRequest: Equatable, Sendable {
     public var format: PixelFormat?
     /// Ask for Motion-JPEG (decoded to RGBA) instead of `format`.
     public var compressed = false
+    /// With `compressed`: which compressed format; nil for any (MJPEG first).
+    public var codec: CompressedFormat?
     /// Ask for a format Kamera repacks (`UYVY`, `NV21`, ...) instead of `format`.
     public var repacked: RepackedFormat?
     /// How a raw Bayer camera's frames are processed.
@@ -34,7 +36,7 @@ public struct CameraRequest: Equatable, Sendable {
     }
 
     public static func == (a: CameraRequest, b: CameraRequest) -> Bool {
-        a.format == b.format && a.compressed == b.compressed && a.repacked == b.repacked && a.isp == b.isp && a.rate == b.rate && a.size?.width == b.size?.width && a.size?.height == b.size?.height
+        a.format == b.format && a.compressed == b.compressed && a.codec == b.codec && a.repacked == b.repacked && a.isp == b.isp && a.rate == b.rate && a.size?.width == b.size?.width && a.size?.height == b.size?.height
     }
 }
 

@@ -19,7 +19,7 @@ public final class CameraSource: FrameSource {
     var memoryType = V4L2_MEMORY_MMAP.rawValue
     var dumbBuffers: [DumbBuffer] = []
     var exportedFDs: [Int32] = []
-    var decoder: JPEGDecoder?
+    var decoder: FrameDecoder?
     /// Repacks (or demosaics) frames of a format Kamera does not read as it is.
     var repacker: FrameRepacker?
     /// MJPEG and repacked formats: frames are decoded or repacked into these,
@@ -32,8 +32,10 @@ public final class CameraSource: FrameSource {
     /// For raw Bayer handed on raw (`ISPSettings.onGPU`): how to develop the frame in each slot.
     var slotBayer: [RawBayer?] = []
     let slotLock = NSLock()
-    /// MJPEG frames that could not be decoded and were skipped.
+    /// Compressed frames that could not be decoded and were skipped.
     public internal(set) var corruptFrames = 0
+    /// H.264 and HEVC frames that gave no picture: those before the stream's first key frame.
+    public internal(set) var undecodedFrames = 0
     var held: Int?
     var streaming = false
     var lastSequence: UInt32?
@@ -268,7 +270,8 @@ public final class CameraSource: FrameSource {
         latest = (buffer.sequence, timestamp)
         let planes = mode.isConverted ? decodedPlanes[ticket] : bufferPlanes[ticket]
         var frame = Frame(format: frameFormat, width: mode.width, height: mode.height, planes: planes,
-                          timestamp: timestamp, sequence: UInt64(buffer.sequence), colorSpace: colorSpace, storage: self)
+                          timestamp: timestamp, sequence: UInt64(buffer.sequence),
+                          colorSpace: (decoder as? VideoStreamDecoder)?.colorSpace ?? colorSpace, storage: self)
         if repacker != nil { frame.bayer = slotBayer[ticket] }
         return (frame, ticket)
     }

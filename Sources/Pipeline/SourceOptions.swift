@@ -10,6 +10,8 @@ public struct SourceOptions: Equatable {
     public var camera: String?
     /// Ask the camera for Motion-JPEG.
     public var compressed = false
+    /// With `compressed`: which compressed format; nil for any (MJPEG first).
+    public var codec: CompressedFormat?
     /// The capture rate for a camera.
     public var cameraRate: CameraRequest.Rate = .current
     /// Pixel format of raw input, the camera or the test pattern.
@@ -36,7 +38,7 @@ public struct SourceOptions: Equatable {
     }
 
     public static func == (a: SourceOptions, b: SourceOptions) -> Bool {
-        a.input == b.input && a.camera == b.camera && a.compressed == b.compressed && a.cameraRate == b.cameraRate && a.format == b.format && a.repackedFormat == b.repackedFormat && a.isp == b.isp && a.colorSpace == b.colorSpace && a.rate == b.rate && a.rateFromFile == b.rateFromFile
+        a.input == b.input && a.camera == b.camera && a.compressed == b.compressed && a.codec == b.codec && a.cameraRate == b.cameraRate && a.format == b.format && a.repackedFormat == b.repackedFormat && a.isp == b.isp && a.colorSpace == b.colorSpace && a.rate == b.rate && a.rateFromFile == b.rateFromFile
             && a.inputSize?.width == b.inputSize?.width && a.inputSize?.height == b.inputSize?.height
     }
 
@@ -53,6 +55,7 @@ public struct SourceOptions: Equatable {
         if let camera {
             let path = camera == "auto" ? try Self.firstCamera() : camera
             var request = CameraRequest(format: format, compressed: compressed, repacked: repackedFormat, size: inputSize, rate: cameraRate)
+            request.codec = codec
             request.isp = isp
             guard let renderer, renderer.settings.upload != .copy else {
                 return CaptureQueue(camera: try CameraSource(path: path, request: request))

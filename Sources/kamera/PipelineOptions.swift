@@ -1,5 +1,6 @@
 import CommandLineSupport
 import ArgumentParser
+import Capture
 import Filters
 import Foundation
 import GPU
@@ -19,7 +20,7 @@ struct PipelineOptions: ParsableArguments {
             help: "Camera to capture from: /dev/videoN, or auto for the first one (see `kamera devices`); -d and --device as in v4l2-ctl and fswebcam.")
     var camera: String?
 
-    @Option(parsing: .unconditional, help: "Pixel format of raw input, the camera (auto: the cheapest to upload; mjpeg too) or the test pattern: \(PixelFormat.validNames); raw input and cameras also \(RepackedFormat.validNames) (V4L2 codes such as UYVY, YU12 or RGGB and ffmpeg's names too), repacked on the CPU (raw Bayer: demosaiced, see Raw Bayer).")
+    @Option(parsing: .unconditional, help: "Pixel format of raw input, the camera (auto: the cheapest to upload; mjpeg, h264 and hevc too, decoded on the CPU) or the test pattern: \(PixelFormat.validNames); raw input and cameras also \(RepackedFormat.validNames) (V4L2 codes such as UYVY, YU12 or RGGB and ffmpeg's names too), repacked on the CPU (raw Bayer: demosaiced on the GPU or the CPU, see Raw Bayer).")
     var format: String?
 
     @Option(name: [.long, .customShort("r"), .customLong("resolution")], parsing: .unconditional,
@@ -87,9 +88,10 @@ struct PipelineOptions: ParsableArguments {
                 throw UsageError("\(given.joined(separator: " and ")) \(given.count > 1 ? "are" : "is") for raw input and the test pattern; \(excerpt(input)) gives its own; leave \(given.count > 1 ? "them" : "it") out")
             }
         }
-        if let format, ["mjpeg", "mjpg"].contains(format.lowercased()) {
+        if let format, let codec = CompressedFormat(name: format) {
             guard camera != nil else { throw UsageError("--format \(excerpt(format)) is only for --camera; files and the test pattern use \(PixelFormat.validNames)") }
             source.compressed = true
+            source.codec = codec
         } else if let format, format != "auto" || camera == nil {
             switch SourceFormat(name: format) {
             case .native(let f): source.format = f

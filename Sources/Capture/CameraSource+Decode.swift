@@ -1,13 +1,13 @@
 import CV4L2
 import Foundation
 
-/// MJPEG: each JPEG the driver fills is decoded into a free slot and the
-/// driver's buffer goes straight back.
+/// Compressed formats (MJPEG, H.264, HEVC): each frame the driver fills is
+/// decoded into a free slot and the driver's buffer goes straight back.
 extension CameraSource {
-    /// Decodes the JPEG in `buffer` and queues the buffer again; returns the
+    /// Decodes the frame in `buffer` and queues the buffer again; returns the
     /// slot holding the frame, or nil when the frame was dropped (every slot
-    /// still held by the consumer) or could not be decoded (counted).
-    func decode(_ buffer: v4l2_buffer, with decoder: JPEGDecoder) throws -> Int? {
+    /// still held by the consumer), could not be decoded or gave no picture yet (both counted).
+    func decode(_ buffer: v4l2_buffer, with decoder: FrameDecoder) throws -> Int? {
         let index = Int(buffer.index)
         let used = buffer.bytesused > 0 ? min(Int(buffer.bytesused), buffers[index].count) : buffers[index].count
         guard let slot = takeSlot() else {
@@ -15,7 +15,13 @@ extension CameraSource {
             return nil
         }
         do {
-            try decoder.decode(UnsafeRawBufferPointer(rebasing: buffers[index][0..<used]), into: decoded[slot])
+            guard try decoder.decodeFrame(UnsafeRawBufferPointer(rebasing: buffers[index][0..<used]), into: decoded[slot]) else {
+                // A stream decoder with no picture yet (before the first key frame).
+                undecodedFrames += 1
+                try requeue(slot)
+                try queue(buffer.index)
+                return nil
+            }
         } catch {
             corruptFrames += 1
             try requeue(slot)
