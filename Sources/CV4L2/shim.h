@@ -3,6 +3,7 @@
 #include <sys/ioctl.h>
 #include <linux/videodev2.h>
 #include <libv4l2.h>
+#include <libv4lconvert.h>
 
 // ioctl is variadic and the VIDIOC_* request numbers are function-like macros;
 // Swift imports neither, so they are spelled out here.
@@ -18,6 +19,7 @@ static const unsigned long KAMERA_VIDIOC_ENUM_FRAMESIZES = VIDIOC_ENUM_FRAMESIZE
 static const unsigned long KAMERA_VIDIOC_ENUM_FRAMEINTERVALS = VIDIOC_ENUM_FRAMEINTERVALS;
 static const unsigned long KAMERA_VIDIOC_G_FMT = VIDIOC_G_FMT;
 static const unsigned long KAMERA_VIDIOC_S_FMT = VIDIOC_S_FMT;
+static const unsigned long KAMERA_VIDIOC_TRY_FMT = VIDIOC_TRY_FMT;
 static const unsigned long KAMERA_VIDIOC_G_PARM = VIDIOC_G_PARM;
 static const unsigned long KAMERA_VIDIOC_S_PARM = VIDIOC_S_PARM;
 static const unsigned long KAMERA_VIDIOC_REQBUFS = VIDIOC_REQBUFS;

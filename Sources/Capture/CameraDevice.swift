@@ -42,7 +42,10 @@ public struct CameraFormat: Equatable, Sendable, Codable {
 
     /// The layout Kamera hands frames on as (MJPEG is decoded to RGBA, H.264 and HEVC to NV12, a
     /// repacked format repacked), nil when it cannot read it.
-    public var pixelFormat: PixelFormat? { compressed?.decoded ?? PixelFormat(v4l2Code: fourcc) ?? repacked?.native }
+    public var pixelFormat: PixelFormat? { compressed?.decoded ?? PixelFormat(v4l2Code: fourcc) ?? repacked?.native ?? (viaLibV4L ? .rgb24 : nil) }
+
+    /// True when Kamera does not read this format itself but libv4lconvert converts it (to RGB24).
+    public var viaLibV4L = false
 
     /// The format Kamera repacks these frames from, nil when it reads them as they are.
     public var repacked: RepackedFormat? { RepackedFormat(v4l2Code: fourcc) }
@@ -134,14 +137,22 @@ public final class CameraDevice {
     }
 
     /// Formats, sizes and rates, as `VIDIOC_ENUM_FMT`, `ENUM_FRAMESIZES` and `ENUM_FRAMEINTERVALS` give them.
-    public func formats() -> [CameraFormat] {
+    /// The formats the camera offers; with `libv4l`, those Kamera does not
+    /// read itself are tried with libv4lconvert (`viaLibV4L`).
+    public func formats(libv4l tryLibV4L: Bool = false) -> [CameraFormat] {
         var formats: [CameraFormat] = []
         var desc = v4l2_fmtdesc()
         desc.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        var libv4l: LibV4LConverter?
         while V4L2.ioctl(fd, KAMERA_VIDIOC_ENUM_FMT, &desc) == 0 {
-            formats.append(CameraFormat(fourcc: FourCC.text(desc.pixelformat), description: V4L2.string(desc.description),
-                                        sizes: sizes(desc.pixelformat)))
+            var format = CameraFormat(fourcc: FourCC.text(desc.pixelformat), description: V4L2.string(desc.description),
+                                      sizes: sizes(desc.pixelformat))
+            if tryLibV4L, format.pixelFormat == nil, let size = format.sizes.first {
+                libv4l = libv4l ?? LibV4LConverter(fd: fd)
+                format.viaLibV4L = libv4l?.converts(desc.pixelformat, width: size.width, height: size.height, device: fd) ?? false
+            }
             desc.index += 1
+            formats.append(format)
         }
         return formats
     }

@@ -11,7 +11,9 @@ public struct CameraMode: Equatable, Sendable {
     /// The format each frame is repacked from into `format`, nil when read as it is.
     public var repacked: RepackedFormat? { RepackedFormat(v4l2Code: fourcc) }
     /// Frames reach Kamera in memory of its own (decoded or repacked), not in the driver's buffers.
-    public var isConverted: Bool { isCompressed || repacked != nil }
+    public var isConverted: Bool { isCompressed || repacked != nil || viaLibV4L }
+    /// Converted to RGB24 by libv4lconvert, the fallback for formats Kamera does not read itself.
+    public var viaLibV4L = false
     public var width: Int
     public var height: Int
     /// nil leaves the rate as it is.
@@ -32,6 +34,7 @@ public struct CameraMode: Equatable, Sendable {
                               path: String = "camera") throws -> CameraMode {
         var usable = formats.filter { f in
             guard f.pixelFormat != nil else { return false }
+            if let wanted = request.otherFourcc { return f.viaLibV4L && f.fourcc.filter { $0 != " " } == wanted.filter { $0 != " " } }
             if request.compressed { return request.codec.map { f.compressed == $0 } ?? f.isCompressed }
             if let wanted = request.repacked { return f.repacked == wanted }
             return request.format == nil || (f.pixelFormat == request.format && !f.isCompressed && f.repacked == nil)
@@ -42,8 +45,12 @@ public struct CameraMode: Equatable, Sendable {
         }
         guard !usable.isEmpty else {
             let offered = formats.map { $0.fourcc.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+            if let wanted = request.otherFourcc {
+                let viaLibV4L = formats.filter(\.viaLibV4L).map { $0.fourcc.trimmingCharacters(in: .whitespaces) }
+                throw CaptureError("\(path) offers no \(wanted) that libv4l converts; it converts \(viaLibV4L.isEmpty ? "none of its formats" : viaLibV4L.joined(separator: ", ")) (the camera offers \(offered))")
+            }
             if request.compressed {
-                throw CaptureError("\(path) does not offer MJPEG; it offers \(offered)")
+                throw CaptureError("\(path) does not offer \(request.codec.map { $0.rawValue.uppercased() } ?? "MJPEG"); it offers \(offered)")
             }
             if let wanted = request.repacked {
                 throw CaptureError("\(path) does not offer \(wanted.name) (\(wanted.fourcc.filter { $0 != " " })); it offers \(offered)")
@@ -65,7 +72,13 @@ public struct CameraMode: Equatable, Sendable {
         // native one of its size (a pass over each frame on the CPU); MJPEG (decoded on the CPU) last.
         func cost(_ f: CameraFormat) -> Double {
             // Compressed last, MJPEG before H.264 and HEVC (a JPEG decodes on its own; a stream waits for its key frame).
-            f.compressed.map { $0 == .mjpeg ? 100 : 110 } ?? f.pixelFormat!.bytesPerPixel + (f.repacked != nil ? 0.5 : 0)
+            // libv4l's conversion, the fallback, after everything Kamera reads itself.
+            f.compressed.map { $0 == .mjpeg ? 100 : 110 } ?? (f.viaLibV4L ? 120 : f.pixelFormat!.bytesPerPixel + (f.repacked != nil ? 0.5 : 0))
+        }
+        func make(_ f: CameraFormat, _ s: CameraSize, _ rate: Double?) -> CameraMode {
+            var mode = CameraMode(format: f.pixelFormat!, fourcc: f.fourcc, width: s.width, height: s.height, rate: rate)
+            mode.viaLibV4L = f.viaLibV4L
+            return mode
         }
         let cheapest: ((CameraFormat, CameraSize), (CameraFormat, CameraSize)) -> Bool = { cost($0.0) < cost($1.0) }
         switch request.rate {
@@ -77,7 +90,7 @@ public struct CameraMode: Equatable, Sendable {
                 return cheapest(b, a)
             }!
             let rate = best.1.rates.first ?? 0
-            var mode = CameraMode(format: best.0.pixelFormat!, fourcc: best.0.fourcc, width: best.1.width, height: best.1.height, rate: rate)
+            var mode = make(best.0, best.1, rate)
             if rate <= 30 {
                 mode.note = "--fps max: \(path) offers nothing faster than \(formatRate(rate)) fps; running at \(formatRate(rate)) fps, \(best.1.width)x\(best.1.height) \(best.0.fourcc)"
             }
@@ -88,10 +101,10 @@ public struct CameraMode: Equatable, Sendable {
                 let rates = Set(candidates.flatMap(\.1.rates)).sorted(by: >).map(formatRate).joined(separator: ", ")
                 throw CaptureError("\(path) does not offer \(formatRate(fps)) fps at \(size.width)x\(size.height); rates: \(rates)")
             }
-            return CameraMode(format: chosen.0.pixelFormat!, fourcc: chosen.0.fourcc, width: chosen.1.width, height: chosen.1.height, rate: fps)
+            return make(chosen.0, chosen.1, fps)
         case .current:
             let chosen = candidates.sorted(by: cheapest).first!
-            return CameraMode(format: chosen.0.pixelFormat!, fourcc: chosen.0.fourcc, width: chosen.1.width, height: chosen.1.height, rate: nil)
+            return make(chosen.0, chosen.1, nil)
         }
     }
 

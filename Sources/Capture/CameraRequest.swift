@@ -18,6 +18,8 @@ public struct CameraRequest: Equatable, Sendable {
     public var compressed = false
     /// With `compressed`: which compressed format; nil for any (MJPEG first).
     public var codec: CompressedFormat?
+    /// A format Kamera does not read itself, by its V4L2 code, to take through libv4l (`HSV3`).
+    public var otherFourcc: String?
     /// Ask for a format Kamera repacks (`UYVY`, `NV21`, ...) instead of `format`.
     public var repacked: RepackedFormat?
     /// How a raw Bayer camera's frames are processed.
@@ -36,7 +38,7 @@ public struct CameraRequest: Equatable, Sendable {
     }
 
     public static func == (a: CameraRequest, b: CameraRequest) -> Bool {
-        a.format == b.format && a.compressed == b.compressed && a.codec == b.codec && a.repacked == b.repacked && a.isp == b.isp && a.rate == b.rate && a.size?.width == b.size?.width && a.size?.height == b.size?.height
+        a.format == b.format && a.compressed == b.compressed && a.codec == b.codec && a.otherFourcc == b.otherFourcc && a.repacked == b.repacked && a.isp == b.isp && a.rate == b.rate && a.size?.width == b.size?.width && a.size?.height == b.size?.height
     }
 }
 

@@ -60,7 +60,7 @@ extension CameraSource {
             }
             let memory = UnsafeMutableRawBufferPointer(start: address, count: Int(buffer.length))
             buffers.append(memory)
-            if mode.isCompressed {
+            if mode.isCompressed || mode.viaLibV4L {
                 bufferPlanes.append([])
                 try queue(index)
                 continue

@@ -20,6 +20,8 @@ public final class CameraSource: FrameSource {
     var dumbBuffers: [DumbBuffer] = []
     var exportedFDs: [Int32] = []
     var decoder: FrameDecoder?
+    /// Formats Kamera does not read itself: libv4l's conversion, and the layout the driver was set to.
+    var libv4l: (converter: LibV4LConverter, format: v4l2_format)?
     /// Repacks (or demosaics) frames of a format Kamera does not read as it is.
     var repacker: FrameRepacker?
     /// MJPEG and repacked formats: frames are decoded or repacked into these,
@@ -78,8 +80,14 @@ public final class CameraSource: FrameSource {
         foundFormat = current
         foundRate.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         V4L2.ioctl(device.fd, KAMERA_VIDIOC_G_PARM, &foundRate)
-        let mode = try CameraMode.choose(request, from: device.formats(),
-                                         current: (Int(current.fmt.pix.width), Int(current.fmt.pix.height)), path: path)
+        let size = (Int(current.fmt.pix.width), Int(current.fmt.pix.height))
+        let mode: CameraMode
+        do {
+            // libv4l's formats are tried only when asked for or when nothing Kamera reads itself fits: each costs a trial conversion.
+            mode = try CameraMode.choose(request, from: device.formats(libv4l: request.otherFourcc != nil), current: size, path: path)
+        } catch where request.otherFourcc == nil && request.format == nil && request.repacked == nil && !request.compressed {
+            mode = try CameraMode.choose(request, from: device.formats(libv4l: true), current: size, path: path)
+        }
         if let problem = mode.repacked?.sizeProblem(width: mode.width, height: mode.height) {
             throw CaptureError("\(path): \(problem); choose another size with --input-size (`kamera devices --formats` lists them)")
         }
@@ -106,6 +114,10 @@ public final class CameraSource: FrameSource {
         }
         self.mode = mode
         repacker = mode.repacked.map { FrameRepacker(format: $0, isp: request.isp) }
+        if mode.viaLibV4L {
+            guard let converter = LibV4LConverter(fd: device.fd) else { throw CaptureError("\(path): libv4lconvert could not start for \(mode.fourcc)") }
+            libv4l = (converter, format)
+        }
         let yuv709 = pix.ycbcr_enc == UInt32(V4L2_YCBCR_ENC_709.rawValue)
             || (pix.ycbcr_enc == UInt32(V4L2_YCBCR_ENC_DEFAULT.rawValue) && pix.colorspace == V4L2_COLORSPACE_REC709.rawValue)
         colorSpace = YUVColorSpace(matrix: yuv709 ? .bt709 : .bt601,
@@ -190,7 +202,7 @@ public final class CameraSource: FrameSource {
     public var camera: CameraSource? { self }
 
     public var summary: String {
-        "\(device.path) \(mode.width)x\(mode.height) \(mode.fourcc)\(mode.rate.map { " at \(CameraMode.formatRate($0)) fps" } ?? "") (\(colorSpace))\(repacker.map { ", " + $0.path } ?? "")"
+        "\(device.path) \(mode.width)x\(mode.height) \(mode.fourcc)\(mode.rate.map { " at \(CameraMode.formatRate($0)) fps" } ?? "") (\(colorSpace))\(repacker.map { ", " + $0.path } ?? "")\(mode.viaLibV4L ? ", converted to rgb24 by libv4l" : "")"
     }
 
     func disconnected(_ e: Int32, _ what: String) -> CaptureError {
@@ -258,6 +270,9 @@ public final class CameraSource: FrameSource {
                 ticket = slot
             } else if let repacker {
                 guard let slot = try repack(buffer, with: repacker) else { continue }
+                ticket = slot
+            } else if let libv4l {
+                guard let slot = try convert(buffer, with: libv4l.converter, from: libv4l.format) else { continue }
                 ticket = slot
             }
             break

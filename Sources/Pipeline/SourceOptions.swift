@@ -12,6 +12,8 @@ public struct SourceOptions: Equatable {
     public var compressed = false
     /// With `compressed`: which compressed format; nil for any (MJPEG first).
     public var codec: CompressedFormat?
+    /// A camera format Kamera does not read itself, by its V4L2 code, for libv4l's conversion.
+    public var otherFourcc: String?
     /// The capture rate for a camera.
     public var cameraRate: CameraRequest.Rate = .current
     /// Pixel format of raw input, the camera or the test pattern.
@@ -38,7 +40,7 @@ public struct SourceOptions: Equatable {
     }
 
     public static func == (a: SourceOptions, b: SourceOptions) -> Bool {
-        a.input == b.input && a.camera == b.camera && a.compressed == b.compressed && a.codec == b.codec && a.cameraRate == b.cameraRate && a.format == b.format && a.repackedFormat == b.repackedFormat && a.isp == b.isp && a.colorSpace == b.colorSpace && a.rate == b.rate && a.rateFromFile == b.rateFromFile
+        a.input == b.input && a.camera == b.camera && a.compressed == b.compressed && a.codec == b.codec && a.otherFourcc == b.otherFourcc && a.cameraRate == b.cameraRate && a.format == b.format && a.repackedFormat == b.repackedFormat && a.isp == b.isp && a.colorSpace == b.colorSpace && a.rate == b.rate && a.rateFromFile == b.rateFromFile
             && a.inputSize?.width == b.inputSize?.width && a.inputSize?.height == b.inputSize?.height
     }
 
@@ -56,6 +58,7 @@ public struct SourceOptions: Equatable {
             let path = camera == "auto" ? try Self.firstCamera() : camera
             var request = CameraRequest(format: format, compressed: compressed, repacked: repackedFormat, size: inputSize, rate: cameraRate)
             request.codec = codec
+            request.otherFourcc = otherFourcc
             request.isp = isp
             guard let renderer, renderer.settings.upload != .copy else {
                 return CaptureQueue(camera: try CameraSource(path: path, request: request))

@@ -52,7 +52,7 @@ struct DevicesCommand: ParsableCommand {
             infos = CameraDevice.list()
         }
         let entries = try infos.map { info in
-            Entry(device: info, formats: formats || device != nil ? try CameraDevice(path: info.path).formats() : nil)
+            Entry(device: info, formats: formats || device != nil ? try CameraDevice(path: info.path).formats(libv4l: true) : nil)
         }
         if json {
             try printJSON(entries)
@@ -72,7 +72,7 @@ struct DevicesCommand: ParsableCommand {
                         : f.repacked.map {
                             $0.mosaic == nil ? "repacked to \(native.name) on the CPU"
                                 : "demosaiced on the GPU, or to \(native.name) on the CPU with a software renderer"
-                        } ?? "read as \(native.name)"
+                        } ?? (f.viaLibV4L ? "converted to \(native.name) by libv4l on the CPU" : "read as \(native.name)")
                 } ?? "not read by Kamera"
                 print("  \(f.fourcc)  \(f.description)  (\(reads))")
                 for s in f.sizes {

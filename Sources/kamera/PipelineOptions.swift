@@ -96,6 +96,9 @@ struct PipelineOptions: ParsableArguments {
             switch SourceFormat(name: format) {
             case .native(let f): source.format = f
             case .repacked(let f): source.repackedFormat = f
+            // Any other V4L2 code a camera may offer goes to libv4l's conversion (`HSV3`, `Y16 -BE`).
+            case nil where camera != nil && (format.count == 4 || ((6...7).contains(format.count) && format.hasSuffix("-BE"))):
+                source.otherFourcc = format
             case nil: throw UsageError("--format \(excerpt(format)) is not supported; use \(PixelFormat.validNames), or for raw files also \(RepackedFormat.validNames)")
             }
         }
