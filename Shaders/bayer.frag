@@ -4,11 +4,13 @@ precision highp float;
 precision mediump float;
 #endif
 // Raw Bayer to RGB, the GPU twin of BayerISP: each sample less the black
-// level, scaled and multiplied by its color's white-balance gain; the two
-// missing colors interpolated (Malvar-He-Cutler with MALVAR defined, else
-// bilinear); the color matrix; the transfer curve. Samples are read at
-// integer positions, nearest, with edges mirrored without repeating the
-// edge sample (..., 2, 1, 0, 1, 2, ...), which keeps the color pattern.
+// level and scaled (`u_gains` carry the scale); the two missing colors
+// interpolated (Malvar-He-Cutler with MALVAR defined, else bilinear); the
+// color matrix; the transfer curve. Samples are read at integer positions,
+// nearest, with edges mirrored without repeating the edge sample
+// (..., 2, 1, 0, 1, 2, ...), which keeps the color pattern. Each kernel
+// knows the colors of the samples it reads from the center's place in the
+// pattern, so the white-balance gains multiply sums of samples, not each one.
 // 8-bit samples are uploaded as LUMINANCE; 16-bit words as LUMINANCE_ALPHA
 // (low byte in .r, high byte in .a).
 varying vec2 v_texcoord;
@@ -22,48 +24,23 @@ uniform vec3 u_gains;       // red, green, blue gains over (maximum - black)
 uniform mat3 u_ccm;
 uniform float u_gamma;      // 0: none; -1: sRGB; else the exponent's inverse
 
-float mirrored(float i, float n) {
-    return i < 0.0 ? -i : (i >= n ? 2.0 * n - 2.0 - i : i);
-}
-
 vec2 pixel;
+vec2 last;                  // u_size - 1
+vec2 bytes;                 // what .r and .a are worth, in sample units
 
-// The balanced sample dx, dy pixels from this one.
+// The sample dx, dy pixels from this one, less the black level (no gain).
 float s(float dx, float dy) {
-    vec2 p = pixel + vec2(dx, dy);
-    vec2 parity = mod(p, 2.0);
-    vec2 at = vec2(mirrored(p.x, u_size.x), mirrored(p.y, u_size.y));
-    vec4 t = texture2D(u_texture, (at + 0.5) / u_size);
-    float raw = floor(t.r * 255.0 + 0.5) + u_sixteen * 256.0 * floor(t.a * 255.0 + 0.5);
-    bool redColumn = parity.x == u_red.x, redRow = parity.y == u_red.y;
-    float gain = redColumn == redRow ? (redRow ? u_gains.r : u_gains.b) : u_gains.g;
-    return max(0.0, min(raw, u_maximum) - u_black) * gain;
+    vec2 at = last - abs(last - abs(pixel + vec2(dx, dy)));   // mirrored at both edges
+    float raw = dot(texture2D(u_texture, (at + 0.5) / u_size).ra, bytes);
+    return max(0.0, min(raw, u_maximum) - u_black);
 }
 
-#ifdef MALVAR
-float greenAtRedOrBlue() {
-    return (4.0 * s(0.0, 0.0) + 2.0 * (s(-1.0, 0.0) + s(1.0, 0.0) + s(0.0, -1.0) + s(0.0, 1.0))
-        - (s(-2.0, 0.0) + s(2.0, 0.0) + s(0.0, -2.0) + s(0.0, 2.0))) * 0.125;
-}
+float axis1() { return s(-1.0, 0.0) + s(1.0, 0.0) + s(0.0, -1.0) + s(0.0, 1.0); }
+float across1() { return s(-1.0, 0.0) + s(1.0, 0.0); }
+float down1() { return s(0.0, -1.0) + s(0.0, 1.0); }
+float across2() { return s(-2.0, 0.0) + s(2.0, 0.0); }
+float down2() { return s(0.0, -2.0) + s(0.0, 2.0); }
 float corners() { return s(-1.0, -1.0) + s(1.0, -1.0) + s(-1.0, 1.0) + s(1.0, 1.0); }
-float horizontal(float own, float corners) {
-    return (5.0 * own + 4.0 * (s(-1.0, 0.0) + s(1.0, 0.0)) - (s(-2.0, 0.0) + s(2.0, 0.0)) - corners
-        + 0.5 * (s(0.0, -2.0) + s(0.0, 2.0))) * 0.125;
-}
-float vertical(float own, float corners) {
-    return (5.0 * own + 4.0 * (s(0.0, -1.0) + s(0.0, 1.0)) - (s(0.0, -2.0) + s(0.0, 2.0)) - corners
-        + 0.5 * (s(-2.0, 0.0) + s(2.0, 0.0))) * 0.125;
-}
-float diagonal(float own, float corners) {
-    return (6.0 * own + 2.0 * corners - 1.5 * (s(-2.0, 0.0) + s(2.0, 0.0) + s(0.0, -2.0) + s(0.0, 2.0))) * 0.125;
-}
-#else
-float greenAtRedOrBlue() { return (s(-1.0, 0.0) + s(1.0, 0.0) + s(0.0, -1.0) + s(0.0, 1.0)) * 0.25; }
-float corners() { return s(-1.0, -1.0) + s(1.0, -1.0) + s(-1.0, 1.0) + s(1.0, 1.0); }
-float horizontal(float own, float corners) { return (s(-1.0, 0.0) + s(1.0, 0.0)) * 0.5; }
-float vertical(float own, float corners) { return (s(0.0, -1.0) + s(0.0, 1.0)) * 0.5; }
-float diagonal(float own, float corners) { return corners * 0.25; }
-#endif
 
 float encode(float x) {
     x = clamp(x, 0.0, 1.0);
@@ -74,6 +51,8 @@ float encode(float x) {
 
 void main() {
     pixel = floor(v_texcoord * u_size);
+    last = u_size - 1.0;
+    bytes = vec2(255.0, 65280.0 * u_sixteen);
     vec2 parity = mod(pixel, 2.0);
     bool redRow = parity.y == u_red.y;
     // Red or blue samples sit on the columns of this parity; green on the others.
@@ -81,15 +60,29 @@ void main() {
     float own = s(0.0, 0.0);
     vec3 rgb;
     if (parity.x == colorParity) {
-        float green = greenAtRedOrBlue(), other = diagonal(own, corners());
+        // A red or blue sample: green beside it, the other color at the corners.
+        float gOwn = redRow ? u_gains.r : u_gains.b, gOther = redRow ? u_gains.b : u_gains.r;
+#ifdef MALVAR
+        float far = across2() + down2();
+        float green = (u_gains.g * 2.0 * axis1() + gOwn * (4.0 * own - far)) * 0.125;
+        float other = (gOther * 2.0 * corners() + gOwn * (6.0 * own - 1.5 * far)) * 0.125;
+#else
+        float green = u_gains.g * axis1() * 0.25, other = gOther * corners() * 0.25;
+#endif
+        own *= gOwn;
         rgb = redRow ? vec3(own, green, other) : vec3(other, green, own);
     } else {
+        // A green sample: the row's color left and right, the other color above and below.
+        float gAcross = redRow ? u_gains.r : u_gains.b, gDown = redRow ? u_gains.b : u_gains.r;
 #ifdef MALVAR
-        float c = corners();
+        float greens = 5.0 * own - corners();
+        float a2 = across2(), d2 = down2();
+        float across = (gAcross * 4.0 * across1() + u_gains.g * (greens - a2 + 0.5 * d2)) * 0.125;
+        float down = (gDown * 4.0 * down1() + u_gains.g * (greens - d2 + 0.5 * a2)) * 0.125;
 #else
-        float c = 0.0;
+        float across = gAcross * across1() * 0.5, down = gDown * down1() * 0.5;
 #endif
-        float across = horizontal(own, c), down = vertical(own, c);
+        own *= u_gains.g;
         rgb = redRow ? vec3(across, own, down) : vec3(down, own, across);
     }
     rgb = u_ccm * rgb;

@@ -1,8 +1,9 @@
 import CV4L2
 import Foundation
 
-/// Compressed formats (MJPEG, H.264, HEVC): each frame the driver fills is
-/// decoded into a free slot and the driver's buffer goes straight back.
+/// Compressed formats (MJPEG, H.264, HEVC) and those libv4l converts: each
+/// frame the driver fills is decoded into a free slot and the driver's buffer
+/// goes straight back.
 extension CameraSource {
     /// Decodes the frame in `buffer` and queues the buffer again; returns the
     /// slot holding the frame, or nil when the frame was dropped (every slot
@@ -37,27 +38,6 @@ extension CameraSource {
         defer { slotLock.unlock() }
         guard let slot = slotTaken.firstIndex(of: false) else { return nil }
         slotTaken[slot] = true
-        return slot
-    }
-
-    /// Converts the frame in `buffer` with libv4l (the fallback) and queues
-    /// the buffer again; returns the slot, or nil as `decode` does.
-    func convert(_ buffer: v4l2_buffer, with converter: LibV4LConverter, from format: v4l2_format) throws -> Int? {
-        let index = Int(buffer.index)
-        let used = buffer.bytesused > 0 ? min(Int(buffer.bytesused), buffers[index].count) : buffers[index].count
-        guard let slot = takeSlot() else {
-            try queue(buffer.index)
-            return nil
-        }
-        do {
-            try converter.convert(UnsafeRawBufferPointer(rebasing: buffers[index][0..<used]), from: format, into: decoded[slot])
-        } catch {
-            corruptFrames += 1
-            try requeue(slot)
-            try queue(buffer.index)
-            return nil
-        }
-        try queue(buffer.index)
         return slot
     }
 }

@@ -19,9 +19,8 @@ public final class CameraSource: FrameSource {
     var memoryType = V4L2_MEMORY_MMAP.rawValue
     var dumbBuffers: [DumbBuffer] = []
     var exportedFDs: [Int32] = []
+    /// Compressed formats' decoder, or libv4l's conversion for formats Kamera does not read itself.
     var decoder: FrameDecoder?
-    /// Formats Kamera does not read itself: libv4l's conversion, and the layout the driver was set to.
-    var libv4l: (converter: LibV4LConverter, format: v4l2_format)?
     /// Repacks (or demosaics) frames of a format Kamera does not read as it is.
     var repacker: FrameRepacker?
     /// MJPEG and repacked formats: frames are decoded or repacked into these,
@@ -116,7 +115,8 @@ public final class CameraSource: FrameSource {
         repacker = mode.repacked.map { FrameRepacker(format: $0, isp: request.isp) }
         if mode.viaLibV4L {
             guard let converter = LibV4LConverter(fd: device.fd) else { throw CaptureError("\(path): libv4lconvert could not start for \(mode.fourcc)") }
-            libv4l = (converter, format)
+            converter.source = format
+            decoder = converter
         }
         let yuv709 = pix.ycbcr_enc == UInt32(V4L2_YCBCR_ENC_709.rawValue)
             || (pix.ycbcr_enc == UInt32(V4L2_YCBCR_ENC_DEFAULT.rawValue) && pix.colorspace == V4L2_COLORSPACE_REC709.rawValue)
@@ -270,9 +270,6 @@ public final class CameraSource: FrameSource {
                 ticket = slot
             } else if let repacker {
                 guard let slot = try repack(buffer, with: repacker) else { continue }
-                ticket = slot
-            } else if let libv4l {
-                guard let slot = try convert(buffer, with: libv4l.converter, from: libv4l.format) else { continue }
                 ticket = slot
             }
             break

@@ -6,8 +6,10 @@ import Pixels
 /// (v4l-utils' conversion library, the one libv4l2 applications go through)
 /// turns each frame into RGB24 on the CPU. Kamera keeps its own ioctls for
 /// capture; only the conversion is libv4l's.
-final class LibV4LConverter {
+final class LibV4LConverter: FrameDecoder {
     private let data: OpaquePointer
+    /// The layout the driver was set to, for `decodeFrame`.
+    var source = v4l2_format()
 
     /// A converter for the camera open on `fd`; nil when libv4lconvert cannot start.
     init?(fd: Int32) {
@@ -33,6 +35,12 @@ final class LibV4LConverter {
         blank.initializeMemory(as: UInt8.self, repeating: 0)
         let target = FrameBuffer(format: .rgb24, width: Int(source.fmt.pix.width), height: Int(source.fmt.pix.height))
         return (try? convert(UnsafeRawBufferPointer(blank), from: source, into: target)) != nil
+    }
+
+    /// Converts one frame in the driver's layout (`source`) into `target`, an RGB24 buffer of its size.
+    func decodeFrame(_ data: UnsafeRawBufferPointer, into target: FrameBuffer) throws -> Bool {
+        try convert(data, from: source, into: target)
+        return true
     }
 
     /// Converts one frame in `source`'s layout into `target`, an RGB24 buffer of its size.

@@ -35,8 +35,9 @@ public final class VideoStreamDecoder: FrameDecoder {
         // Slice threads only: frame threads would hold pictures back by a frame per thread.
         context.pointee.thread_type = FF_THREAD_SLICE
         context.pointee.thread_count = 0
-        // A stream that claims larger pictures than the camera's mode is refused before anything is allocated for them.
-        context.pointee.max_pixels = Int64(width * height)
+        // A stream that claims much larger pictures than the camera's mode is refused before anything is
+        // allocated for them. libavcodec checks its buffers' padded sizes against this, so it leaves room.
+        context.pointee.max_pixels = Int64(width + 256) * Int64(height + 256)
         let e = avcodec_open2(context, codec, nil)
         guard e >= 0 else { throw CaptureError("cannot open the \(format.rawValue) decoder: \(Self.message(e))") }
     }

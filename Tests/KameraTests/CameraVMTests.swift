@@ -127,7 +127,8 @@ final class CameraVMTests: XCTestCase {
         for line in try file("formats.txt").split(separator: "\n") {
             let t = line.trimmingCharacters(in: .whitespaces)
             if t.hasPrefix("["), let q = t.firstIndex(of: "'") {
-                fourcc = String(t[t.index(after: q)...].prefix(4)); expected[fourcc] = [:]
+                // The code between the quotes: four characters, then "-BE" for a big-endian one ('Y16 -BE').
+                fourcc = String(t[t.index(after: q)...].prefix { $0 != "'" }); expected[fourcc] = [:]
             } else if t.hasPrefix("Size: Discrete ") {
                 size = String(t.dropFirst(15)); expected[fourcc]![size] = []
             } else if t.hasPrefix("Interval: Discrete"), let open = t.lastIndex(of: "("), let fps = Double(t[t.index(after: open)...].split(separator: " ")[0]) {

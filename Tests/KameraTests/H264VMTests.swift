@@ -34,17 +34,9 @@ final class H264VMTests: XCTestCase {
     }
 
     func testH264CameraRendersItsDecodedFrames() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-h264-vm-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let (status, log) = try VMTests.run(["bash", "-c", Self.script], vmArguments: ["--loopback", "--timeout", "300"], in: folder)
-        XCTAssertEqual(status, 0, "run-in-vm failed:\n\(log.suffix(3000))")
-
-        func text(_ name: String) throws -> String { try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) }
-        func image(_ name: String) throws -> Image {
-            let frame = try XCTUnwrap(try ImageSource(path: folder.appendingPathComponent(name).path).nextFrame())
-            return Image(width: frame.width, height: frame.height, pixels: Array(frame.planes[0].bytes))
-        }
+        let run = VMScriptRun(Self.script, name: "h264", vmArguments: ["--loopback"])
+        defer { run.remove() }
+        let (folder, text, image) = (try run.checkedFolder(), run.text, run.image)
         let formats = try text("formats.txt")
         XCTAssertTrue(formats.contains("H264") && formats.contains("decoded to nv12 on the CPU"), formats)
         let kameraLog = try text("h264.log")

@@ -23,16 +23,9 @@ final class LibV4LVMTests: XCTestCase {
     """
 
     func testFormatsOnlyLibV4LConvertsRenderTheRightPicture() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-libv4l-vm-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let (status, log) = try VMTests.run(["bash", "-c", Self.script], vmArguments: ["--timeout", "300"], in: folder)
-        XCTAssertEqual(status, 0, "run-in-vm failed:\n\(log.suffix(3000))")
-        func text(_ name: String) throws -> String { try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) }
-        func image(_ name: String) throws -> Image {
-            let frame = try XCTUnwrap(try ImageSource(path: folder.appendingPathComponent(name).path).nextFrame())
-            return Image(width: frame.width, height: frame.height, pixels: Array(frame.planes[0].bytes))
-        }
+        let run = VMScriptRun(Self.script, name: "libv4l")
+        defer { run.remove() }
+        let (text, image) = (run.text, run.image)
         let formats = try text("formats.txt")
         for code in ["HSV3", "HSV4", "RGB4", "Y16 -BE"] {
             XCTAssertTrue(formats.contains("\(code)  ") && formats.contains("converted to rgb24 by libv4l on the CPU"), formats)

@@ -123,8 +123,10 @@ public final class VideoRecording: FrameSink {
         queue.reserveCapacity(slots.count)
         if let sound {
             _ = try AudioTrack.codec(named: settings.audioCodec, container: container)
-            // Two seconds of 10 ms chunks: the encoder thread is never that far behind.
-            soundSlots = (0..<200).map { _ in SoundSlot(capacity: sound.chunkFrames * sound.channels) }
+            // Ten seconds of 10 ms chunks (about 2 MB in stereo), allocated once: sound is
+            // not dropped while the encoder thread catches up. Two seconds were not enough
+            // on a slow machine (a CI run in the VM lost 4.75 s of sound, the tone with it).
+            soundSlots = (0..<1000).map { _ in SoundSlot(capacity: sound.chunkFrames * sound.channels) }
         } else if settings.audioCodec != nil {
             throw OutputError("--audio-codec is for recording sound; add --audio DEVICE")
         }

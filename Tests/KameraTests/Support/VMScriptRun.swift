@@ -1,5 +1,6 @@
 import Foundation
 import KameraKit
+import XCTest
 
 /// One VM boot running a shell script in a new temporary folder, for a test
 /// class whose tests then check what the script wrote there: booted in the
@@ -10,14 +11,15 @@ final class VMScriptRun: @unchecked Sendable {
     private let folder: URL?
     private let log: String
 
-    /// `files`: names and contents written into the folder before the boot.
-    init(_ script: String, name: String, files: [String: String] = [:]) {
+    /// `files`: names and contents written into the folder before the boot;
+    /// `vmArguments`: for run-in-vm (`--loopback`).
+    init(_ script: String, name: String, files: [String: String] = [:], vmArguments: [String] = []) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-\(name)-vm-\(UUID().uuidString)")
         var folder: URL?, log: String
         do {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             for (file, text) in files { try text.write(to: dir.appendingPathComponent(file), atomically: true, encoding: .utf8) }
-            let (status, output) = try VMTests.run(["bash", "-c", script], vmArguments: ["--timeout", "600"], in: dir)
+            let (status, output) = try VMTests.run(["bash", "-c", script], vmArguments: vmArguments + ["--timeout", "600"], in: dir)
             log = output
             if status == 0 { folder = dir }
         } catch {
@@ -32,6 +34,17 @@ final class VMScriptRun: @unchecked Sendable {
             throw CaptureError("the VM run failed (\(VMTests.runInVM.path)):\n\(log.suffix(3000))")
         }
         return folder
+    }
+
+    /// A text file the script wrote.
+    func text(_ name: String) throws -> String {
+        try String(contentsOf: checkedFolder().appendingPathComponent(name), encoding: .utf8)
+    }
+
+    /// A picture the script wrote.
+    func image(_ name: String) throws -> Image {
+        let frame = try XCTUnwrap(try ImageSource(path: checkedFolder().appendingPathComponent(name).path).nextFrame())
+        return Image(width: frame.width, height: frame.height, pixels: Array(frame.planes[0].bytes))
     }
 
     func remove() {
