@@ -15,7 +15,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
         precondition(!request.isEmpty)
     }
     let quoted = JSONText.quoted(text)
-    precondition(quoted.hasPrefix("\"") && quoted.hasSuffix("\"") && !quoted.unicodeScalars.contains { $0.value < 0x20 })
+    // Bytes, not Characters: a combining mark after the opening quote joins
+    // it in one grapheme, and hasPrefix("\"") would then be false.
+    let quote = UInt8(ascii: "\"")
+    precondition(quoted.utf8.count >= 2 && quoted.utf8.first == quote && quoted.utf8.last == quote)
+    precondition(!quoted.unicodeScalars.contains { $0.value < 0x20 })
     let height = pixels.count / width
     guard height > 0 else { return 0 }
     let detector = try! ObjectDetector(DetectionRequest(codeFormats: CodeFormat.allCases))
