@@ -10,7 +10,7 @@ public struct CameraMode: Equatable, Sendable {
     public var isCompressed: Bool { compressed != nil }
     /// The format each frame is repacked from into `format`, nil when read as it is.
     public var repacked: RepackedFormat? { RepackedFormat(v4l2Code: fourcc) }
-    /// Frames reach Kamera in memory of its own (decoded or repacked), not in the driver's buffers.
+    /// Frames reach Kamera in memory of its own (decoded, repacked or converted), not in the driver's buffers.
     public var isConverted: Bool { isCompressed || repacked != nil || viaLibV4L }
     /// Converted to RGB24 by libv4lconvert, the fallback for formats Kamera does not read itself.
     public var viaLibV4L = false
@@ -32,31 +32,24 @@ public struct CameraMode: Equatable, Sendable {
     /// Picks the mode for `request` from what the camera offers.
     public static func choose(_ request: CameraRequest, from formats: [CameraFormat], current: (width: Int, height: Int),
                               path: String = "camera") throws -> CameraMode {
-        var usable = formats.filter { f in
-            guard f.pixelFormat != nil else { return false }
-            if let wanted = request.otherFourcc { return f.viaLibV4L && f.fourcc.filter { $0 != " " } == wanted.filter { $0 != " " } }
-            if request.compressed { return request.codec.map { f.compressed == $0 } ?? f.isCompressed }
-            if let wanted = request.repacked { return f.repacked == wanted }
-            return request.format == nil || (f.pixelFormat == request.format && !f.isCompressed && f.repacked == nil)
-        }
+        var usable = formats.filter { f in f.pixelFormat != nil && request.format.map(f.isFormat) ?? true }
         // Left to choose, prefer color: GREY is cheapest to upload but loses it.
         if request.format == nil, usable.contains(where: { $0.pixelFormat != .grey }) {
             usable.removeAll { $0.pixelFormat == .grey }
         }
         guard !usable.isEmpty else {
             let offered = formats.map { $0.fourcc.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
-            if let wanted = request.otherFourcc {
+            switch request.format {
+            case .native(let wanted):
+                throw CaptureError("\(path) does not offer \(wanted.name) (\(wanted.v4l2Codes.joined(separator: "/"))); it offers \(offered)")
+            case .repacked(let wanted):
+                throw CaptureError("\(path) does not offer \(wanted.name) (\(wanted.fourcc.filter { $0 != " " })); it offers \(offered)")
+            case .compressed(let wanted):
+                throw CaptureError("\(path) does not offer \(wanted.rawValue.uppercased()); it offers \(offered)")
+            case .libV4L(let wanted):
                 let viaLibV4L = formats.filter(\.viaLibV4L).map { $0.fourcc.trimmingCharacters(in: .whitespaces) }
                 throw CaptureError("\(path) offers no \(wanted) that libv4l converts; it converts \(viaLibV4L.isEmpty ? "none of its formats" : viaLibV4L.joined(separator: ", ")) (the camera offers \(offered))")
-            }
-            if request.compressed {
-                throw CaptureError("\(path) does not offer \(request.codec.map { $0.rawValue.uppercased() } ?? "MJPEG"); it offers \(offered)")
-            }
-            if let wanted = request.repacked {
-                throw CaptureError("\(path) does not offer \(wanted.name) (\(wanted.fourcc.filter { $0 != " " })); it offers \(offered)")
-            }
-            if let wanted = request.format {
-                throw CaptureError("\(path) does not offer \(wanted.name) (\(wanted.v4l2Codes.joined(separator: "/"))); it offers \(offered)")
+            case nil: break
             }
             throw CaptureError("\(path) offers no format Kamera reads (\(offered)); Kamera reads \(PixelFormat.validNames)")
         }

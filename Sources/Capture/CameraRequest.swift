@@ -12,33 +12,23 @@ public struct CameraRequest: Equatable, Sendable {
         case max
     }
 
-    /// nil: the cheapest format the texture cache reads at that size.
-    public var format: PixelFormat?
-    /// Ask for Motion-JPEG (decoded to RGBA) instead of `format`.
-    public var compressed = false
-    /// With `compressed`: which compressed format; nil for any (MJPEG first).
-    public var codec: CompressedFormat?
-    /// A format Kamera does not read itself, by its V4L2 code, to take through libv4l (`HSV3`).
-    public var otherFourcc: String?
-    /// Ask for a format Kamera repacks (`UYVY`, `NV21`, ...) instead of `format`.
-    public var repacked: RepackedFormat?
+    /// nil: the cheapest format Kamera reads at that size; libv4l's
+    /// conversions only when none of the others fits.
+    public var format: InputFormat?
     /// How a raw Bayer camera's frames are processed.
     public var isp = ISPSettings()
     /// nil: the camera's current size.
     public var size: (width: Int, height: Int)?
     public var rate: Rate
 
-    public init(format: PixelFormat? = nil, compressed: Bool = false, repacked: RepackedFormat? = nil, size: (width: Int, height: Int)? = nil,
-                rate: Rate = .current) {
+    public init(format: InputFormat? = nil, size: (width: Int, height: Int)? = nil, rate: Rate = .current) {
         self.format = format
-        self.repacked = repacked
-        self.compressed = compressed
         self.size = size
         self.rate = rate
     }
 
     public static func == (a: CameraRequest, b: CameraRequest) -> Bool {
-        a.format == b.format && a.compressed == b.compressed && a.codec == b.codec && a.otherFourcc == b.otherFourcc && a.repacked == b.repacked && a.isp == b.isp && a.rate == b.rate && a.size?.width == b.size?.width && a.size?.height == b.size?.height
+        a.format == b.format && a.isp == b.isp && a.rate == b.rate && a.size?.width == b.size?.width && a.size?.height == b.size?.height
     }
 }
 

@@ -15,21 +15,20 @@ extension CameraSource {
             try queue(buffer.index)
             return nil
         }
+        let pictured: Bool
         do {
-            guard try decoder.decodeFrame(UnsafeRawBufferPointer(rebasing: buffers[index][0..<used]), into: decoded[slot]) else {
-                // A stream decoder with no picture yet (before the first key frame).
-                undecodedFrames += 1
-                try requeue(slot)
-                try queue(buffer.index)
-                return nil
-            }
+            // false: a stream decoder with no picture yet (before the first key frame).
+            pictured = try decoder.decodeFrame(UnsafeRawBufferPointer(rebasing: buffers[index][0..<used]), into: decoded[slot])
+            if !pictured { undecodedFrames += 1 }
         } catch {
+            pictured = false
             corruptFrames += 1
-            try requeue(slot)
-            try queue(buffer.index)
-            return nil
         }
         try queue(buffer.index)
+        guard pictured else {
+            try requeue(slot)
+            return nil
+        }
         return slot
     }
 

@@ -52,6 +52,12 @@ public final class CameraSource: FrameSource {
         guard let first, let latest, latest.timestamp > first.timestamp else { return nil }
         return Double(latest.sequence - first.sequence) / (Double(latest.timestamp - first.timestamp) / 1e9)
     }
+
+    /// The counts so far; read them on the thread that dequeues.
+    public var statistics: CaptureStatistics {
+        CaptureStatistics(framesCaptured: framesCaptured, driverDrops: driverDrops, undecoded: corruptFrames + undecodedFrames,
+                          measuredRate: measuredRate)
+    }
     /// The camera's format and rate as Kamera found them, put back when it is
     /// done (V4L2 drivers keep the last mode set, so `--fps max` would leave the
     /// next program a tiny picture).
@@ -83,8 +89,8 @@ public final class CameraSource: FrameSource {
         let mode: CameraMode
         do {
             // libv4l's formats are tried only when asked for or when nothing Kamera reads itself fits: each costs a trial conversion.
-            mode = try CameraMode.choose(request, from: device.formats(libv4l: request.otherFourcc != nil), current: size, path: path)
-        } catch where request.otherFourcc == nil && request.format == nil && request.repacked == nil && !request.compressed {
+            mode = try CameraMode.choose(request, from: device.formats(libv4l: request.format?.isLibV4L ?? false), current: size, path: path)
+        } catch where request.format == nil {
             mode = try CameraMode.choose(request, from: device.formats(libv4l: true), current: size, path: path)
         }
         if let problem = mode.repacked?.sizeProblem(width: mode.width, height: mode.height) {

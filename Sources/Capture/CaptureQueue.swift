@@ -35,9 +35,7 @@ public final class CaptureQueue: FrameSource {
     /// Frames dropped because the consumer had not taken them when newer ones came.
     public var lateDrops: Int { state.withLock { state.lateDrops } }
 
-    public var captureStatistics: CaptureStatistics? {
-        CaptureStatistics(framesCaptured: device.framesCaptured, lateDrops: lateDrops, driverDrops: device.driverDrops, measuredRate: device.measuredRate)
-    }
+    public var captureStatistics: CaptureStatistics? { state.withLock { state.statistics } }
 
     /// The oldest waiting frame; blocks until one comes. Errors of the capture
     /// thread (an unplugged camera) are thrown here.
@@ -52,6 +50,8 @@ public final class CaptureQueue: FrameSource {
         private var failure: Error?
         private var stopping = false
         var lateDrops = 0
+        /// The camera's counts, copied under the lock by the capture thread, which alone updates them.
+        var statistics = CaptureStatistics()
 
         init(camera: CameraSource, depth: Int) {
             self.camera = camera
@@ -68,12 +68,19 @@ public final class CaptureQueue: FrameSource {
         func run() {
             while !withLock({ stopping }) {
                 do {
-                    guard let (frame, ticket) = try camera.dequeue(timeout: 100) else { continue }
+                    let dequeued = try camera.dequeue(timeout: 100)
                     condition.lock()
+                    statistics = camera.statistics
+                    statistics.lateDrops = lateDrops
+                    guard let (frame, ticket) = dequeued else {
+                        condition.unlock()
+                        continue
+                    }
                     if waiting.count == depth {
                         let late = waiting.removeFirst()
                         try? camera.requeue(late.ticket)
                         lateDrops += 1
+                        statistics.lateDrops = lateDrops
                     }
                     waiting.append((frame, ticket))
                     condition.broadcast()

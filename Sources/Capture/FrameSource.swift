@@ -28,12 +28,18 @@ public struct CaptureStatistics: Sendable {
     public var lateDrops: Int
     /// Frames the driver reported lost (gaps in its sequence numbers).
     public var driverDrops: Int
+    /// Compressed frames that gave no picture: damaged ones, and those of a
+    /// stream before its first key frame.
+    public var undecoded: Int
     /// Frames a second, from the driver's timestamps; nil before two frames.
     public var measuredRate: Double?
 
-    public init(framesCaptured: Int, lateDrops: Int, driverDrops: Int, measuredRate: Double?) {
-        (self.framesCaptured, self.lateDrops, self.driverDrops, self.measuredRate) = (framesCaptured, lateDrops, driverDrops, measuredRate)
+    public init(framesCaptured: Int = 0, lateDrops: Int = 0, driverDrops: Int = 0, undecoded: Int = 0, measuredRate: Double? = nil) {
+        (self.framesCaptured, self.lateDrops, self.driverDrops, self.undecoded, self.measuredRate) = (framesCaptured, lateDrops, driverDrops, undecoded, measuredRate)
     }
+
+    /// ", 2 not decoded" when there are any, else empty: for summaries.
+    public var undecodedNote: String { undecoded > 0 ? ", \(undecoded) not decoded" : "" }
 }
 
 extension FrameSource {

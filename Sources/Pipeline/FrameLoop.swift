@@ -168,6 +168,7 @@ public final class FrameLoop {
         if let capture = session.source?.captureStatistics {
             statistics.lateDrops = capture.lateDrops
             statistics.driverDrops = capture.driverDrops
+            statistics.undecoded = capture.undecoded
         }
         (lastStatus, lastStatusCPU, framesAtStatus) = (now, cpu, statistics.frames)
     }
@@ -180,7 +181,7 @@ public final class FrameLoop {
                      String(format: "zoom %.2fx %@", zoom.currentFactor, zoom.usesHardware ? "camera" : "digital"),
                      "filter \(renderer.settings.filters.summary)", "upload \(s.upload)"]
         if session.source?.captureStatistics != nil {
-            parts.append("late \(s.lateDrops), driver \(s.driverDrops)")
+            parts.append("late \(s.lateDrops), driver \(s.driverDrops)\(s.undecoded > 0 ? ", undecoded \(s.undecoded)" : "")")
         } else if paced {
             parts.append("late \(s.lateFrames)")
         }

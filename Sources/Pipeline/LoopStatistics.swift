@@ -21,6 +21,8 @@ public struct LoopStatistics: Sendable {
     public var lateFrames = 0
     /// Frames the camera driver reported lost.
     public var driverDrops = 0
+    /// Compressed camera frames that gave no picture (damaged, or before the first key frame).
+    public var undecoded = 0
     /// How the last frame reached the GPU: "copy" or "dmabuf".
     public var upload = "copy"
 

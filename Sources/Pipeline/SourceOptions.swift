@@ -8,18 +8,11 @@ public struct SourceOptions: Equatable {
     public var input: String?
     /// A V4L2 device such as `/dev/video0`, or `auto` for the first camera.
     public var camera: String?
-    /// Ask the camera for Motion-JPEG.
-    public var compressed = false
-    /// With `compressed`: which compressed format; nil for any (MJPEG first).
-    public var codec: CompressedFormat?
-    /// A camera format Kamera does not read itself, by its V4L2 code, for libv4l's conversion.
-    public var otherFourcc: String?
     /// The capture rate for a camera.
     public var cameraRate: CameraRequest.Rate = .current
-    /// Pixel format of raw input, the camera or the test pattern.
-    public var format: PixelFormat?
-    /// A format raw input or the camera delivers that Kamera repacks into its native one (see `RepackedFormat`).
-    public var repackedFormat: RepackedFormat?
+    /// The format of raw input, the camera or the test pattern; nil: the
+    /// camera's cheapest, or YUYV for the test pattern.
+    public var format: InputFormat?
     /// How raw Bayer frames are processed (see `BayerISP`).
     public var isp = ISPSettings()
     /// Frame size of raw input or of the test pattern.
@@ -30,7 +23,7 @@ public struct SourceOptions: Equatable {
     /// `makeSource(for:)` then sets the renderer's rate from it.
     public var rateFromFile = false
 
-    public init(input: String? = nil, format: PixelFormat? = nil, inputSize: (width: Int, height: Int)? = nil,
+    public init(input: String? = nil, format: InputFormat? = nil, inputSize: (width: Int, height: Int)? = nil,
                 colorSpace: YUVColorSpace = .bt601Limited, rate: Double = 30) {
         self.input = input
         self.format = format
@@ -40,7 +33,7 @@ public struct SourceOptions: Equatable {
     }
 
     public static func == (a: SourceOptions, b: SourceOptions) -> Bool {
-        a.input == b.input && a.camera == b.camera && a.compressed == b.compressed && a.codec == b.codec && a.otherFourcc == b.otherFourcc && a.cameraRate == b.cameraRate && a.format == b.format && a.repackedFormat == b.repackedFormat && a.isp == b.isp && a.colorSpace == b.colorSpace && a.rate == b.rate && a.rateFromFile == b.rateFromFile
+        a.input == b.input && a.camera == b.camera && a.cameraRate == b.cameraRate && a.format == b.format && a.isp == b.isp && a.colorSpace == b.colorSpace && a.rate == b.rate && a.rateFromFile == b.rateFromFile
             && a.inputSize?.width == b.inputSize?.width && a.inputSize?.height == b.inputSize?.height
     }
 
@@ -51,14 +44,9 @@ public struct SourceOptions: Equatable {
         // Raw Bayer is demosaiced where YUV is converted: in the texture cache's shader, or on the CPU for a software renderer.
         var isp = self.isp
         isp.onGPU = renderer.map { !$0.cache.convertsYUVOnCPU } ?? false
-        if let repackedFormat, input == nil, camera == nil {
-            throw CaptureError("--format \(repackedFormat.name) is for raw files and cameras; the test pattern takes \(PixelFormat.validNames)")
-        }
         if let camera {
             let path = camera == "auto" ? try Self.firstCamera() : camera
-            var request = CameraRequest(format: format, compressed: compressed, repacked: repackedFormat, size: inputSize, rate: cameraRate)
-            request.codec = codec
-            request.otherFourcc = otherFourcc
+            var request = CameraRequest(format: format, size: inputSize, rate: cameraRate)
             request.isp = isp
             guard let renderer, renderer.settings.upload != .copy else {
                 return CaptureQueue(camera: try CameraSource(path: path, request: request))
@@ -79,7 +67,10 @@ public struct SourceOptions: Equatable {
         }
         guard let input else {
             let size = inputSize ?? (1280, 720)
-            return TestPattern(width: size.width, height: size.height, format: format ?? .yuyv, colorSpace: colorSpace, rate: rate)
+            guard case .native(let pixels) = format ?? .native(.yuyv) else {
+                throw CaptureError("--format \(format!.name) is for \(format!.raw == nil ? "cameras" : "raw files and cameras"); the test pattern takes \(PixelFormat.validNames)")
+            }
+            return TestPattern(width: size.width, height: size.height, format: pixels, colorSpace: colorSpace, rate: rate)
         }
         var info = stat()
         guard stat(input, &info) == 0 else { throw CaptureError(Self.unreadable(input, errno: errno)) }
@@ -98,7 +89,7 @@ public struct SourceOptions: Equatable {
             }
             return source
         default:
-            guard let format = repackedFormat.map(SourceFormat.repacked) ?? format.map(SourceFormat.native), let size = inputSize else {
+            guard let format = format?.raw, let size = inputSize else {
                 if Self.unreadTypes.contains(type) {
                     throw CaptureError("\(input): Kamera does not read .\(type) files; it reads \(Self.readableFiles) (ffmpeg -i \(input) -pix_fmt yuv420p clip.y4m converts one)")
                 }

@@ -26,8 +26,9 @@ struct FormatBenchmark {
         }
     }
 
-    /// The Bayer formats measured: each depth once, each order once (the orders cost the same).
-    static let bayerFormats: [RepackedFormat] = [.rggb8, .grbg10, .gbrg12, .bggr16]
+    /// The Bayer formats measured: each depth once, each order once (the orders
+    /// cost the same), and both MIPI packings.
+    static let bayerFormats: [RepackedFormat] = [.rggb8, .grbg10, .gbrg12, .bggr16, .bggr10p, .rggb12p]
 
     /// The format whose file the file of a format ffmpeg lacks is made from (see `derive`).
     static func derived(_ format: RepackedFormat) -> String? {
@@ -119,7 +120,7 @@ struct FormatBenchmark {
         }
         lines.append("  (ffmpeg/kamera above 1: Kamera took less wall time; ffmpeg writes RGB PNGs with its default settings; – : ffmpeg has no such format,")
         lines.append("   the file is made by swapping bytes of another: vyuy from uyvy, nv16 from yuyv, nv61 from nv16, yv12 from yu12; Bayer files are")
-        lines.append("   the rgb24 frames sampled in the mosaic; Kamera demosaics them with its defaults (Malvar, auto white balance, sRGB curve), ffmpeg")
+        lines.append("   the rgb24 frames sampled in the mosaic (bggr10p and rggb12p then MIPI-packed); Kamera demosaics them with its defaults (Malvar, auto white balance, sRGB curve), ffmpeg")
         lines.append("   (8- and 16-bit only) with its bilinear demosaic and nothing else; a Bayer format's native run is the rgb24 file)")
         return lines.joined(separator: "\n")
     }
@@ -133,14 +134,26 @@ struct FormatBenchmark {
             // Each site keeps its color of the RGB24 frames, widened to the depth by shifting.
             var out: [UInt8] = []
             out.reserveCapacity(bytes.count / 3 * mosaic.bytesPerSample)
+            var group: [Int] = []
             for i in 0..<bytes.count / 3 {
                 let x = i % width, y = (i / width) % height
                 let v = Int(bytes[i * 3 + mosaic.channel(x: x, y: y)])
-                if mosaic.bits == 8 { out.append(UInt8(v)) } else {
-                    let wide = mosaic.bits == 16 ? v * 257 : v << (mosaic.bits - 8)
+                let wide = mosaic.bits == 16 ? v * 257 : v << (mosaic.bits - 8)
+                if format.isMIPIPacked {
+                    // MIPI CSI-2: the high 8 bits of 4 (10-bit) or 2 (12-bit) samples, then their low bits in one byte.
+                    group.append(wide)
+                    let lowBits = mosaic.bits - 8
+                    guard group.count == 8 / lowBits else { continue }
+                    out += group.map { UInt8($0 >> lowBits) }
+                    out.append(UInt8(group.enumerated().reduce(0) { $0 | ($1.element & (1 << lowBits - 1)) << ($1.offset * lowBits) }))
+                    group.removeAll(keepingCapacity: true)
+                } else if mosaic.bits == 8 {
+                    out.append(UInt8(v))
+                } else {
                     out += [UInt8(wide & 255), UInt8(wide >> 8)]
                 }
             }
+            precondition(out.count == bytes.count / 3 / (width * height) * size, "\(format.name): \(out.count) bytes")
             return Data(out)
         }
         if format == .nv16 {

@@ -88,22 +88,17 @@ struct PipelineOptions: ParsableArguments {
                 throw UsageError("\(given.joined(separator: " and ")) \(given.count > 1 ? "are" : "is") for raw input and the test pattern; \(excerpt(input)) gives its own; leave \(given.count > 1 ? "them" : "it") out")
             }
         }
-        if let format, let codec = CompressedFormat(name: format) {
-            guard camera != nil else { throw UsageError("--format \(excerpt(format)) is only for --camera; files and the test pattern use \(PixelFormat.validNames)") }
-            source.compressed = true
-            source.codec = codec
-        } else if let format, format != "auto" || camera == nil {
-            switch SourceFormat(name: format) {
-            case .native(let f): source.format = f
-            case .repacked(let f): source.repackedFormat = f
-            // Any other V4L2 code a camera may offer goes to libv4l's conversion (`HSV3`, `Y16 -BE`).
-            case nil where camera != nil && (format.count == 4 || ((6...7).contains(format.count) && format.hasSuffix("-BE"))):
-                source.otherFourcc = format
-            case nil: throw UsageError("--format \(excerpt(format)) is not supported; use \(PixelFormat.validNames), or for raw files also \(RepackedFormat.validNames)")
+        if let format, format != "auto" || camera == nil {
+            guard let parsed = InputFormat(name: format, camera: camera != nil) else {
+                if camera == nil, CompressedFormat(name: format) != nil {
+                    throw UsageError("--format \(excerpt(format)) is only for --camera; files and the test pattern use \(PixelFormat.validNames)")
+                }
+                throw UsageError("--format \(excerpt(format)) is not supported; use \(PixelFormat.validNames), or for raw files also \(RepackedFormat.validNames)")
             }
+            source.format = parsed
         }
-        source.isp = try isp.settings(bits: source.repackedFormat?.mosaic?.bits)
-        if isp.given && camera == nil && source.repackedFormat?.mosaic == nil {
+        source.isp = try isp.settings(bits: source.format?.mosaic?.bits)
+        if isp.given && camera == nil && source.format?.mosaic == nil {
             throw UsageError("--demosaic, --black-level, --awb, --ccm and --gamma are for raw Bayer frames: a camera, or raw input with --format rggb8, bggr10, ... (\(RepackedFormat.allCases.filter { $0.mosaic != nil }.count) Bayer formats)")
         }
         if let inputSize {

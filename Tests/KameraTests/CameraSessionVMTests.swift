@@ -17,7 +17,7 @@ final class CameraSessionVMTests: XCTestCase {
             let renderer = try FrameRenderer(context: context, settings: RenderSettings(crop: .none))
             var options = SourceOptions()
             options.camera = "/dev/video0"
-            options.format = .yuyv
+            options.format = .native(.yuyv)
             options.inputSize = (640, 480)
             let session = try SourceSession(renderer: renderer, configuration: options)
 
@@ -35,7 +35,7 @@ final class CameraSessionVMTests: XCTestCase {
 
             session.beginConfiguration()
             session.configuration.camera = "/dev/video1"
-            session.configuration.format = .nv12
+            session.configuration.format = .native(.nv12)
             session.configuration.inputSize = (320, 180)
             try session.commitConfiguration()
             let (second, secondImage, sameOutput) = try renderNext()

@@ -17,9 +17,9 @@ final class CameraUnitTests: XCTestCase {
     func testAutoFormatIsTheCheapestColorFormatAtTheSize() throws {
         let mode = try CameraMode.choose(CameraRequest(size: (640, 480)), from: webcam, current: (640, 480))
         XCTAssertEqual(mode.format, .nv12)
-        let yuyv = try CameraMode.choose(CameraRequest(format: .yuyv, size: (1280, 720)), from: webcam, current: (640, 480))
+        let yuyv = try CameraMode.choose(CameraRequest(format: .native(.yuyv), size: (1280, 720)), from: webcam, current: (640, 480))
         XCTAssertEqual(yuyv, CameraMode(format: .yuyv, fourcc: "YUYV", width: 1280, height: 720, rate: nil))
-        let grey = try CameraMode.choose(CameraRequest(format: .grey), from: webcam, current: (640, 480))
+        let grey = try CameraMode.choose(CameraRequest(format: .native(.grey)), from: webcam, current: (640, 480))
         XCTAssertEqual(grey.format, .grey)
     }
 
@@ -36,21 +36,56 @@ final class CameraUnitTests: XCTestCase {
         XCTAssertEqual(board[0].repacked, .uyvy)
         XCTAssertNil(board[1].repacked)
         XCTAssertEqual(try CameraMode.choose(CameraRequest(), from: board, current: (640, 480)).fourcc, "YUYV")
-        XCTAssertEqual(try CameraMode.choose(CameraRequest(format: .yuyv), from: board, current: (640, 480)).fourcc, "YUYV")
-        let uyvy = try CameraMode.choose(CameraRequest(repacked: .uyvy), from: board, current: (640, 480))
+        XCTAssertEqual(try CameraMode.choose(CameraRequest(format: .native(.yuyv)), from: board, current: (640, 480)).fourcc, "YUYV")
+        let uyvy = try CameraMode.choose(CameraRequest(format: .repacked(.uyvy)), from: board, current: (640, 480))
         XCTAssertEqual([uyvy.fourcc, uyvy.format.name], ["UYVY", "yuyv"])
         XCTAssertEqual(uyvy.repacked, .uyvy)
         XCTAssertEqual(try CameraMode.choose(CameraRequest(), from: [board[0]], current: (640, 480)).fourcc, "UYVY")
-        XCTAssertEqual(try CameraMode.choose(CameraRequest(repacked: .y16), from: board, current: (640, 480)).format, .grey)
-        XCTAssertThrowsError(try CameraMode.choose(CameraRequest(format: .grey), from: board, current: (640, 480))) {
+        XCTAssertEqual(try CameraMode.choose(CameraRequest(format: .repacked(.y16)), from: board, current: (640, 480)).format, .grey)
+        XCTAssertThrowsError(try CameraMode.choose(CameraRequest(format: .native(.grey)), from: board, current: (640, 480))) {
             XCTAssertTrue("\($0)".hasSuffix("does not offer grey (GREY); it offers UYVY, YUYV, Y16"), "\($0)")
         }
-        XCTAssertThrowsError(try CameraMode.choose(CameraRequest(format: .yuyv), from: [board[0]], current: (640, 480), path: "/dev/video3")) {
+        XCTAssertThrowsError(try CameraMode.choose(CameraRequest(format: .native(.yuyv)), from: [board[0]], current: (640, 480), path: "/dev/video3")) {
             XCTAssertEqual("\($0)", "/dev/video3 does not offer yuyv (YUYV); it offers UYVY")
         }
-        XCTAssertThrowsError(try CameraMode.choose(CameraRequest(repacked: .nv21), from: board, current: (640, 480), path: "/dev/video3")) {
+        XCTAssertThrowsError(try CameraMode.choose(CameraRequest(format: .repacked(.nv21)), from: board, current: (640, 480), path: "/dev/video3")) {
             XCTAssertEqual("\($0)", "/dev/video3 does not offer nv21 (NV21); it offers UYVY, YUYV, Y16")
         }
+    }
+
+    /// Each kind of `--format` picks only its own kind of camera format: a
+    /// native RGB24 request never takes libv4l's RGB24 conversion of HSV3, and
+    /// a libv4l code matches with or without its padding.
+    func testEachFormatKindPicksItsOwnFormats() throws {
+        var hsv = CameraFormat(fourcc: "HSV3", description: "24-bit HSV 8-8-8", sizes: [CameraSize(width: 640, height: 480, rates: [30])])
+        hsv.viaLibV4L = true
+        var y16be = CameraFormat(fourcc: "Y16 -BE", description: "16-bit Greyscale BE", sizes: [CameraSize(width: 640, height: 480, rates: [30])])
+        y16be.viaLibV4L = true
+        let formats = webcam + [hsv, y16be]
+        func fourcc(_ format: InputFormat?) throws -> String {
+            try CameraMode.choose(CameraRequest(format: format, size: (640, 480)), from: formats, current: (640, 480)).fourcc
+        }
+        XCTAssertEqual(try fourcc(nil), "NV12")
+        XCTAssertEqual(try fourcc(.native(.yuyv)), "YUYV")
+        XCTAssertEqual(try CameraMode.choose(CameraRequest(format: .compressed(.mjpeg)), from: formats, current: (1920, 1080)).fourcc, "MJPG")
+        XCTAssertEqual(try fourcc(.libV4L("HSV3")), "HSV3")
+        XCTAssertEqual(try fourcc(.libV4L("Y16-BE")), "Y16 -BE")
+        XCTAssertTrue(try CameraMode.choose(CameraRequest(format: .libV4L("HSV3")), from: formats, current: (640, 480)).viaLibV4L)
+        XCTAssertThrowsError(try fourcc(.native(.rgb24))) {
+            XCTAssertTrue("\($0)".hasSuffix("does not offer rgb24 (RGB3); it offers MJPG, YUYV, NV12, GREY, HSV3, Y16 -BE"), "\($0)")
+        }
+        XCTAssertThrowsError(try fourcc(.compressed(.h264))) {
+            XCTAssertTrue("\($0)".hasSuffix("does not offer H264; it offers MJPG, YUYV, NV12, GREY, HSV3, Y16 -BE"), "\($0)")
+        }
+        XCTAssertThrowsError(try fourcc(.libV4L("RGB4"))) {
+            XCTAssertTrue("\($0)".hasSuffix("offers no RGB4 that libv4l converts; it converts HSV3, Y16 -BE (the camera offers MJPG, YUYV, NV12, GREY, HSV3, Y16 -BE)"), "\($0)")
+        }
+        XCTAssertEqual(InputFormat(name: "HSV3", camera: true), .libV4L("HSV3"))
+        XCTAssertNil(InputFormat(name: "HSV3", camera: false))
+        XCTAssertEqual(InputFormat(name: "h265", camera: true), .compressed(.hevc))
+        XCTAssertNil(InputFormat(name: "h264", camera: false))
+        XCTAssertEqual(InputFormat(name: "uyvy", camera: false), .repacked(.uyvy))
+        XCTAssertEqual(InputFormat(name: "nv12", camera: true), .native(.nv12))
     }
 
     func testFpsMaxPicksTheHighestRateAndSaysWhenNothingBeatsThirty() throws {
@@ -75,7 +110,7 @@ final class CameraUnitTests: XCTestCase {
     }
 
     func testNegotiationErrorsListWhatIsOffered() {
-        XCTAssertThrowsError(try CameraMode.choose(CameraRequest(format: .rgb24), from: webcam, current: (640, 480), path: "/dev/video3")) {
+        XCTAssertThrowsError(try CameraMode.choose(CameraRequest(format: .native(.rgb24)), from: webcam, current: (640, 480), path: "/dev/video3")) {
             XCTAssertEqual("\($0)", "/dev/video3 does not offer rgb24 (RGB3); it offers MJPG, YUYV, NV12, GREY")
         }
         XCTAssertThrowsError(try CameraMode.choose(CameraRequest(size: (800, 600)), from: webcam, current: (640, 480))) {

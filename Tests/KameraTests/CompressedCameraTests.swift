@@ -67,9 +67,7 @@ final class CompressedCameraTests: KameraProcessTestCase {
         ]
         XCTAssertEqual(try CameraMode.choose(CameraRequest(size: (1920, 1080)), from: formats, current: (640, 480)).fourcc, "MJPG",
                        "MJPEG before H.264 when both fit")
-        var request = CameraRequest(compressed: true, size: (1920, 1080))
-        request.codec = .h264
-        let h264 = try CameraMode.choose(request, from: formats, current: (640, 480))
+        let h264 = try CameraMode.choose(CameraRequest(format: .compressed(.h264), size: (1920, 1080)), from: formats, current: (640, 480))
         XCTAssertEqual(h264.fourcc, "H264")
         XCTAssertEqual(h264.format, .nv12)
         XCTAssertEqual(formats[0].pixelFormat, .nv12)

@@ -42,6 +42,13 @@ final class H264VMTests: XCTestCase {
         let kameraLog = try text("h264.log")
         XCTAssertEqual(try text("h264.rc").trimmingCharacters(in: .whitespacesAndNewlines), "0", kameraLog)
         XCTAssertTrue(kameraLog.contains("/dev/video10 640x480 H264"), kameraLog)
+        // Kamera joins the looped stream wherever it is: the frames before the next key frame
+        // (one every 15) give no picture and are counted, never shown.
+        let line = try XCTUnwrap(kameraLog.split(separator: "\n").first { $0.contains("dropped late") }, kameraLog)
+        let words = line.split(separator: " ")
+        let undecoded = words.firstIndex(of: "decoded,").map { Int(words[$0 - 2]) ?? -1 } ?? 0
+        print("H.264 camera: \(undecoded) frames before the first key frame: \(line)")
+        XCTAssertTrue((0...14).contains(undecoded), "at most the 14 frames between key frames give no picture: \(line)")
 
         let source = try RawVideoSource(path: folder.appendingPathComponent("h264.raw").path, format: .nv12, width: 640, height: 480)
         XCTAssertEqual(source.frameCount, 5, "the decoded frames saved")

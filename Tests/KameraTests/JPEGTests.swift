@@ -89,7 +89,7 @@ final class JPEGTests: XCTestCase {
         ]
         XCTAssertEqual(try CameraMode.choose(CameraRequest(size: (640, 480)), from: formats, current: (640, 480)).fourcc, "YUYV")
         XCTAssertEqual(try CameraMode.choose(CameraRequest(size: (1280, 720)), from: formats, current: (640, 480)).fourcc, "MJPG")
-        let forced = try CameraMode.choose(CameraRequest(compressed: true, size: (640, 480)), from: formats, current: (640, 480))
+        let forced = try CameraMode.choose(CameraRequest(format: .compressed(.mjpeg), size: (640, 480)), from: formats, current: (640, 480))
         XCTAssertEqual(forced.fourcc, "MJPG")
         XCTAssertEqual(forced.format, .rgba)
     }

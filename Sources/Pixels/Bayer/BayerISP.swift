@@ -48,7 +48,7 @@ public final class BayerISP {
             samples = .allocate(capacity: count)
         }
         let gains = gains(for: plane, mosaic: mosaic, width: width, height: height)
-        let black = min(settings.blackLevel, mosaic.maximum - 1)
+        let black = settings.blackLevel(for: mosaic)
         let scale = 1 / Float(mosaic.maximum - black)
         task = Task(plane: plane, mosaic: mosaic, width: width, height: height, black: black, scaled: gains * scale, target: target)
         let split = width * height >= Self.splitPixels
@@ -83,7 +83,7 @@ public final class BayerISP {
     /// Gains that make the means of the red and blue samples (less the black
     /// level) equal to the green ones', within 1/8...8; 1 for a color with no light.
     func grayWorld(_ plane: Plane, mosaic: BayerMosaic, width: Int, height: Int) -> SIMD3<Float> {
-        let black = min(settings.blackLevel, mosaic.maximum - 1)
+        let black = settings.blackLevel(for: mosaic)
         var sums = SIMD3<Double>(0, 0, 0)
         for y in 0..<height {
             let row = plane.bytes.baseAddress! + y * plane.bytesPerRow

@@ -18,7 +18,7 @@ public struct RawBayer: Equatable, Sendable {
     public var mosaic: BayerMosaic { format.mosaic! }
 
     /// The black level in sample units, below the largest sample.
-    public var blackLevel: Int { min(settings.blackLevel, mosaic.maximum - 1) }
+    public var blackLevel: Int { settings.blackLevel(for: mosaic) }
 
     /// The pixel format frames of `format` are handed on in.
     public static func pixelFormat(of mosaic: BayerMosaic) -> PixelFormat { mosaic.bits > 8 ? .bayer16 : .bayer8 }
