@@ -10,17 +10,16 @@ final class CodeCameraVMTests: XCTestCase {
     qrencode -s 6 -m 2 -o code.png 'LIVE-TICKET-7'
     ffmpeg -nostdin -loglevel error -f lavfi -i color=gray:s=640x480:r=30 -i code.png \
       -filter_complex "[1]format=rgb24[c];[0][c]overlay=240:140:enable='gte(n,15)',format=yuvj420p" -frames:v 60 -c:v mjpeg -q:v 3 clip.mjpeg
-    ffmpeg -nostdin -loglevel error -re -stream_loop -1 -f mjpeg -framerate 30 -i clip.mjpeg -c:v copy -f v4l2 /dev/video10 &
-    P=$!
-    until v4l2-ctl -d /dev/video10 -D 2>/dev/null | grep -q 'Video Capture'; do sleep 0.2; done
+    """ + VMScriptRun.loopbackCamera(
+        feed: "ffmpeg -nostdin -loglevel error -re -stream_loop -1 -f mjpeg -framerate 30 -i clip.mjpeg -c:v copy -f v4l2 /dev/video10",
+        then: """
     cut -d' ' -f1 /proc/uptime > before.txt
     "$KAMERA" render --camera /dev/video10 --format mjpeg --frames 90 --crop none --detect codes --metadata live.jsonl > scanner.txt 2> render.log
     echo $? > render.rc
     cut -d' ' -f1 /proc/uptime > after.txt
     code=$(timeout 120 "$KAMERA" preview --camera /dev/video10 --format mjpeg --detect codes --once 2> once.log)
     echo "$?:$code" > once.txt
-    kill $P
-    """
+    """)
 
     func testACodeInFrontOfTheCameraIsReadOnceAndOnceEnds() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-codes-vm-\(UUID().uuidString)")

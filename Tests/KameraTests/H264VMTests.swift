@@ -13,14 +13,13 @@ final class H264VMTests: XCTestCase {
     ffmpeg -nostdin -loglevel error -f lavfi -i testsrc2=size=640x480:rate=30 -frames:v 1 -update 1 source.png
     ffmpeg -nostdin -loglevel error -loop 1 -framerate 30 -i source.png -frames:v 30 -c:v libx264 -pix_fmt yuv420p -preset ultrafast \\
       -tune zerolatency -crf 16 -g 15 -x264-params repeat-headers=1 -f mpegts clip.ts
-    ffmpeg -nostdin -loglevel error -re -stream_loop -1 -i clip.ts -c:v copy -f v4l2 /dev/video10 &
-    P=$!
-    until v4l2-ctl -d /dev/video10 -D 2>/dev/null | grep -q 'Video Capture'; do sleep 0.2; done
+    """ + VMScriptRun.loopbackCamera(
+        feed: "ffmpeg -nostdin -loglevel error -re -stream_loop -1 -i clip.ts -c:v copy -f v4l2 /dev/video10",
+        then: """
     "$KAMERA" devices --formats /dev/video10 > formats.txt
     "$KAMERA" render -v --camera /dev/video10 --format h264 --frames 5 --crop none --save-input h264.raw -o h264-%d.png 2> h264.log
     echo $? > h264.rc
-    kill $P
-    """
+    """)
 
     /// PSNR over R, G and B, in dB.
     static func psnr(_ a: Image, _ b: Image) -> Double {

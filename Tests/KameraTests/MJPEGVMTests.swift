@@ -10,14 +10,13 @@ import XCTest
 final class MJPEGVMTests: XCTestCase {
     static let script = """
     ffmpeg -nostdin -loglevel error -f lavfi -i testsrc2=size=640x480:rate=30 -frames:v 30 -c:v mjpeg -q:v 5 clip.mjpeg
-    ffmpeg -nostdin -loglevel error -re -stream_loop -1 -f mjpeg -framerate 30 -i clip.mjpeg -c:v copy -f v4l2 /dev/video10 &
-    P=$!
-    until v4l2-ctl -d /dev/video10 -D 2>/dev/null | grep -q 'Video Capture'; do sleep 0.2; done
+    """ + VMScriptRun.loopbackCamera(
+        feed: "ffmpeg -nostdin -loglevel error -re -stream_loop -1 -f mjpeg -framerate 30 -i clip.mjpeg -c:v copy -f v4l2 /dev/video10",
+        then: """
     "$KAMERA" devices --formats /dev/video10 > formats.txt
     "$KAMERA" render -v --camera /dev/video10 --format mjpeg --frames 5 --crop none --save-input mjpeg.raw -o mjpeg-%d.png 2> mjpeg.log
     echo $? > mjpeg.rc
-    kill $P
-    """
+    """)
 
     func testMJPEGCameraRendersItsDecodedFrames() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-mjpeg-vm-\(UUID().uuidString)")

@@ -28,6 +28,20 @@ final class VMScriptRun: @unchecked Sendable {
         (self.folder, self.log) = (folder, log)
     }
 
+    /// A script for a run with `vmArguments: ["--loopback"]`: `feed` (an ffmpeg
+    /// command writing to /dev/video10, the v4l2loopback camera) in the
+    /// background, then, once the device captures, `body`; the feed is stopped last.
+    static func loopbackCamera(feed: String, then body: String) -> String {
+        """
+
+        \(feed) &
+        FEED=$!
+        until v4l2-ctl -d /dev/video10 -D 2>/dev/null | grep -q 'Video Capture'; do sleep 0.2; done
+        \(body)
+        kill $FEED
+        """
+    }
+
     /// The folder the script wrote; throws (the test fails, the others go on) when the run failed.
     func checkedFolder() throws -> URL {
         guard let folder else {
