@@ -40,10 +40,6 @@ public struct CameraFormat: Equatable, Sendable, Codable {
         self.sizes = sizes
     }
 
-    /// The layout Kamera hands frames on as (MJPEG is decoded to RGBA, H.264 and HEVC to NV12, a
-    /// repacked format repacked), nil when it cannot read it.
-    public var pixelFormat: PixelFormat? { compressed?.decoded ?? PixelFormat(v4l2Code: fourcc) ?? repacked?.native ?? (viaLibV4L ? .rgb24 : nil) }
-
     /// True when Kamera does not read this format itself but libv4lconvert converts it (to RGB24).
     public var viaLibV4L = false
 

@@ -32,7 +32,7 @@ public struct CameraMode: Equatable, Sendable {
     /// Picks the mode for `request` from what the camera offers.
     public static func choose(_ request: CameraRequest, from formats: [CameraFormat], current: (width: Int, height: Int),
                               path: String = "camera") throws -> CameraMode {
-        var usable = formats.filter { f in f.pixelFormat != nil && request.format.map(f.isFormat) ?? true }
+        var usable = formats.filter { f in f.reading != nil && (request.format == nil || f.reading == request.format) }
         // Left to choose, prefer color: GREY is cheapest to upload but loses it.
         if request.format == nil, usable.contains(where: { $0.pixelFormat != .grey }) {
             usable.removeAll { $0.pixelFormat == .grey }
@@ -61,13 +61,7 @@ public struct CameraMode: Equatable, Sendable {
             let sizes = Self.sizeList(usable.flatMap(\.sizes))
             throw CaptureError("\(path) does not offer \(size.width)x\(size.height)\(request.format.map { " in \($0.name)" } ?? ""); sizes: \(sizes)")
         }
-        // Uncompressed formats by bytes per pixel, a repacked one after the
-        // native one of its size (a pass over each frame on the CPU); MJPEG (decoded on the CPU) last.
-        func cost(_ f: CameraFormat) -> Double {
-            // Compressed last, MJPEG before H.264 and HEVC (a JPEG decodes on its own; a stream waits for its key frame).
-            // libv4l's conversion, the fallback, after everything Kamera reads itself.
-            f.compressed.map { $0 == .mjpeg ? 100 : 110 } ?? (f.viaLibV4L ? 120 : f.pixelFormat!.bytesPerPixel + (f.repacked != nil ? 0.5 : 0))
-        }
+        func cost(_ f: CameraFormat) -> Double { f.reading!.cost }
         func make(_ f: CameraFormat, _ s: CameraSize, _ rate: Double?) -> CameraMode {
             var mode = CameraMode(format: f.pixelFormat!, fourcc: f.fourcc, width: s.width, height: s.height, rate: rate)
             mode.viaLibV4L = f.viaLibV4L

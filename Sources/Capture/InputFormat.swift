@@ -10,8 +10,8 @@ public enum InputFormat: Equatable, Sendable {
     case repacked(RepackedFormat)
     /// Decoded on the CPU: a camera's Motion-JPEG, H.264 or HEVC.
     case compressed(CompressedFormat)
-    /// A camera format Kamera does not read itself, by its V4L2 code (`HSV3`,
-    /// `Y16 -BE`), converted to RGB24 by libv4l.
+    /// A camera format Kamera does not read itself, by its V4L2 code without
+    /// spaces (`HSV3`, `Y16-BE`), converted to RGB24 by libv4l.
     case libV4L(String)
 
     /// Parses a name as a user types it. With `camera`, compressed formats
@@ -23,7 +23,7 @@ public enum InputFormat: Equatable, Sendable {
         } else if camera, let c = CompressedFormat(name: name) {
             self = .compressed(c)
         } else if camera, name.count == 4 || ((6...7).contains(name.count) && name.hasSuffix("-BE")) {
-            self = .libV4L(name)
+            self = .libV4L(name.filter { $0 != " " })
         } else {
             return nil
         }
@@ -65,16 +65,53 @@ public enum InputFormat: Equatable, Sendable {
     }
 }
 
-extension CameraFormat {
-    /// True when this is the format `wanted` names.
-    public func isFormat(_ wanted: InputFormat) -> Bool {
-        switch wanted {
-        case .native(let f): !isConverted && pixelFormat == f
-        case .repacked(let f): repacked == f
-        case .compressed(let c): compressed == c
-        case .libV4L(let code): viaLibV4L && fourcc.filter { $0 != " " } == code.filter { $0 != " " }
+extension InputFormat {
+    /// The layout frames are handed on in.
+    public var decoded: PixelFormat {
+        switch self {
+        case .native(let f): f
+        case .repacked(let f): f.native
+        case .compressed(let c): c.decoded
+        case .libV4L: .rgb24
         }
     }
+
+    /// What choosing a camera's format weighs: bytes a pixel for what is read
+    /// as it is, half a byte more for a repack (a pass over each frame on the
+    /// CPU), then decoding (MJPEG before H.264 and HEVC: a JPEG decodes on its
+    /// own, a stream waits for its key frame), then libv4l's conversion, the fallback.
+    public var cost: Double {
+        switch self {
+        case .native(let f): f.bytesPerPixel
+        case .repacked(let f): f.native.bytesPerPixel + 0.5
+        case .compressed(let c): c == .mjpeg ? 100 : 110
+        case .libV4L: 120
+        }
+    }
+
+    /// How Kamera reads it, for listings: "read as yuyv", "decoded to nv12 on the CPU"...
+    public var howRead: String {
+        switch self {
+        case .native(let f): "read as \(f.name)"
+        case .repacked(let f) where f.mosaic != nil: "demosaiced on the GPU, or to \(decoded.name) on the CPU with a software renderer"
+        case .repacked: "repacked to \(decoded.name) on the CPU"
+        case .compressed: "decoded to \(decoded.name) on the CPU"
+        case .libV4L: "converted to \(decoded.name) by libv4l on the CPU"
+        }
+    }
+}
+
+extension CameraFormat {
+    /// How Kamera reads this format, nil when it cannot.
+    public var reading: InputFormat? {
+        if let c = compressed { return .compressed(c) }
+        if let r = repacked { return .repacked(r) }
+        if let f = PixelFormat(v4l2Code: fourcc) { return .native(f) }
+        return viaLibV4L ? .libV4L(fourcc.filter { $0 != " " }) : nil
+    }
+
+    /// The layout Kamera hands frames on in, nil when it cannot read the format.
+    public var pixelFormat: PixelFormat? { reading?.decoded }
 
     /// Frames reach Kamera in memory of its own (decoded, repacked or converted), not in the driver's buffers.
     public var isConverted: Bool { isCompressed || repacked != nil || viaLibV4L }

@@ -67,13 +67,7 @@ struct DevicesCommand: ParsableCommand {
             print("\(d.path): \(d.card) (driver \(d.driver), bus \(d.busInfo))\(d.busy ? " [in use]" : "")")
             print("  capabilities: \(d.capabilities.joined(separator: ", "))")
             for f in entry.formats ?? [] {
-                let reads = f.pixelFormat.map { native in
-                    f.isCompressed ? "decoded to \(native.name) on the CPU"
-                        : f.repacked.map {
-                            $0.mosaic == nil ? "repacked to \(native.name) on the CPU"
-                                : "demosaiced on the GPU, or to \(native.name) on the CPU with a software renderer"
-                        } ?? (f.viaLibV4L ? "converted to \(native.name) by libv4l on the CPU" : "read as \(native.name)")
-                } ?? "not read by Kamera"
+                let reads = f.reading?.howRead ?? "not read by Kamera"
                 print("  \(f.fourcc)  \(f.description)  (\(reads))")
                 for s in f.sizes {
                     let rates = s.rates.map { CameraMode.formatRate($0) }.joined(separator: ", ")

@@ -80,7 +80,12 @@ final class CameraUnitTests: XCTestCase {
         XCTAssertThrowsError(try fourcc(.libV4L("RGB4"))) {
             XCTAssertTrue("\($0)".hasSuffix("offers no RGB4 that libv4l converts; it converts HSV3, Y16 -BE (the camera offers MJPG, YUYV, NV12, GREY, HSV3, Y16 -BE)"), "\($0)")
         }
+        XCTAssertEqual(hsv.reading?.howRead, "converted to rgb24 by libv4l on the CPU")
+        XCTAssertEqual(formats.map { $0.reading?.decoded }, [.rgba, .yuyv, .nv12, .grey, .rgb24, .rgb24])
+        // A V4L2 code is read one way only: none Kamera reads as it is is also one it repacks.
+        for format in PixelFormat.allCases { for code in format.v4l2Codes { XCTAssertNil(RepackedFormat(v4l2Code: code), code) } }
         XCTAssertEqual(InputFormat(name: "HSV3", camera: true), .libV4L("HSV3"))
+        XCTAssertEqual(InputFormat(name: "Y16 -BE", camera: true), .libV4L("Y16-BE"))
         XCTAssertNil(InputFormat(name: "HSV3", camera: false))
         XCTAssertEqual(InputFormat(name: "h265", camera: true), .compressed(.hevc))
         XCTAssertNil(InputFormat(name: "h264", camera: false))
