@@ -5,31 +5,21 @@ import Foundation
 /// frame the driver fills is decoded into a free slot and the driver's buffer
 /// goes straight back.
 extension CameraSource {
-    /// Decodes the frame in `buffer` and queues the buffer again; returns the
-    /// slot holding the frame, or nil when the frame was dropped (every slot
-    /// still held by the consumer), could not be decoded or gave no picture yet (both counted).
-    func decode(_ buffer: v4l2_buffer, with decoder: FrameDecoder) throws -> Int? {
+    /// Decodes the frame in `buffer` into `slot`; false when it gave no
+    /// picture: damaged, or a stream's frame before its first key frame (each counted).
+    func decode(_ buffer: v4l2_buffer, with decoder: FrameDecoder, into slot: Int) -> Bool {
         let index = Int(buffer.index)
         let used = buffer.bytesused > 0 ? min(Int(buffer.bytesused), buffers[index].count) : buffers[index].count
-        guard let slot = takeSlot() else {
-            try queue(buffer.index)
-            return nil
-        }
-        let pictured: Bool
         do {
-            // false: a stream decoder with no picture yet (before the first key frame).
-            pictured = try decoder.decodeFrame(UnsafeRawBufferPointer(rebasing: buffers[index][0..<used]), into: decoded[slot])
-            if !pictured { undecodedFrames += 1 }
+            guard try decoder.decodeFrame(UnsafeRawBufferPointer(rebasing: buffers[index][0..<used]), into: decoded[slot]) else {
+                undecodedFrames += 1
+                return false
+            }
+            return true
         } catch {
-            pictured = false
             corruptFrames += 1
+            return false
         }
-        try queue(buffer.index)
-        guard pictured else {
-            try requeue(slot)
-            return nil
-        }
-        return slot
     }
 
     func takeSlot() -> Int? {

@@ -42,6 +42,8 @@ public final class CameraSource: FrameSource {
     var lastSequence: UInt32?
     /// Frames the driver skipped (gaps in its sequence numbers).
     public private(set) var driverDrops = 0
+    /// Converted frames dropped because every slot still held a frame the consumer had not given back.
+    public private(set) var slotDrops = 0
     public private(set) var framesCaptured = 0
     var first: (sequence: UInt32, timestamp: UInt64)?
     var latest: (sequence: UInt32, timestamp: UInt64)?
@@ -55,8 +57,8 @@ public final class CameraSource: FrameSource {
 
     /// The counts so far; read them on the thread that dequeues.
     public var statistics: CaptureStatistics {
-        CaptureStatistics(framesCaptured: framesCaptured, driverDrops: driverDrops, undecoded: corruptFrames + undecodedFrames,
-                          measuredRate: measuredRate)
+        CaptureStatistics(framesCaptured: framesCaptured, lateDrops: slotDrops, driverDrops: driverDrops,
+                          undecoded: corruptFrames + undecodedFrames, measuredRate: measuredRate)
     }
     /// The camera's format and rate as Kamera found them, put back when it is
     /// done (V4L2 drivers keep the last mode set, so `--fps max` would leave the
@@ -271,11 +273,24 @@ public final class CameraSource: FrameSource {
                 continue
             }
             ticket = Int(buffer.index)
-            if let decoder {
-                guard let slot = try decode(buffer, with: decoder) else { continue }
-                ticket = slot
-            } else if let repacker {
-                guard let slot = try repack(buffer, with: repacker) else { continue }
+            if mode.isConverted {
+                // Into a slot of Kamera's own; the driver's buffer goes straight back.
+                let slot = takeSlot()
+                var filled = false
+                if let slot {
+                    if let decoder { filled = decode(buffer, with: decoder, into: slot) } else { repack(buffer, with: repacker!, into: slot); filled = true }
+                } else {
+                    // Every slot still holds a frame the consumer has not given back: dropped as a late frame.
+                    framesCaptured += 1
+                    slotDrops += 1
+                }
+                try queue(buffer.index)
+                guard let slot, filled else {
+                    // Not the driver's loss: the gap it leaves is not counted as one.
+                    lastSequence = buffer.sequence
+                    if let slot { try requeue(slot) }
+                    continue
+                }
                 ticket = slot
             }
             break

@@ -71,7 +71,8 @@ public final class CaptureQueue: FrameSource {
                     let dequeued = try camera.dequeue(timeout: 100)
                     condition.lock()
                     statistics = camera.statistics
-                    statistics.lateDrops = lateDrops
+                    let slotDrops = statistics.lateDrops
+                    statistics.lateDrops += lateDrops
                     guard let (frame, ticket) = dequeued else {
                         condition.unlock()
                         continue
@@ -80,7 +81,7 @@ public final class CaptureQueue: FrameSource {
                         let late = waiting.removeFirst()
                         try? camera.requeue(late.ticket)
                         lateDrops += 1
-                        statistics.lateDrops = lateDrops
+                        statistics.lateDrops = slotDrops + lateDrops
                     }
                     waiting.append((frame, ticket))
                     condition.broadcast()
