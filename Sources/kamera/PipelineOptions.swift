@@ -93,7 +93,8 @@ struct PipelineOptions: ParsableArguments {
                 if camera == nil, CompressedFormat(name: format) != nil {
                     throw UsageError("--format \(excerpt(format)) is only for --camera; files and the test pattern use \(PixelFormat.validNames)")
                 }
-                throw UsageError("--format \(excerpt(format)) is not supported; use \(PixelFormat.validNames), or for raw files also \(RepackedFormat.validNames)")
+                let cameraOnly = camera == nil && InputFormat(name: format, camera: true) != nil ? "; with --camera, other V4L2 codes (HSV3, Y16-BE) go through libv4l" : ""
+                throw UsageError("--format \(excerpt(format)) is not supported; use \(PixelFormat.validNames), or for raw files also \(RepackedFormat.validNames)\(cameraOnly)")
             }
             source.format = parsed
         }
