@@ -274,21 +274,22 @@ public final class CameraSource: FrameSource {
             }
             ticket = Int(buffer.index)
             if mode.isConverted {
-                // Into a slot of Kamera's own; the driver's buffer goes straight back.
-                let slot = takeSlot()
-                var filled = false
-                if let slot {
-                    if let decoder { filled = decode(buffer, with: decoder, into: slot) } else { repack(buffer, with: repacker!, into: slot); filled = true }
-                } else {
+                // Into a slot of Kamera's own; the driver's buffer goes straight back. A frame
+                // that reached Kamera moves the sequence on even when dropped: not the driver's loss.
+                guard let slot = takeSlot() else {
                     // Every slot still holds a frame the consumer has not given back: dropped as a late frame.
                     framesCaptured += 1
                     slotDrops += 1
-                }
-                try queue(buffer.index)
-                guard let slot, filled else {
-                    // Not the driver's loss: the gap it leaves is not counted as one.
                     lastSequence = buffer.sequence
-                    if let slot { try requeue(slot) }
+                    try queue(buffer.index)
+                    continue
+                }
+                let filled: Bool
+                if let decoder { filled = decode(buffer, with: decoder, into: slot) } else { repack(buffer, with: repacker!, into: slot); filled = true }
+                try queue(buffer.index)
+                guard filled else {
+                    lastSequence = buffer.sequence
+                    try requeue(slot)
                     continue
                 }
                 ticket = slot

@@ -5,7 +5,7 @@ import Pixels
 /// Captures on a thread of its own and hands frames over through a bounded
 /// queue, as `AVCaptureVideoDataOutput` with `alwaysDiscardsLateVideoFrames`:
 /// when the consumer falls behind, the oldest waiting frame goes back to the
-/// driver (counted in `lateDrops`) instead of piling up. A frame the consumer
+/// driver (counted in `captureStatistics.lateDrops`) instead of piling up. A frame the consumer
 /// took stays valid until it asks for the next one.
 public final class CaptureQueue: FrameSource {
     public var camera: CameraSource? { state.camera }
@@ -31,9 +31,6 @@ public final class CaptureQueue: FrameSource {
     }
 
     public var summary: String { device.summary }
-
-    /// Frames dropped because the consumer had not taken them when newer ones came.
-    public var lateDrops: Int { state.withLock { state.lateDrops } }
 
     public var captureStatistics: CaptureStatistics? { state.withLock { state.statistics } }
 
@@ -70,21 +67,17 @@ public final class CaptureQueue: FrameSource {
                 do {
                     let dequeued = try camera.dequeue(timeout: 100)
                     condition.lock()
+                    if let (frame, ticket) = dequeued {
+                        if waiting.count == depth {
+                            let late = waiting.removeFirst()
+                            try? camera.requeue(late.ticket)
+                            lateDrops += 1
+                        }
+                        waiting.append((frame, ticket))
+                        condition.broadcast()
+                    }
                     statistics = camera.statistics
-                    let slotDrops = statistics.lateDrops
                     statistics.lateDrops += lateDrops
-                    guard let (frame, ticket) = dequeued else {
-                        condition.unlock()
-                        continue
-                    }
-                    if waiting.count == depth {
-                        let late = waiting.removeFirst()
-                        try? camera.requeue(late.ticket)
-                        lateDrops += 1
-                        statistics.lateDrops = slotDrops + lateDrops
-                    }
-                    waiting.append((frame, ticket))
-                    condition.broadcast()
                     condition.unlock()
                 } catch {
                     withLock { failure = error; condition.broadcast() }

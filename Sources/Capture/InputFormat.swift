@@ -112,7 +112,4 @@ extension CameraFormat {
 
     /// The layout Kamera hands frames on in, nil when it cannot read the format.
     public var pixelFormat: PixelFormat? { reading?.decoded }
-
-    /// Frames reach Kamera in memory of its own (decoded, repacked or converted), not in the driver's buffers.
-    public var isConverted: Bool { isCompressed || repacked != nil || viaLibV4L }
 }
