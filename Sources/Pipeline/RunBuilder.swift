@@ -197,6 +197,7 @@ public final class RunBuilder {
         if let expectation { sinks.append(expectation) }
         if let metadata { sinks.append(MetadataSink(metadata)) }
         let loop = FrameLoop(session: session, sinks: sinks)
+        for case let detector as ObjectDetector in analyzers { detector.onNote = { logger?.warning("\($0)") } }
         if !analyzers.isEmpty {
             // Live runs never wait for the analysers; offline runs analyse every frame.
             let live = description.paced || description.source.camera != nil

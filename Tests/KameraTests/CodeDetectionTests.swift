@@ -164,6 +164,51 @@ final class CodeDetectionTests: KameraProcessTestCase {
         XCTAssertEqual(result.stderr, "")
     }
 
+    /// Debian 12's zxing-cpp aborts (an assertion) on this 50x35 picture,
+    /// found by fuzzing. The reader runs zxing-cpp in a helper process, so
+    /// the run goes on: that picture's codes are lost with a warning, and the
+    /// next picture is read by a new helper.
+    func testAPictureThatAbortsZXingCostsOnlyThatPicture() throws {
+        let fuzzInput = try Data(contentsOf: ExamplesTests.repository.appendingPathComponent("Tests/Fuzz/Corpus/FuzzCodes/microqr-finder-aborts-zxing"))
+        let width = Int(fuzzInput[0]) + 1
+        let aborting = [UInt8](fuzzInput.dropFirst().prefix(width * ((fuzzInput.count - 1) / width)))
+        XCTAssertEqual([width, aborting.count / width], [50, 35])
+        try Data(aborting).write(to: run.folder.appendingPathComponent("aborting.gray"))
+        let made = try sh("""
+            qrencode -s 4 -o qr.png 'AFTER-THE-ABORT' && ffmpeg -v error -y -i qr.png -f rawvideo -pix_fmt gray qr.gray && \
+            ffprobe -v error -show_entries stream=width -of csv=p=0 qr.png
+            """)
+        let qrSide = try XCTUnwrap(Int(made.output.trimmingCharacters(in: .whitespacesAndNewlines)), made.stderr)
+        let qr = [UInt8](try Data(contentsOf: run.folder.appendingPathComponent("qr.gray")))
+
+        let detector = try ObjectDetector(DetectionRequest(codeFormats: CodeFormat.allCases))
+        var notes: [String] = []
+        detector.onNote = { notes.append($0) }
+        func read(_ pixels: [UInt8], width: Int) throws -> [String] {
+            let found = try pixels.withUnsafeBufferPointer { buffer in
+                try detector.analyze(LumaImage(width: width, height: pixels.count / width, pixels: buffer, range: .full)) as? DetectedObjects
+            }
+            return try XCTUnwrap(found).objects.map { "\($0.type) \($0.value ?? "")" }
+        }
+        XCTAssertEqual(try read(qr, width: qrSide), ["qr AFTER-THE-ABORT"])
+        XCTAssertEqual(try read(aborting, width: width), [])
+        XCTAssertEqual(detector.lostPictures, 1)
+        XCTAssertEqual(notes.count, 1, "\(notes)")
+        XCTAssertTrue(notes.first?.contains("zxing-cpp stopped with signal 6 (Aborted) on this picture") == true, "\(notes)")
+        XCTAssertEqual(try read(qr, width: qrSide), ["qr AFTER-THE-ABORT"], "a new helper reads the next picture")
+        XCTAssertEqual(detector.lostPictures, 1)
+
+        // The same picture as a file given to kamera: exit 0, its metadata line, one warning.
+        let result = try sh("""
+            ffmpeg -v error -y -f rawvideo -pix_fmt gray -s 50x35 -i aborting.gray aborting.png && \
+            $K render --input aborting.png --crop none --detect codes --metadata m.jsonl
+            """)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try objects(try XCTUnwrap(try lines("m.jsonl").first)).count, 0)
+        XCTAssertEqual(result.stderr, "kamera: warning: --detect codes: zxing-cpp stopped with signal 6 (Aborted) on this picture; "
+                       + "its codes are skipped, and the next picture is read by a new zxing-cpp\n")
+    }
+
     func testDetectionRequests() throws {
         XCTAssertEqual(try DetectionRequest(parsing: ["codes"]).codeFormats, CodeFormat.allCases)
         XCTAssertEqual(try DetectionRequest(parsing: ["codes=qr,aztec"]).codeFormats, [.qr, .aztec])

@@ -1,6 +1,8 @@
 // Kamera's C face of zxing-cpp (a C++ library): a reader over an opaque
 // handle, its results kept in the handle until the next read. No C++ type
-// crosses this header, and no exception leaves the shim.
+// crosses this header, and no exception leaves the shim. zxing-cpp itself runs
+// in a helper process the reader starts at its first read, so that an abort
+// inside it costs one picture, not the program.
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
@@ -11,13 +13,16 @@ extern "C" {
 
 typedef struct kamera_zxing kamera_zxing;
 
-/// A reader for the formats in `formats` (zxing's BarcodeFormat bits); NULL when out of memory.
-kamera_zxing *kamera_zxing_new(int formats);
+/// A reader; NULL when out of memory.
+kamera_zxing *kamera_zxing_new(void);
 void kamera_zxing_free(kamera_zxing *reader);
 
-/// Reads every code in an 8-bit luma image (`stride` bytes a row). Returns the
-/// number found, or -1 with the reason in `kamera_zxing_error`.
-int kamera_zxing_read(kamera_zxing *reader, const uint8_t *luma, int width, int height, int stride);
+/// Reads every code of the formats in `formats` (zxing's BarcodeFormat bits)
+/// in an 8-bit luma image (`stride` bytes a row). Returns the number found;
+/// -1 when the picture cannot be read (or the helper cannot start), and -2 when
+/// zxing-cpp's helper died or hung on this picture (the next read starts a new
+/// one), each with the reason in `kamera_zxing_error`.
+int kamera_zxing_read(kamera_zxing *reader, int formats, const uint8_t *luma, int width, int height, int stride);
 
 /// The last error, or "".
 const char *kamera_zxing_error(const kamera_zxing *reader);

@@ -33,7 +33,9 @@ public enum CodeFormat: String, CaseIterable, Sendable {
 }
 
 /// Reads QR, Aztec, DataMatrix, EAN, UPC, Code 39/93/128 and the other codes
-/// zxing-cpp knows from a luma image, through its C shim (`CZXing`).
+/// zxing-cpp knows from a luma image, through its C shim (`CZXing`), which
+/// runs zxing-cpp in a helper process: Debian 12's build aborts on some
+/// pictures, and then only that picture's codes are lost (`onLostPicture`).
 ///
 /// zxing-cpp 1.4 (Debian 12's) finds an Aztec code only when it holds the
 /// middle of the image, and a DataMatrix code only when it crosses the middle
@@ -44,34 +46,31 @@ public enum CodeFormat: String, CaseIterable, Sendable {
 /// that tall is read wherever it is. One reader per thread.
 final class CodeReader {
     private let reader: OpaquePointer
-    private let aztec: OpaquePointer?
-    private let dataMatrix: OpaquePointer?
+    private let formats: Int32
+    private let aztec: Int32?
+    private let dataMatrix: Int32?
     private let bullseyes = BullseyeFinder()
     /// A window around a bull's-eye, made once and grown when needed.
     private var window: [UInt8] = []
+    /// Pictures whose reading zxing-cpp did not finish (it aborted or hung).
+    private(set) var lostPictures = 0
+    /// Told why, each time a picture is lost.
+    var onLostPicture: ((String) -> Void)?
 
     init(formats: [CodeFormat]) throws {
-        func make(_ formats: [CodeFormat]) throws -> OpaquePointer {
-            guard let reader = kamera_zxing_new(formats.reduce(0) { $0 | $1.bit }) else {
-                throw PipelineError("out of memory making the code reader")
-            }
-            return reader
-        }
-        reader = try make(formats)
-        aztec = formats.contains(.aztec) ? try make([.aztec]) : nil
-        dataMatrix = formats.contains(.datamatrix) ? try make([.datamatrix]) : nil
+        guard let reader = kamera_zxing_new() else { throw PipelineError("out of memory making the code reader") }
+        self.reader = reader
+        self.formats = formats.reduce(0) { $0 | $1.bit }
+        aztec = formats.contains(.aztec) ? CodeFormat.aztec.bit : nil
+        dataMatrix = formats.contains(.datamatrix) ? CodeFormat.datamatrix.bit : nil
     }
 
-    deinit {
-        kamera_zxing_free(reader)
-        if let aztec { kamera_zxing_free(aztec) }
-        if let dataMatrix { kamera_zxing_free(dataMatrix) }
-    }
+    deinit { kamera_zxing_free(reader) }
 
     /// The codes in `image`, in source pixels.
     func read(_ image: LumaImage) throws -> [DetectedObject] {
         let (w, h) = (image.width, image.height)
-        var objects = try read(reader, image.pixels.baseAddress!, width: w, height: h, stride: w, at: (0, 0))
+        var objects = try read(formats, image.pixels.baseAddress!, width: w, height: h, stride: w, at: (0, 0))
         func add(_ found: [DetectedObject]) {
             for object in found where !objects.contains(where: { $0.type == object.type && $0.value == object.value
                                                                  && $0.bounds.intersectionOverUnion(object.bounds) > 0.2 }) {
@@ -105,10 +104,15 @@ final class CodeReader {
         return objects
     }
 
-    /// The codes `reader` reads in the image at `pixels`, moved by `origin` into frame pixels.
-    private func read(_ reader: OpaquePointer, _ pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int,
+    /// The codes of `formats` in the image at `pixels`, moved by `origin` into frame pixels.
+    private func read(_ formats: Int32, _ pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int,
                       at origin: (x: Int, y: Int)) throws -> [DetectedObject] {
-        let count = kamera_zxing_read(reader, pixels, Int32(width), Int32(height), Int32(stride))
+        let count = kamera_zxing_read(reader, formats, pixels, Int32(width), Int32(height), Int32(stride))
+        if count == -2 {
+            lostPictures += 1
+            onLostPicture?(String(cString: kamera_zxing_error(reader)))
+            return []
+        }
         guard count >= 0 else { throw PipelineError("the code reader failed: \(String(cString: kamera_zxing_error(reader)))") }
         var corners = [Int32](repeating: 0, count: 8)
         return (0..<count).compactMap { i in

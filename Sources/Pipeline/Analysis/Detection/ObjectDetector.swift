@@ -14,11 +14,18 @@ public final class ObjectDetector: FrameAnalyzer {
     private let faces: FaceDetector?
     private let codes: CodeReader?
     private let tracker = ObjectTracker()
+    /// Told, on the analysis thread, when a frame's codes are lost (zxing-cpp aborted or hung on it).
+    public var onNote: ((String) -> Void)?
+    /// Frames whose codes were lost that way.
+    public var lostPictures: Int { codes?.lostPictures ?? 0 }
 
     public init(_ request: DetectionRequest) throws {
         self.request = request
         faces = request.faces ? try FaceDetector(model: request.faceModel) : nil
         codes = request.codeFormats.isEmpty ? nil : try CodeReader(formats: request.codeFormats)
+        codes?.onLostPicture = { [weak self] why in
+            self?.onNote?("--detect codes: \(why); its codes are skipped, and the next picture is read by a new zxing-cpp")
+        }
     }
 
     public func analyze(_ image: LumaImage) throws -> any AnalysisResult {

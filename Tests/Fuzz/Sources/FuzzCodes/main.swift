@@ -4,6 +4,10 @@ import KameraKit
 /// `--detect codes`: any bytes as a luma picture (its width from the first
 /// byte) through zxing-cpp, the bull's-eye windows and the DataMatrix bands;
 /// and any text as `--detect` values and as a code's value in JSON.
+/// zxing-cpp runs in the reader's helper process, which lives as long as the
+/// detector: one for the whole run, as in Kamera.
+let detector = try! ObjectDetector(DetectionRequest(codeFormats: CodeFormat.allCases))
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     guard let data else { return 0 }
@@ -22,7 +26,6 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     precondition(!quoted.unicodeScalars.contains { $0.value < 0x20 })
     let height = pixels.count / width
     guard height > 0 else { return 0 }
-    let detector = try! ObjectDetector(DetectionRequest(codeFormats: CodeFormat.allCases))
     pixels.withUnsafeBufferPointer { buffer in
         let image = LumaImage(width: width, height: height, pixels: buffer, range: .full)
         guard let found = try? detector.analyze(image) as? DetectedObjects else { return }
