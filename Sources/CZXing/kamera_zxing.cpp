@@ -6,7 +6,9 @@
 // in a helper process: this same executable, started again with
 // KAMERA_ZXING_SERVER set. The constructor below sees the variable and serves
 // reads on file descriptor 3 before main would run; it exits when Kamera
-// closes its end. A helper that dies or hangs costs the picture in hand, and
+// closes its end. Pictures travel in memory both share (a memfd, descriptor
+// 4): a request names where the picture lies, and only the results come back
+// on the socket. A helper that dies or hangs costs the picture in hand, and
 // the next read starts a new one.
 #include "kamera_zxing.h"
 
@@ -26,7 +28,9 @@
 #include <poll.h>
 #include <spawn.h>
 #include <string>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -36,13 +40,15 @@ extern char **environ;
 namespace {
 
 const char *const serverVariable = "KAMERA_ZXING_SERVER";
-const int serverDescriptor = 3;
+const int socketDescriptor = 3;
+const int pictureDescriptor = 4;
 // zxing-cpp with tryHarder reads a 4K frame in well under a second; a helper
 // that takes this long is stuck.
 const int replyTimeoutMilliseconds = 20000;
 // The largest picture a helper takes, checked before it allocates.
 const int32_t maxSide = 16384;
 const int64_t maxPixels = int64_t(1) << 28;
+const size_t maxBuffer = size_t(1) << 30;
 
 bool readAll(int fd, void *buffer, size_t count) {
     auto *bytes = static_cast<uint8_t *>(buffer);
@@ -68,15 +74,26 @@ bool writeAll(int fd, const void *buffer, size_t count) {
     return true;
 }
 
+// A picture at `offset` in the shared memory, which is `mapped` bytes long.
 struct Request {
-    int32_t formats, width, height;
+    int32_t formats, width, height, stride;
+    int64_t offset, mapped;
 };
+
+bool validSize(int32_t width, int32_t height, int32_t stride) {
+    return width >= 1 && height >= 1 && width <= maxSide && height <= maxSide && int64_t(width) * height <= maxPixels &&
+           stride >= width && stride <= 4 * maxSide;
+}
+
+bool fits(int64_t offset, int32_t width, int32_t height, int32_t stride, int64_t size) {
+    return validSize(width, height, stride) && offset >= 0 && offset + int64_t(height - 1) * stride + width <= size;
+}
 
 void append(std::string &reply, int32_t value) { reply.append(reinterpret_cast<const char *>(&value), sizeof value); }
 
 // A reply: the count, then each code's format, 8 corner numbers, text length
 // and text; or -1, the error's length and the error.
-std::string decode(const Request &request, const std::vector<uint8_t> &pixels) {
+std::string decode(const Request &request, const uint8_t *pixels) {
     std::string reply;
     try {
         ZXing::DecodeHints hints;
@@ -84,7 +101,7 @@ std::string decode(const Request &request, const std::vector<uint8_t> &pixels) {
         hints.setTryHarder(true);
         hints.setTryRotate(true);
         hints.setTryDownscale(false);
-        ZXing::ImageView image(pixels.data(), request.width, request.height, ZXing::ImageFormat::Lum, request.width, 1);
+        ZXing::ImageView image(pixels, request.width, request.height, ZXing::ImageFormat::Lum, request.stride, 1);
         auto results = ZXing::ReadBarcodes(image, hints);
         results.erase(std::remove_if(results.begin(), results.end(), [](const ZXing::Result &r) { return !r.isValid(); }),
                       results.end());
@@ -110,17 +127,26 @@ std::string decode(const Request &request, const std::vector<uint8_t> &pixels) {
     }
 }
 
-void serve(int fd) {
-    std::vector<uint8_t> pixels;
+void serve() {
+    const uint8_t *pictures = nullptr;
+    int64_t mapped = 0;
     Request request;
-    while (readAll(fd, &request, sizeof request)) {
-        if (request.width < 1 || request.height < 1 || request.width > maxSide || request.height > maxSide ||
-            int64_t(request.width) * request.height > maxPixels)
-            return;
-        pixels.resize(size_t(request.width) * size_t(request.height));
-        if (!readAll(fd, pixels.data(), pixels.size())) return;
-        std::string reply = decode(request, pixels);
-        if (!writeAll(fd, reply.data(), reply.size())) return;
+    while (readAll(socketDescriptor, &request, sizeof request)) {
+        if (request.mapped != mapped) {
+            if (pictures) munmap(const_cast<uint8_t *>(pictures), size_t(mapped));
+            pictures = nullptr;
+            struct stat file;
+            if (request.mapped <= 0 || size_t(request.mapped) > maxBuffer || fstat(pictureDescriptor, &file) != 0 ||
+                file.st_size < request.mapped)
+                return;
+            void *memory = mmap(nullptr, size_t(request.mapped), PROT_READ, MAP_SHARED, pictureDescriptor, 0);
+            if (memory == MAP_FAILED) return;
+            pictures = static_cast<const uint8_t *>(memory);
+            mapped = request.mapped;
+        }
+        if (!fits(request.offset, request.width, request.height, request.stride, mapped)) return;
+        std::string reply = decode(request, pictures + request.offset);
+        if (!writeAll(socketDescriptor, reply.data(), reply.size())) return;
     }
 }
 
@@ -128,7 +154,7 @@ __attribute__((constructor)) void serveWhenStartedAsTheHelper() {
     if (getenv(serverVariable) == nullptr) return;
     unsetenv(serverVariable);
     try {
-        serve(serverDescriptor);
+        serve();
     } catch (...) {
     }
     _exit(0);
@@ -139,6 +165,10 @@ __attribute__((constructor)) void serveWhenStartedAsTheHelper() {
 struct kamera_zxing {
     pid_t helper = -1;
     int socket = -1;
+    // The shared memory pictures are read from, and Kamera's mapping of it.
+    int memory = -1;
+    uint8_t *buffer = nullptr;
+    size_t size = 0;
     struct Found {
         int format;
         int corners[8];
@@ -160,6 +190,38 @@ void stopHelper(kamera_zxing *reader) {
     reader->socket = -1;
 }
 
+// `fd` moved above 3 and 4, where the helper finds its two: dup2 onto
+// itself would keep close-on-exec set, and a later dup2 would overwrite it.
+int aboveHelperDescriptors(int fd) {
+    if (fd < 0 || fd > pictureDescriptor) return fd;
+    int moved = fcntl(fd, F_DUPFD_CLOEXEC, pictureDescriptor + 1);
+    close(fd);
+    return moved;
+}
+
+// Makes the shared memory hold at least `size` bytes.
+bool grow(kamera_zxing *reader, size_t size) {
+    if (size <= reader->size) return true;
+    if (size > maxBuffer) {
+        reader->error = "the code reader's pictures would take " + std::to_string(size) + " bytes, over its " +
+                        std::to_string(maxBuffer) + "-byte limit";
+        return false;
+    }
+    size = (size + (1 << 20) - 1) & ~size_t((1 << 20) - 1);
+    if (reader->memory < 0) reader->memory = aboveHelperDescriptors(memfd_create("kamera-zxing-pictures", MFD_CLOEXEC));
+    void *memory = MAP_FAILED;
+    if (reader->memory >= 0 && ftruncate(reader->memory, off_t(size)) == 0)
+        memory = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, reader->memory, 0);
+    if (memory == MAP_FAILED) {
+        reader->error = std::string("cannot make shared memory for the code reader's pictures: ") + strerror(errno);
+        return false;
+    }
+    if (reader->buffer) munmap(reader->buffer, reader->size);
+    reader->buffer = static_cast<uint8_t *>(memory);
+    reader->size = size;
+    return true;
+}
+
 // Starts the helper: this executable again, in its own process group (so
 // Ctrl-C at the terminal reaches Kamera alone), with no other descriptor of
 // Kamera's and /dev/null for its standard streams.
@@ -176,12 +238,7 @@ bool startHelper(kamera_zxing *reader) {
         reader->error = std::string("cannot make a socket for zxing-cpp's helper process: ") + strerror(errno);
         return false;
     }
-    if (ends[1] == serverDescriptor) {
-        // dup2 onto itself would keep close-on-exec set.
-        int moved = fcntl(ends[1], F_DUPFD_CLOEXEC, serverDescriptor + 1);
-        close(ends[1]);
-        ends[1] = moved;
-    }
+    ends[1] = aboveHelperDescriptors(ends[1]);
     std::vector<std::string> variables;
     for (char **v = environ; *v; v++) variables.emplace_back(*v);
     variables.push_back(std::string(serverVariable) + "=1");
@@ -193,11 +250,12 @@ bool startHelper(kamera_zxing *reader) {
 
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, ends[1], serverDescriptor);
+    posix_spawn_file_actions_adddup2(&actions, ends[1], socketDescriptor);
+    posix_spawn_file_actions_adddup2(&actions, reader->memory, pictureDescriptor);
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addclosefrom_np(&actions, serverDescriptor + 1);
+    posix_spawn_file_actions_addclosefrom_np(&actions, pictureDescriptor + 1);
     posix_spawnattr_t attributes;
     posix_spawnattr_init(&attributes);
     sigset_t none, defaults;
@@ -259,28 +317,45 @@ extern "C" kamera_zxing *kamera_zxing_new(void) {
 
 extern "C" void kamera_zxing_free(kamera_zxing *reader) {
     stopHelper(reader);
+    if (reader->buffer) munmap(reader->buffer, reader->size);
+    if (reader->memory >= 0) close(reader->memory);
     delete reader;
+}
+
+extern "C" uint8_t *kamera_zxing_buffer(kamera_zxing *reader, size_t size) {
+    try {
+        return grow(reader, std::max(size, size_t(1))) ? reader->buffer : nullptr;
+    } catch (...) {
+        return nullptr;
+    }
 }
 
 extern "C" int kamera_zxing_read(kamera_zxing *reader, int formats, const uint8_t *luma, int width, int height, int stride) {
     try {
         reader->error.clear();
         reader->results.clear();
-        if (width < 1 || height < 1 || width > maxSide || height > maxSide || int64_t(width) * height > maxPixels) {
-            reader->error = "a picture of " + std::to_string(width) + "x" + std::to_string(height) +
-                            " is beyond the code reader (1 to " + std::to_string(maxSide) + " pixels a side)";
+        if (!validSize(width, height, stride)) {
+            reader->error = "a picture of " + std::to_string(width) + "x" + std::to_string(height) + " (" + std::to_string(stride) +
+                            " bytes a row) is beyond the code reader (1 to " + std::to_string(maxSide) + " pixels a side)";
             return -1;
         }
+        Request request{formats, width, height, stride, 0, 0};
+        if (reader->buffer && luma >= reader->buffer && luma < reader->buffer + reader->size) {
+            request.offset = luma - reader->buffer;
+            if (!fits(request.offset, width, height, stride, int64_t(reader->size))) {
+                reader->error = "a picture runs past the end of the code reader's buffer";
+                return -1;
+            }
+        } else {
+            if (!grow(reader, size_t(width) * size_t(height))) return -1;
+            for (int y = 0; y < height; y++)
+                std::copy(luma + size_t(y) * size_t(stride), luma + size_t(y) * size_t(stride) + width, reader->buffer + size_t(y) * size_t(width));
+            request.stride = width;
+        }
+        request.mapped = int64_t(reader->size);
         if (reader->helper <= 0 && !startHelper(reader)) return -1;
         const int fd = reader->socket;
-        Request request{formats, width, height};
-        bool sent = writeAll(fd, &request, sizeof request);
-        if (stride == width) {
-            sent = sent && writeAll(fd, luma, size_t(width) * size_t(height));
-        } else {
-            for (int y = 0; sent && y < height; y++) sent = writeAll(fd, luma + size_t(y) * size_t(stride), size_t(width));
-        }
-        if (!sent) {
+        if (!writeAll(fd, &request, sizeof request)) {
             reader->error = helperLost(reader, "closed");
             return -2;
         }

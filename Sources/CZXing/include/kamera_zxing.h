@@ -17,6 +17,12 @@ typedef struct kamera_zxing kamera_zxing;
 kamera_zxing *kamera_zxing_new(void);
 void kamera_zxing_free(kamera_zxing *reader);
 
+/// Memory the helper reads pictures from, at least `size` bytes, valid until
+/// the next call with a larger size; NULL when it cannot be had. A picture
+/// given to `kamera_zxing_read` from here is read where it lies; any other
+/// is copied here first.
+uint8_t *kamera_zxing_buffer(kamera_zxing *reader, size_t size);
+
 /// Reads every code of the formats in `formats` (zxing's BarcodeFormat bits)
 /// in an 8-bit luma image (`stride` bytes a row). Returns the number found;
 /// -1 when the picture cannot be read (or the helper cannot start), and -2 when

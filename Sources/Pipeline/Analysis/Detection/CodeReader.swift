@@ -50,8 +50,6 @@ final class CodeReader {
     private let aztec: Int32?
     private let dataMatrix: Int32?
     private let bullseyes = BullseyeFinder()
-    /// A window around a bull's-eye, made once and grown when needed.
-    private var window: [UInt8] = []
     /// Pictures whose reading zxing-cpp did not finish (it aborted or hung).
     private(set) var lostPictures = 0
     /// Told why, each time a picture is lost.
@@ -67,10 +65,20 @@ final class CodeReader {
 
     deinit { kamera_zxing_free(reader) }
 
+    /// The largest window around a bull's-eye, a side of it.
+    private static let windowSide = 2 * 512 + 1
+
     /// The codes in `image`, in source pixels.
     func read(_ image: LumaImage) throws -> [DetectedObject] {
         let (w, h) = (image.width, image.height)
-        var objects = try read(formats, image.pixels.baseAddress!, width: w, height: h, stride: w, at: (0, 0))
+        // The frame goes once into the memory zxing-cpp's helper reads, and the
+        // bull's-eye windows after it: every read below names a part of it.
+        let room = w * h + (aztec == nil ? 0 : Self.windowSide * Self.windowSide)
+        guard let frame = kamera_zxing_buffer(reader, room) else {
+            throw PipelineError("the code reader failed: \(String(cString: kamera_zxing_error(reader)))")
+        }
+        frame.update(from: image.pixels.baseAddress!, count: w * h)
+        var objects = try read(formats, frame, width: w, height: h, stride: w, at: (0, 0))
         func add(_ found: [DetectedObject]) {
             for object in found where !objects.contains(where: { $0.type == object.type && $0.value == object.value
                                                                  && $0.bounds.intersectionOverUnion(object.bounds) > 0.2 }) {
@@ -78,27 +86,23 @@ final class CodeReader {
             }
         }
         if let aztec {
+            let window = frame + w * h
             for center in bullseyes.centers(in: image) {
                 // Up to 80 modules each way: the largest Aztec code is 151 modules across.
                 let half = min(Int(center.module * 80), 512), side = 2 * half + 1
-                if window.count < side * side { window = [UInt8](repeating: 255, count: side * side) }
-                try window.withUnsafeMutableBufferPointer { buffer in
-                    let out = buffer.baseAddress!
-                    out.update(repeating: 255, count: side * side)
-                    let x0 = center.x - half, y0 = center.y - half
-                    let left = max(0, x0), right = min(w, x0 + side)
-                    for y in max(0, y0)..<min(h, y0 + side) {
-                        (out + (y - y0) * side + (left - x0)).update(from: image.pixels.baseAddress! + y * w + left, count: right - left)
-                    }
-                    add(try read(aztec, out, width: side, height: side, stride: side, at: (x0, y0)))
+                window.update(repeating: 255, count: side * side)
+                let x0 = center.x - half, y0 = center.y - half
+                let left = max(0, x0), right = min(w, x0 + side)
+                for y in max(0, y0)..<min(h, y0 + side) {
+                    (window + (y - y0) * side + (left - x0)).update(from: frame + y * w + left, count: right - left)
                 }
+                add(try read(aztec, window, width: side, height: side, stride: side, at: (x0, y0)))
             }
         }
         if let dataMatrix, h >= 16 {
             for k in [1, 2, 3, 5, 6, 7] {
                 let middle = h * k / 8, reach = min(middle, h - middle, h / 4)
-                add(try read(dataMatrix, image.pixels.baseAddress! + (middle - reach) * w, width: w, height: 2 * reach, stride: w,
-                             at: (0, middle - reach)))
+                add(try read(dataMatrix, frame + (middle - reach) * w, width: w, height: 2 * reach, stride: w, at: (0, middle - reach)))
             }
         }
         return objects
