@@ -26,7 +26,6 @@
 #include <exception>
 #include <fcntl.h>
 #include <poll.h>
-#include <spawn.h>
 #include <string>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -224,7 +223,9 @@ bool grow(kamera_zxing *reader, size_t size) {
 
 // Starts the helper: this executable again, in its own process group (so
 // Ctrl-C at the terminal reaches Kamera alone), with no other descriptor of
-// Kamera's and /dev/null for its standard streams.
+// Kamera's, /dev/null for its standard streams and no Swift backtracer (its
+// report would go nowhere and take seconds). fork and exec rather than
+// posix_spawn: ThreadSanitizer breaks in posix_spawn's vfork-style child.
 bool startHelper(kamera_zxing *reader) {
     char path[PATH_MAX];
     ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
@@ -238,40 +239,38 @@ bool startHelper(kamera_zxing *reader) {
         reader->error = std::string("cannot make a socket for zxing-cpp's helper process: ") + strerror(errno);
         return false;
     }
-    ends[1] = aboveHelperDescriptors(ends[1]);
+    const int helperEnd = aboveHelperDescriptors(ends[1]);
+    // Everything the child needs is made before fork: after it, only async-signal-safe calls.
     std::vector<std::string> variables;
-    for (char **v = environ; *v; v++) variables.emplace_back(*v);
+    for (char **v = environ; *v; v++)
+        if (strncmp(*v, "SWIFT_BACKTRACE=", 16) != 0) variables.emplace_back(*v);
     variables.push_back(std::string(serverVariable) + "=1");
+    variables.push_back("SWIFT_BACKTRACE=enable=no");
     std::vector<char *> envp;
     for (auto &v : variables) envp.push_back(v.data());
     envp.push_back(nullptr);
     char name[] = "kamera-zxing-helper";
     char *argv[] = {name, nullptr};
-
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, ends[1], socketDescriptor);
-    posix_spawn_file_actions_adddup2(&actions, reader->memory, pictureDescriptor);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addclosefrom_np(&actions, pictureDescriptor + 1);
-    posix_spawnattr_t attributes;
-    posix_spawnattr_init(&attributes);
-    sigset_t none, defaults;
-    sigemptyset(&none);
-    sigemptyset(&defaults);
-    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) sigaddset(&defaults, s);
-    posix_spawnattr_setsigmask(&attributes, &none);
-    posix_spawnattr_setsigdefault(&attributes, &defaults);
-    posix_spawnattr_setpgroup(&attributes, 0);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-    pid_t pid = -1;
-    int failed = ends[1] < 0 ? errno : posix_spawn(&pid, path, &actions, &attributes, argv, envp.data());
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
-    if (ends[1] >= 0) close(ends[1]);
-    if (failed != 0) {
+    const pid_t pid = helperEnd < 0 ? -1 : fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDWR);
+        if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0 || dup2(helperEnd, socketDescriptor) < 0 ||
+            dup2(reader->memory, pictureDescriptor) < 0)
+            _exit(127);
+        close_range(pictureDescriptor + 1, ~0U, 0);
+        setpgid(0, 0);
+        struct sigaction defaultAction {};
+        defaultAction.sa_handler = SIG_DFL;
+        for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGABRT, SIGSEGV}) sigaction(s, &defaultAction, nullptr);
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, nullptr);
+        execve(path, argv, envp.data());
+        _exit(127);
+    }
+    const int failed = errno;
+    if (helperEnd >= 0) close(helperEnd);
+    if (pid < 0) {
         close(ends[0]);
         reader->error = std::string("cannot start zxing-cpp's helper process (") + path + "): " + strerror(failed);
         return false;
@@ -290,9 +289,11 @@ std::string helperLost(kamera_zxing *reader, const char *doing) {
     }
     reader->helper = -1;
     reader->socket = -1;
-    std::string why = WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL
-                          ? std::string("zxing-cpp stopped with signal ") + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")"
-                          : std::string("zxing-cpp's helper process ") + doing;
+    std::string why = std::string("zxing-cpp's helper process ") + doing;
+    if (WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL)
+        why = "zxing-cpp stopped with signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
+    else if (WIFEXITED(status))
+        why = "zxing-cpp's helper process exited (status " + std::to_string(WEXITSTATUS(status)) + ")";
     return why + " on this picture";
 }
 
