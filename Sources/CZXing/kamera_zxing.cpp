@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <mutex>
 #include <fcntl.h>
 #include <poll.h>
 #include <string>
@@ -179,14 +180,41 @@ struct kamera_zxing {
 
 namespace {
 
-void stopHelper(kamera_zxing *reader) {
-    if (reader->helper <= 0) return;
+// The readers with a helper running. At exit the helpers still running are
+// stopped and reaped, so that their time counts as Kamera's (a parent's
+// rusage, time(1)) and no process outlives Kamera's exit.
+std::mutex liveLock;
+std::vector<kamera_zxing *> live;
+
+// Stops and reaps the helper; its wait status.
+int stopHelper(kamera_zxing *reader) {
+    if (reader->helper <= 0) return 0;
+    int status = 0;
     kill(reader->helper, SIGKILL);
     close(reader->socket);
-    while (waitpid(reader->helper, nullptr, 0) < 0 && errno == EINTR) {
+    while (waitpid(reader->helper, &status, 0) < 0 && errno == EINTR) {
     }
     reader->helper = -1;
     reader->socket = -1;
+    std::lock_guard<std::mutex> hold(liveLock);
+    live.erase(std::remove(live.begin(), live.end(), reader), live.end());
+    return status;
+}
+
+void stopEveryHelper() {
+    std::vector<kamera_zxing *> readers;
+    {
+        std::lock_guard<std::mutex> hold(liveLock);
+        readers = live;
+    }
+    for (auto *reader : readers) stopHelper(reader);
+}
+
+void track(kamera_zxing *reader) {
+    static const bool registered = atexit(stopEveryHelper) == 0;
+    (void)registered;
+    std::lock_guard<std::mutex> hold(liveLock);
+    live.push_back(reader);
 }
 
 // `fd` moved above 3 and 4, where the helper finds its two: dup2 onto
@@ -277,18 +305,13 @@ bool startHelper(kamera_zxing *reader) {
     }
     reader->helper = pid;
     reader->socket = ends[0];
+    track(reader);
     return true;
 }
 
 // Why the helper is gone: it is reaped here.
 std::string helperLost(kamera_zxing *reader, const char *doing) {
-    int status = 0;
-    kill(reader->helper, SIGKILL);
-    close(reader->socket);
-    while (waitpid(reader->helper, &status, 0) < 0 && errno == EINTR) {
-    }
-    reader->helper = -1;
-    reader->socket = -1;
+    const int status = stopHelper(reader);
     std::string why = std::string("zxing-cpp's helper process ") + doing;
     if (WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL)
         why = "zxing-cpp stopped with signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
