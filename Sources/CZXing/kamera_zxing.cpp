@@ -40,6 +40,7 @@ extern char **environ;
 namespace {
 
 const char *const serverVariable = "KAMERA_ZXING_SERVER";
+const char *const helperName = "kamera-zxing-helper";
 const int socketDescriptor = 3;
 const int pictureDescriptor = 4;
 // zxing-cpp with tryHarder reads a 4K frame in well under a second; a helper
@@ -150,9 +151,15 @@ void serve() {
     }
 }
 
-__attribute__((constructor)) void serveWhenStartedAsTheHelper() {
+// glibc passes main's arguments to constructors. The variable alone does not
+// make a helper: the name and a socket on descriptor 3 must come with it.
+__attribute__((constructor)) void serveWhenStartedAsTheHelper(int argc, char **argv, char **) {
     if (getenv(serverVariable) == nullptr) return;
     unsetenv(serverVariable);
+    struct stat socketFile;
+    if (argc != 1 || argv == nullptr || argv[0] == nullptr || strcmp(argv[0], helperName) != 0 ||
+        fstat(socketDescriptor, &socketFile) != 0 || !S_ISSOCK(socketFile.st_mode))
+        return;
     try {
         serve();
     } catch (...) {
@@ -277,8 +284,8 @@ bool startHelper(kamera_zxing *reader) {
     std::vector<char *> envp;
     for (auto &v : variables) envp.push_back(v.data());
     envp.push_back(nullptr);
-    char name[] = "kamera-zxing-helper";
-    char *argv[] = {name, nullptr};
+    std::string name = helperName;
+    char *argv[] = {name.data(), nullptr};
     const pid_t pid = helperEnd < 0 ? -1 : fork();
     if (pid == 0) {
         int null = open("/dev/null", O_RDWR);
