@@ -81,13 +81,10 @@ struct Request {
     int64_t offset, mapped;
 };
 
-bool validSize(int32_t width, int32_t height, int32_t stride) {
-    return width >= 1 && height >= 1 && width <= maxSide && height <= maxSide && int64_t(width) * height <= maxPixels &&
-           stride >= width && stride <= 4 * maxSide;
-}
-
+// A picture of a size the helper takes, lying inside `size` bytes of shared memory.
 bool fits(int64_t offset, int32_t width, int32_t height, int32_t stride, int64_t size) {
-    return validSize(width, height, stride) && offset >= 0 && offset + int64_t(height - 1) * stride + width <= size;
+    return width >= 1 && height >= 1 && width <= maxSide && height <= maxSide && int64_t(width) * height <= maxPixels &&
+           stride >= width && stride <= 4 * maxSide && offset >= 0 && offset + int64_t(height - 1) * stride + width <= size;
 }
 
 void append(std::string &reply, int32_t value) { reply.append(reinterpret_cast<const char *>(&value), sizeof value); }
@@ -365,24 +362,14 @@ extern "C" int kamera_zxing_read(kamera_zxing *reader, int formats, const uint8_
     try {
         reader->error.clear();
         reader->results.clear();
-        if (!validSize(width, height, stride)) {
+        const int64_t offset = reader->buffer && luma >= reader->buffer ? luma - reader->buffer : -1;
+        if (!fits(offset, width, height, stride, int64_t(reader->size))) {
             reader->error = "a picture of " + std::to_string(width) + "x" + std::to_string(height) + " (" + std::to_string(stride) +
-                            " bytes a row) is beyond the code reader (1 to " + std::to_string(maxSide) + " pixels a side)";
+                            " bytes a row) that is not inside the code reader's buffer, or is over " + std::to_string(maxSide) +
+                            " pixels a side";
             return -1;
         }
-        Request request{formats, width, height, stride, 0, 0};
-        if (reader->buffer && luma >= reader->buffer && luma < reader->buffer + reader->size) {
-            request.offset = luma - reader->buffer;
-            if (!fits(request.offset, width, height, stride, int64_t(reader->size))) {
-                reader->error = "a picture runs past the end of the code reader's buffer";
-                return -1;
-            }
-        } else {
-            if (!grow(reader, size_t(width) * size_t(height))) return -1;
-            for (int y = 0; y < height; y++)
-                std::copy(luma + size_t(y) * size_t(stride), luma + size_t(y) * size_t(stride) + width, reader->buffer + size_t(y) * size_t(width));
-            request.stride = width;
-        }
+        Request request{formats, width, height, stride, offset, 0};
         request.mapped = int64_t(reader->size);
         if (reader->helper <= 0 && !startHelper(reader)) return -1;
         const int fd = reader->socket;

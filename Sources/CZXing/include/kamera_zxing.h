@@ -18,14 +18,14 @@ kamera_zxing *kamera_zxing_new(void);
 void kamera_zxing_free(kamera_zxing *reader);
 
 /// Memory the helper reads pictures from, at least `size` bytes, valid until
-/// the next call with a larger size; NULL when it cannot be had. A picture
-/// given to `kamera_zxing_read` from here is read where it lies; any other
-/// is copied here first.
+/// the next call with a larger size; NULL when it cannot be had. Every picture
+/// given to `kamera_zxing_read` lies here: the helper reads it where it is.
 uint8_t *kamera_zxing_buffer(kamera_zxing *reader, size_t size);
 
 /// Reads every code of the formats in `formats` (zxing's BarcodeFormat bits)
 /// in an 8-bit luma image (`stride` bytes a row). Returns the number found;
-/// -1 when the picture cannot be read (or the helper cannot start), and -2 when
+/// -1 when the picture cannot be read (it is not in the reader's buffer, or
+/// the helper cannot start), and -2 when
 /// zxing-cpp's helper died or hung on this picture (the next read starts a new
 /// one), each with the reason in `kamera_zxing_error`.
 int kamera_zxing_read(kamera_zxing *reader, int formats, const uint8_t *luma, int width, int height, int stride);

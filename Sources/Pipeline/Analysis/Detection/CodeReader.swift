@@ -74,9 +74,7 @@ final class CodeReader {
         // The frame goes once into the memory zxing-cpp's helper reads, and the
         // bull's-eye windows after it: every read below names a part of it.
         let room = w * h + (aztec == nil ? 0 : Self.windowSide * Self.windowSide)
-        guard let frame = kamera_zxing_buffer(reader, room) else {
-            throw PipelineError("the code reader failed: \(String(cString: kamera_zxing_error(reader)))")
-        }
+        guard let frame = kamera_zxing_buffer(reader, room) else { throw failure() }
         frame.update(from: image.pixels.baseAddress!, count: w * h)
         var objects = try read(formats, frame, width: w, height: h, stride: w, at: (0, 0))
         func add(_ found: [DetectedObject]) {
@@ -108,6 +106,10 @@ final class CodeReader {
         return objects
     }
 
+    private func failure() -> PipelineError {
+        PipelineError("the code reader failed: \(String(cString: kamera_zxing_error(reader)))")
+    }
+
     /// The codes of `formats` in the image at `pixels`, moved by `origin` into frame pixels.
     private func read(_ formats: Int32, _ pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int,
                       at origin: (x: Int, y: Int)) throws -> [DetectedObject] {
@@ -117,7 +119,7 @@ final class CodeReader {
             onLostPicture?(String(cString: kamera_zxing_error(reader)))
             return []
         }
-        guard count >= 0 else { throw PipelineError("the code reader failed: \(String(cString: kamera_zxing_error(reader)))") }
+        guard count >= 0 else { throw failure() }
         var corners = [Int32](repeating: 0, count: 8)
         return (0..<count).compactMap { i in
             let bit = kamera_zxing_format(reader, i)
