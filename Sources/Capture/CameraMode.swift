@@ -3,17 +3,21 @@ import Pixels
 
 /// A chosen capture mode.
 public struct CameraMode: Equatable, Sendable {
-    public var format: PixelFormat
+    /// How Kamera reads the camera's format: as it is, repacked, decoded or through libv4l.
+    public var reading: InputFormat
+    /// The camera's V4L2 code for it, as the driver lists it ("YUYV", "Y16 ").
     public var fourcc: String
+    /// The layout frames are handed on in.
+    public var format: PixelFormat { reading.decoded }
     /// The compressed format, decoded on the CPU; nil for the others.
-    public var compressed: CompressedFormat? { CompressedFormat(v4l2Code: fourcc) }
+    public var compressed: CompressedFormat? { if case .compressed(let c) = reading { c } else { nil } }
     public var isCompressed: Bool { compressed != nil }
     /// The format each frame is repacked from into `format`, nil when read as it is.
-    public var repacked: RepackedFormat? { RepackedFormat(v4l2Code: fourcc) }
-    /// Frames reach Kamera in memory of its own (decoded, repacked or converted), not in the driver's buffers.
-    public var isConverted: Bool { isCompressed || repacked != nil || viaLibV4L }
+    public var repacked: RepackedFormat? { if case .repacked(let f) = reading { f } else { nil } }
     /// Converted to RGB24 by libv4lconvert, the fallback for formats Kamera does not read itself.
-    public var viaLibV4L = false
+    public var viaLibV4L: Bool { reading.isLibV4L }
+    /// Frames reach Kamera in memory of its own (decoded, repacked or converted), not in the driver's buffers.
+    public var isConverted: Bool { if case .native = reading { false } else { true } }
     public var width: Int
     public var height: Int
     /// nil leaves the rate as it is.
@@ -21,8 +25,8 @@ public struct CameraMode: Equatable, Sendable {
     /// What the user should know of the choice (`--fps max` finding nothing above 30 fps).
     public var note: String?
 
-    public init(format: PixelFormat, fourcc: String, width: Int, height: Int, rate: Double?) {
-        self.format = format
+    public init(reading: InputFormat, fourcc: String, width: Int, height: Int, rate: Double?) {
+        self.reading = reading
         self.fourcc = fourcc
         self.width = width
         self.height = height
@@ -63,9 +67,7 @@ public struct CameraMode: Equatable, Sendable {
         }
         func cost(_ f: CameraFormat) -> Double { f.reading!.cost }
         func make(_ f: CameraFormat, _ s: CameraSize, _ rate: Double?) -> CameraMode {
-            var mode = CameraMode(format: f.pixelFormat!, fourcc: f.fourcc, width: s.width, height: s.height, rate: rate)
-            mode.viaLibV4L = f.viaLibV4L
-            return mode
+            CameraMode(reading: f.reading!, fourcc: f.fourcc, width: s.width, height: s.height, rate: rate)
         }
         let cheapest: ((CameraFormat, CameraSize), (CameraFormat, CameraSize)) -> Bool = { cost($0.0) < cost($1.0) }
         switch request.rate {

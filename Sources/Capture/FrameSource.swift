@@ -22,7 +22,7 @@ public protocol FrameSource: AnyObject {
 }
 
 /// What a live source has captured and dropped.
-public struct CaptureStatistics: Sendable {
+public struct CaptureStatistics: Sendable, CustomStringConvertible {
     public var framesCaptured: Int
     /// Frames dropped because the loop had not taken them when newer came.
     public var lateDrops: Int
@@ -38,8 +38,17 @@ public struct CaptureStatistics: Sendable {
         (self.framesCaptured, self.lateDrops, self.driverDrops, self.undecoded, self.measuredRate) = (framesCaptured, lateDrops, driverDrops, undecoded, measuredRate)
     }
 
-    /// ", 2 not decoded" when there are any, else empty: for summaries.
-    public var undecodedNote: String { undecoded > 0 ? ", \(undecoded) not decoded" : "" }
+    /// "captured 180 frames, 2 dropped late, 0 by the driver, 5 not decoded"
+    /// (the last only when there are any): for a run's summary and log.
+    public var description: String {
+        "captured \(framesCaptured) \(framesCaptured == 1 ? "frame" : "frames"), \(lateDrops) dropped late, \(driverDrops) by the driver"
+            + (undecoded > 0 ? ", \(undecoded) not decoded" : "")
+    }
+
+    /// "late 2, driver 0, undecoded 5" (the last only when there are any): for the live status line.
+    public var statusText: String {
+        "late \(lateDrops), driver \(driverDrops)" + (undecoded > 0 ? ", undecoded \(undecoded)" : "")
+    }
 }
 
 extension FrameSource {

@@ -165,11 +165,7 @@ public final class FrameLoop {
         statistics.elapsed = now - started
         statistics.cpuMillisecondsPerFrame = statistics.frames > 0 ? (cpu - startCPU) * 1000 / Double(statistics.frames) : 0
         statistics.upload = renderer.cache.lastPath.rawValue
-        if let capture = session.source?.captureStatistics {
-            statistics.lateDrops = capture.lateDrops
-            statistics.driverDrops = capture.driverDrops
-            statistics.undecoded = capture.undecoded
-        }
+        statistics.capture = session.source?.captureStatistics
         (lastStatus, lastStatusCPU, framesAtStatus) = (now, cpu, statistics.frames)
     }
 
@@ -180,8 +176,8 @@ public final class FrameLoop {
                      session.source?.summary ?? "no source",
                      String(format: "zoom %.2fx %@", zoom.currentFactor, zoom.usesHardware ? "camera" : "digital"),
                      "filter \(renderer.settings.filters.summary)", "upload \(s.upload)"]
-        if session.source?.captureStatistics != nil {
-            parts.append("late \(s.lateDrops), driver \(s.driverDrops)\(s.undecoded > 0 ? ", undecoded \(s.undecoded)" : "")")
+        if let capture = s.capture {
+            parts.append(capture.statusText)
         } else if paced {
             parts.append("late \(s.lateFrames)")
         }

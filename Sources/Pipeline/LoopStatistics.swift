@@ -1,3 +1,4 @@
+import Capture
 import Foundation
 
 /// What the frame loop has done so far.
@@ -13,16 +14,13 @@ public struct LoopStatistics: Sendable {
     public var cpuPercent = 0.0
     /// Process CPU milliseconds per frame over the whole run.
     public var cpuMillisecondsPerFrame = 0.0
-    /// Camera frames dropped because the loop had not taken them when newer came.
-    public var lateDrops = 0
+    /// What the camera captured and dropped, at the last status; nil for
+    /// sources that are not live.
+    public var capture: CaptureStatistics?
     /// Frames of a paced input (a file, the test pattern) taken more than one
     /// frame interval after they were due: a camera at that rate would have
     /// dropped them.
     public var lateFrames = 0
-    /// Frames the camera driver reported lost.
-    public var driverDrops = 0
-    /// Compressed camera frames that gave no picture (damaged, or before the first key frame).
-    public var undecoded = 0
     /// How the last frame reached the GPU: "copy" or "dmabuf".
     public var upload = "copy"
 

@@ -104,7 +104,7 @@ struct PreviewCommand: ParsableCommand {
             }
             if let screen = run.display { summary += " on \(screen.summary); \(screen.flips) page flips completed" }
             if let capture = session.source?.captureStatistics {
-                summary += "; \(capture.lateDrops) camera frames dropped late, \(capture.driverDrops) by the driver\(capture.undecodedNote)"
+                summary += "; camera \(capture)"
             } else {
                 let late = loop.statistics.lateFrames
                 summary += String(format: "; %d %@ late (over 1/%g s behind the input's pace)", late, late == 1 ? "frame" : "frames", renderer.settings.rate)

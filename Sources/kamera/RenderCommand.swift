@@ -100,7 +100,7 @@ struct RenderCommand: ParsableCommand {
             progress.clear()
             if let capture = source.captureStatistics {
                 let rate = capture.measuredRate.map { String(format: "%.2f", $0) } ?? "unknown"
-                logger.info("captured \(capture.framesCaptured) frames, \(capture.lateDrops) dropped late, \(capture.driverDrops) dropped by the driver\(capture.undecodedNote), capture rate \(rate) fps, upload \(renderer.cache.lastPath)")
+                logger.info("\(capture), capture rate \(rate) fps, upload \(renderer.cache.lastPath)")
             }
             if let analysis = loop.analysis {
                 let a = analysis.statistics

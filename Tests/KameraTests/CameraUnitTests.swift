@@ -18,7 +18,7 @@ final class CameraUnitTests: XCTestCase {
         let mode = try CameraMode.choose(CameraRequest(size: (640, 480)), from: webcam, current: (640, 480))
         XCTAssertEqual(mode.format, .nv12)
         let yuyv = try CameraMode.choose(CameraRequest(format: .native(.yuyv), size: (1280, 720)), from: webcam, current: (640, 480))
-        XCTAssertEqual(yuyv, CameraMode(format: .yuyv, fourcc: "YUYV", width: 1280, height: 720, rate: nil))
+        XCTAssertEqual(yuyv, CameraMode(reading: .native(.yuyv), fourcc: "YUYV", width: 1280, height: 720, rate: nil))
         let grey = try CameraMode.choose(CameraRequest(format: .native(.grey)), from: webcam, current: (640, 480))
         XCTAssertEqual(grey.format, .grey)
     }
@@ -95,7 +95,7 @@ final class CameraUnitTests: XCTestCase {
 
     func testFpsMaxPicksTheHighestRateAndSaysWhenNothingBeatsThirty() throws {
         let mode = try CameraMode.choose(CameraRequest(rate: .max), from: webcam, current: (640, 480))
-        XCTAssertEqual(mode, CameraMode(format: .yuyv, fourcc: "YUYV", width: 320, height: 240, rate: 90))
+        XCTAssertEqual(mode, CameraMode(reading: .native(.yuyv), fourcc: "YUYV", width: 320, height: 240, rate: 90))
         XCTAssertNil(mode.note)
         // Nothing above 30 fps: it runs at the best there is, and says so.
         let slow = try CameraMode.choose(CameraRequest(size: (640, 480), rate: .max), from: Array(webcam.prefix(3)), current: (640, 480),
