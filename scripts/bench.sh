@@ -7,7 +7,7 @@
 #   scripts/bench.sh --end-to-end-only --json > e2e.json
 #   scripts/bench.sh --filters-only           # blur, sharpen, convolve, pixellate beside ffmpeg's filters
 #   scripts/bench.sh --detection-only         # faces and codes beside GStreamer's facedetect, zxing and zbar; the preview with detection
-#   scripts/bench.sh --formats-only --end-to-end-frames 20 --end-to-end-runs 3   # the repacked formats (UYVY, NV21, YU12, Y16, ...) beside ffmpeg
+#   scripts/bench.sh --formats-only --end-to-end-frames 20 --end-to-end-runs 3   # the repacked formats (UYVY, NV21, YU12, Y16, ...) beside ffmpeg and GStreamer
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/install-deps.sh" --bench

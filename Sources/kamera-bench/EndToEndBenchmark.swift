@@ -208,7 +208,7 @@ struct EndToEndBenchmark {
     static func writeFrames(to path: String, width: Int, height: Int, format: PixelFormat, frames: Int) throws {
         let pattern = TestPattern(width: width, height: height, format: format)
         guard let handle = FileHandle(forWritingAtPath: path) ?? {
-            FileManager.default.createFile(atPath: path, contents: nil)
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
             return FileHandle(forWritingAtPath: path)
         }() else { throw BenchError("cannot write \(path)") }
         defer { try? handle.close() }
@@ -269,7 +269,7 @@ struct EndToEndBenchmark {
                 lines += cube.measurements.filter { $0.program != .kamera }.map { "  \($0.program.rawValue) (cube): \($0.command)" }
             }
             for workload in Workload.filters {
-                guard let c = report.cases.first(where: { $0.workload == workload }) else { continue }
+                guard report.cases.contains(where: { $0.workload == workload }) else { continue }
                 lines.append("  \(workload.rawValue): kamera --filter \(workload.kameraFilter ?? ""), ffmpeg -vf \(workload.ffmpegFilter ?? "")")
             }
         }

@@ -4,9 +4,10 @@ import Pixels
 /// The formats Kamera repacks, as whole processes: a raw file of each (made
 /// by ffmpeg from its test source with noise, or by swapping bytes of one
 /// it makes where ffmpeg has no such format) → a PNG sequence in tmpfs,
-/// Kamera beside ffmpeg reading the same file, and Kamera on the native file
-/// of the same frames (the repack's cost end to end); and the repack alone
-/// in memory. Runs alternate; medians.
+/// Kamera beside ffmpeg and GStreamer (`videoconvert` or `bayer2rgb` on the
+/// CPU, `glcolorconvert` on GL) reading the same file, and Kamera on the
+/// native file of the same frames (the repack's cost end to end); and the
+/// repack alone in memory. Runs alternate; medians.
 struct FormatBenchmark {
     var kamera: URL
     var sizes: [(width: Int, height: Int)] = [(1280, 720), (1920, 1080)]
@@ -26,6 +27,24 @@ struct FormatBenchmark {
         }
     }
 
+    /// GStreamer's name of a format (`rawvideoparse`'s, or for Bayer
+    /// `bayer2rgb`'s); nil where GStreamer reads none. `gl`: what
+    /// `glcolorconvert` converts (no YVYU, VYUY or Bayer).
+    static func gstreamerName(_ format: SourceFormat, gl: Bool) -> String? {
+        switch format {
+        case .native(let f): return ["yuyv": "yuy2", "nv12": "nv12", "rgb24": "rgb", "rgba": "rgba", "grey": "gray8"][f.name]
+        case .repacked(let f):
+            if let mosaic = f.mosaic { return !gl && mosaic.bits == 8 && !f.isMIPIPacked ? String(f.rawValue.dropLast()) : nil }
+            if gl && [.yvyu, .vyuy].contains(f) { return nil }
+            return [.uyvy: "uyvy", .yvyu: "yvyu", .vyuy: "vyuy", .nv21: "nv21", .nv16: "nv16", .nv61: "nv61", .yu12: "i420", .yv12: "yv12",
+                    .yuv422p: "y42b", .bgr24: "bgr", .rgb565: "rgb16", .y16: "gray16-le",
+                    .rgbx: "rgbx", .xbgr: "xbgr", .abgr: "abgr", .argb: "argb", .xrgb: "xrgb"][f]
+        }
+    }
+
+    /// The programs timed, each writing RGB PNGs with its defaults.
+    static let programs = ["kamera", "ffmpeg", "gstreamer", "gstreamer-gl"]
+
     /// The Bayer formats measured: each depth once, each order once (the orders
     /// cost the same), and both MIPI packings.
     static let bayerFormats: [RepackedFormat] = [.rggb8, .grbg10, .gbrg12, .bggr16, .bggr10p, .rggb12p]
@@ -43,7 +62,9 @@ struct FormatBenchmark {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var lines = ["Formats, whole processes: \(frames) frames of ffmpeg's testsrc2 with noise, raw from tmpfs → PNG sequence in tmpfs; \(runs) runs each, alternated, median wall seconds;",
                      "repack: Kamera's repack of one frame in memory, median of 20 (ms); native: Kamera on the file of its native format made from the same frames.",
-                     "format  size        repack ms   kamera s  native s  repack's share   ffmpeg s  ffmpeg/kamera"]
+                     "format  size        repack ms   kamera s  native s  repack's share "
+                        + Self.programs.dropFirst().map { String(repeating: " ", count: 14 - "\($0) s".count) + "\($0) s  " + "\($0)/kamera".padded(20) }.joined()]
+        if peers && XvfbDisplay.shared.name == nil { lines.append("  gstreamer-gl: not measured: needs Xvfb (scripts/bench.sh installs it) or a DISPLAY") }
         for size in sizes {
             let (w, h) = size
             let natives: [PixelFormat] = [.yuyv, .nv12, .rgb24, .rgba, .grey]
@@ -64,27 +85,49 @@ struct FormatBenchmark {
                 inputs[format.name] = path
             }
             var seconds: [String: [Double]] = [:]
-            func job(_ program: String, _ format: SourceFormat) -> [String]? {
+            var notes: [String: String] = [:]
+            func job(_ program: String, _ format: SourceFormat) -> (line: [String], environment: [String: String])? {
                 let input = inputs[format.name]!, out = (folder as NSString).appendingPathComponent("out")
                 if program == "kamera" {
-                    return [kamera.path, "render", "--input", input, "--format", format.name, "--input-size", "\(w)x\(h)", "--crop", "none",
-                            "--frames", "\(frames)", "-o", "\(out)/f-%03d.png", "--quiet"]
+                    return ([kamera.path, "render", "--input", input, "--format", format.name, "--input-size", "\(w)x\(h)", "--crop", "none",
+                             "--frames", "\(frames)", "-o", "\(out)/f-%03d.png", "--quiet"], [:])
                 }
-                guard peers, let name = Self.ffmpegName(format) else { return nil }
-                return ["/usr/bin/env", "ffmpeg", "-nostdin", "-v", "error", "-f", "rawvideo", "-pix_fmt", name, "-s", "\(w)x\(h)", "-i", input,
-                        "-pix_fmt", "rgb24", "\(out)/f-%03d.png"]
+                guard peers, notes["\(program) \(format.name)"] == nil else { return nil }
+                if program == "ffmpeg" {
+                    guard let name = Self.ffmpegName(format) else { return nil }
+                    return (["/usr/bin/env", "ffmpeg", "-nostdin", "-v", "error", "-f", "rawvideo", "-pix_fmt", name, "-s", "\(w)x\(h)", "-i", input,
+                             "-pix_fmt", "rgb24", "\(out)/f-%03d.png"], [:])
+                }
+                let gl = program == "gstreamer-gl"
+                guard let name = Self.gstreamerName(format, gl: gl) else { return nil }
+                var environment: [String: String] = [:]
+                if gl {
+                    guard let display = XvfbDisplay.shared.name else { return nil }
+                    environment = ["DISPLAY": display, "GST_GL_PLATFORM": "egl"]
+                }
+                let isMosaic: Bool = if case .repacked(let f) = format { f.mosaic != nil } else { false }
+                let parse = isMosaic
+                    ? ["filesrc", "location=\(input)", "blocksize=\(w * h)", "!", "video/x-bayer,format=\(name),width=\(w),height=\(h),framerate=30/1", "!", "bayer2rgb"]
+                    : ["filesrc", "location=\(input)", "!", "rawvideoparse", "format=\(name)", "width=\(w)", "height=\(h)", "framerate=30/1"]
+                let convert = gl ? ["glupload", "!", "glcolorconvert", "!", "gldownload", "!", "video/x-raw,format=RGBA", "!", "videoconvert"] : ["videoconvert"]
+                return (["/usr/bin/env", "gst-launch-1.0", "-q"] + parse + ["!"] + convert
+                        + ["!", "video/x-raw,format=RGB", "!", "pngenc", "!", "multifilesink", "location=\(out)/f-%03d.png"], environment)
             }
             for round in -1..<runs {
                 for format in formats {
-                    for program in round % 2 == 0 ? ["kamera", "ffmpeg"] : ["ffmpeg", "kamera"] {
-                        guard let line = job(program, format) else { continue }
+                    let start = (round + 1) % Self.programs.count
+                    for program in Self.programs[start...] + Self.programs[..<start] {
+                        guard let (line, environment) = job(program, format) else { continue }
                         progress("\(w)x\(h) \(format.name) \(program), run \(round + 2) of \(runs + 1)")
                         let out = (folder as NSString).appendingPathComponent("out")
                         try? FileManager.default.removeItem(atPath: out)
                         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-                        let result = try ChildProcess(executable: line[0], arguments: Array(line.dropFirst())).run()
-                        guard result.status == 0 else {
-                            lines.append("  \(program) \(format.name) \(w)x\(h) failed (\(result.status)): \(result.output.prefix(160))")
+                        let result = try ChildProcess(executable: line[0], arguments: Array(line.dropFirst()), environment: environment).run()
+                        let written = (try? FileManager.default.contentsOfDirectory(atPath: out).count) ?? 0
+                        guard result.status == 0, written == frames else {
+                            let problem = result.status == 0 ? "wrote \(written) of \(frames) frames" : "failed (\(result.status)): \(result.output.prefix(160))"
+                            lines.append("  \(program) \(format.name) \(w)x\(h) \(problem)")
+                            if program != "kamera" { notes["\(program) \(format.name)"] = problem }
                             continue
                         }
                         if round >= 0 { seconds["\(program) \(format.name)", default: []].append(result.seconds) }
@@ -96,7 +139,7 @@ struct FormatBenchmark {
                 return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
             }
             for format in formats {
-                let own = median("kamera \(format.name)"), peer = median("ffmpeg \(format.name)")
+                let own = median("kamera \(format.name)")
                 var row = format.name.padded(8) + "\(w)x\(h)".padded(12)
                 if case .repacked(let f) = format {
                     row += String(format: "%9.2f   ", try repackMilliseconds(f, input: inputs[format.name]!, width: w, height: h))
@@ -111,14 +154,19 @@ struct FormatBenchmark {
                 } else {
                     row += "             –  "
                 }
-                row += peer.map { String(format: "%8.2f  ", $0) } ?? "       –  "
-                row += own.flatMap { o in peer.map { String(format: "%.2fx", $0 / o) } } ?? "–"
+                for peer in Self.programs.dropFirst() {
+                    let seconds = median("\(peer) \(format.name)")
+                    row += seconds.map { String(format: "%14.2f  ", $0) } ?? "             –  "
+                    row += (own.flatMap { o in seconds.map { String(format: "%.2fx", $0 / o) } } ?? "–").padded(20)
+                }
                 lines.append(row)
             }
             lines.append(demosaicAgainstConversion(width: w, height: h))
             lines.append(try ConversionStageBenchmark(width: w, height: h).run())
         }
-        lines.append("  (ffmpeg/kamera above 1: Kamera took less wall time; ffmpeg writes RGB PNGs with its default settings; – : ffmpeg has no such format,")
+        lines.append("  (peer/kamera above 1: Kamera took less wall time; every program writes RGB PNGs with its default settings; gst: GStreamer's videoconvert,")
+        lines.append("   or bayer2rgb for 8-bit Bayer (no other depth), then pngenc; gst-gl: glupload ! glcolorconvert ! gldownload (RGBA, then videoconvert to RGB) on Xvfb,")
+        lines.append("   no YVYU, VYUY or Bayer; GStreamer 1.22 reads no Y10 or Y12; – : the program has no such format,")
         lines.append("   the file is made by swapping bytes of another: vyuy from uyvy, nv16 from yuyv, nv61 from nv16, yv12 from yu12; Bayer files are")
         lines.append("   the rgb24 frames sampled in the mosaic (bggr10p and rggb12p then MIPI-packed); Kamera demosaics them with its defaults (Malvar, auto white balance, sRGB curve), ffmpeg")
         lines.append("   (8- and 16-bit only) with its bilinear demosaic and nothing else; a Bayer format's native run is the rgb24 file)")

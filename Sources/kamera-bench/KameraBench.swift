@@ -66,8 +66,11 @@ struct KameraBench: ParsableCommand {
     @Option(parsing: .unconditional, help: "scikit-image's lfw_subset.npy, to count the faces each face model finds (scripts/bench.sh takes it from Debian's python3-skimage); none: leave it out.")
     var faceSet = ".build/face-set/lfw_subset.npy"
 
-    @Flag(help: "Only the formats Kamera repacks (UYVY, NV21, YU12, RGB565, Y16, ...): raw file → PNG sequence at 720p and 1080p, Kamera beside ffmpeg and beside its own run on the native format, and the repack alone in memory.")
+    @Flag(help: "Only the formats Kamera repacks (UYVY, NV21, YU12, RGB565, Y16, ...): raw file → PNG sequence at 720p and 1080p, Kamera beside ffmpeg, GStreamer (videoconvert, bayer2rgb, glcolorconvert) and its own run on the native format, and the repack alone in memory.")
     var formatsOnly = false
+
+    @Option(parsing: .unconditional, help: "With --formats-only: the frame sizes, comma-separated.")
+    var formatSizes = "1280x720,1920x1080"
 
     @Flag(help: "Only the filters end to end: 1280x720 YUYV → blur, sharpen, 3x3 convolve, pixellate → PNG sequence, Kamera beside ffmpeg's gblur, unsharp, convolution and pixelize.")
     var filtersOnly = false
@@ -126,7 +129,8 @@ struct KameraBench: ParsableCommand {
         let detection = DetectionBenchmark(kamera: binary, media: URL(fileURLWithPath: detectionMedia), frames: endToEndFrames, runs: min(endToEndRuns, 3), peers: peers,
                                             faceSet: faceSet == "none" ? nil : URL(fileURLWithPath: faceSet))
         if formatsOnly {
-            let bench = FormatBenchmark(kamera: binary, frames: endToEndFrames, runs: endToEndRuns, peers: peers)
+            let sizes = try formatSizes.split(separator: ",").map { try SizeArgument.parse(String($0), option: "--format-sizes", example: "1280x720,1920x1080") }
+            let bench = FormatBenchmark(kamera: binary, sizes: sizes, frames: endToEndFrames, runs: endToEndRuns, peers: peers)
             print(try bench.run { FileHandle.standardError.write(Data("formats: \($0)\n".utf8)) })
             return
         }
