@@ -4,20 +4,20 @@ import Pixels
 /// A chosen capture mode.
 public struct CameraMode: Equatable, Sendable {
     /// How Kamera reads the camera's format: as it is, repacked, decoded or through libv4l.
-    public var reading: InputFormat
+    public let reading: InputFormat
     /// The camera's V4L2 code for it, as the driver lists it ("YUYV", "Y16 ").
-    public var fourcc: String
+    public let fourcc: String
     /// The layout frames are handed on in.
-    public var format: PixelFormat { reading.decoded }
+    public let format: PixelFormat
     /// The compressed format, decoded on the CPU; nil for the others.
-    public var compressed: CompressedFormat? { if case .compressed(let c) = reading { c } else { nil } }
-    public var isCompressed: Bool { compressed != nil }
+    public let compressed: CompressedFormat?
     /// The format each frame is repacked from into `format`, nil when read as it is.
-    public var repacked: RepackedFormat? { if case .repacked(let f) = reading { f } else { nil } }
+    public let repacked: RepackedFormat?
     /// Converted to RGB24 by libv4lconvert, the fallback for formats Kamera does not read itself.
-    public var viaLibV4L: Bool { reading.isLibV4L }
+    public let viaLibV4L: Bool
+    public var isCompressed: Bool { compressed != nil }
     /// Frames reach Kamera in memory of its own (decoded, repacked or converted), not in the driver's buffers.
-    public var isConverted: Bool { if case .native = reading { false } else { true } }
+    public var isConverted: Bool { isCompressed || repacked != nil || viaLibV4L }
     public var width: Int
     public var height: Int
     /// nil leaves the rate as it is.
@@ -26,8 +26,18 @@ public struct CameraMode: Equatable, Sendable {
     public var note: String?
 
     public init(reading: InputFormat, fourcc: String, width: Int, height: Int, rate: Double?) {
+        // What follows from `reading` is worked out once, here: Swift 6.3.1's
+        // optimizer crashes (an ownership error) where CameraSource matched
+        // the enum on each use.
         self.reading = reading
         self.fourcc = fourcc
+        format = reading.decoded
+        switch reading {
+        case .compressed(let c): (compressed, repacked) = (c, nil)
+        case .repacked(let f): (compressed, repacked) = (nil, f)
+        case .native, .libV4L: (compressed, repacked) = (nil, nil)
+        }
+        viaLibV4L = reading.isLibV4L
         self.width = width
         self.height = height
         self.rate = rate
