@@ -138,6 +138,7 @@ struct Benchmark {
             let renderer = try FrameRenderer(context: context, settings: settings)
             if workload.forcesGL { renderer.rewrites.remove(.passthrough) }
             let render = { (i: Int) throws in
+                try BenchStop.check()
                 let frame = frameList[i % frameList.count]
                 try analysis?.offer(frame, index: i)
                 _ = try renderer.render(frame, index: i)

@@ -164,8 +164,8 @@ struct FormatBenchmark {
             lines.append(demosaicAgainstConversion(width: w, height: h))
             lines.append(try ConversionStageBenchmark(width: w, height: h).run())
         }
-        lines.append("  (peer/kamera above 1: Kamera took less wall time; every program writes RGB PNGs with its default settings; gst: GStreamer's videoconvert,")
-        lines.append("   or bayer2rgb for 8-bit Bayer (no other depth), then pngenc; gst-gl: glupload ! glcolorconvert ! gldownload (RGBA, then videoconvert to RGB) on Xvfb,")
+        lines.append("  (peer/kamera above 1: Kamera took less wall time; every program writes RGB PNGs with its default settings; gstreamer: videoconvert,")
+        lines.append("   or bayer2rgb for 8-bit Bayer (no other depth), then pngenc; gstreamer-gl: glupload ! glcolorconvert ! gldownload (RGBA, then videoconvert to RGB) on Xvfb,")
         lines.append("   no YVYU, VYUY or Bayer; GStreamer 1.22 reads no Y10 or Y12; – : the program has no such format,")
         lines.append("   the file is made by swapping bytes of another: vyuy from uyvy, nv16 from yuyv, nv61 from nv16, yv12 from yu12; Bayer files are")
         lines.append("   the rgb24 frames sampled in the mosaic (bggr10p and rggb12p then MIPI-packed); Kamera demosaics them with its defaults (Malvar, auto white balance, sRGB curve), ffmpeg")

@@ -101,6 +101,8 @@ struct KameraBench: ParsableCommand {
     }
 
     func run() throws {
+        // Also when a signal stops the bench, which then ends without atexit.
+        defer { XvfbDisplay.stop() }
         let binary = Self.kamera
         let counts = displayFrames.split(separator: ",").compactMap { Int($0) }
         guard counts.count == 2, counts[0] >= 1, counts[1] > counts[0], counts[1] <= 100_000 else {

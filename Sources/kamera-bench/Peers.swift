@@ -100,11 +100,21 @@ struct PeerResult {
 }
 
 /// An X display for GStreamer's GL elements, which need a native display:
-/// the user's DISPLAY, or an Xvfb started for the run and stopped at exit.
+/// the user's DISPLAY, or an Xvfb started for the run and stopped when the
+/// bench ends (`stop()`), by a signal too.
 final class XvfbDisplay {
     static let shared = XvfbDisplay()
     let name: String?
-    private var process: Process?
+    /// The Xvfb this run started, if any; not `shared`, which would start one.
+    private static var started: Process?
+
+    /// Stops the Xvfb this run started, if it started one.
+    static func stop() {
+        guard let process = started else { return }
+        started = nil
+        process.terminate()
+        process.waitUntilExit()
+    }
 
     private init() {
         if let display = ProcessInfo.processInfo.environment["DISPLAY"], !display.isEmpty {
@@ -120,8 +130,8 @@ final class XvfbDisplay {
         guard (try? process.run()) != nil else { name = nil; return }
         let socket = "/tmp/.X11-unix/X\(number)"
         for _ in 0..<50 where !FileManager.default.fileExists(atPath: socket) { usleep(100_000) }
-        self.process = process
+        Self.started = process
         name = FileManager.default.fileExists(atPath: socket) ? ":\(number)" : nil
-        atexit { XvfbDisplay.shared.process?.terminate() }
+        atexit { XvfbDisplay.stop() }
     }
 }

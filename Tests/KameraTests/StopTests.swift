@@ -121,6 +121,26 @@ final class StopTests: KameraProcessTestCase {
         XCTAssertFalse(stderr.contains("the input ended"), stderr)
     }
 
+    /// The bench, between or inside its measurements: SIGTERM is passed on to
+    /// the program being timed, and the bench ends by that signal at once,
+    /// leaving no child and no scratch folder behind.
+    func testTheBenchStopsOnSIGTERMWithWhatItStarted() throws {
+        let (process, err) = try run.start(["bench", "--formats-only", "--format-sizes", "64x48", "--end-to-end-frames", "4", "--end-to-end-runs", "1000"])
+        let before = waitFor(" run 2 of", in: err, within: 300)
+        XCTAssertTrue(before.contains(" run 2 of"), before)
+        kill(process.processIdentifier, SIGTERM)
+        let stderr = before + finish(process, err, within: 30)
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal, stderr)
+        XCTAssertEqual(process.terminationStatus, SIGTERM, stderr)
+        let scratch = "kamera-formats-\(process.processIdentifier)"
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/dev/shm/" + scratch), "the bench's scratch folder is removed")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.filter { entry in
+            guard Int(entry) != nil, let line = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(entry)/cmdline")) else { return false }
+            return String(decoding: line, as: UTF8.self).contains(scratch)
+        } ?? []
+        XCTAssertEqual(left, [], "programs the bench started are still running")
+    }
+
     /// The diff image of a failed `--expect` goes beside the golden when the
     /// output is a device or standard output, and the mismatch is told anyway.
     func testDiffImageNeverLandsBesideADevice() throws {
