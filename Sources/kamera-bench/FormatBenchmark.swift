@@ -161,6 +161,7 @@ struct FormatBenchmark {
                 }
                 lines.append(row)
             }
+            if peers { lines.append(try withoutEncoder(input: inputs["yuyv"]!, width: w, height: h)) }
             lines.append(demosaicAgainstConversion(width: w, height: h))
             lines.append(try ConversionStageBenchmark(width: w, height: h).run())
         }
@@ -171,6 +172,42 @@ struct FormatBenchmark {
         lines.append("   the rgb24 frames sampled in the mosaic (bggr10p and rggb12p then MIPI-packed); Kamera demosaics them with its defaults (Malvar, auto white balance, sRGB curve), ffmpeg")
         lines.append("   (8- and 16-bit only) with its bilinear demosaic and nothing else; a Bayer format's native run is the rgb24 file)")
         return lines.joined(separator: "\n")
+    }
+
+    /// The YUYV file with no PNG encoder, to see the conversions alone: Kamera
+    /// to Y4M 4:4:4 on /dev/null (it writes no raw RGB), ffmpeg to RGB24 into
+    /// its null muxer, GStreamer's videoconvert to RGB into fakesink. Runs
+    /// alternate; medians.
+    func withoutEncoder(input: String, width w: Int, height h: Int) throws -> String {
+        let jobs: [(name: String, line: [String])] = [
+            ("kamera", [kamera.path, "render", "--input", input, "--format", "yuyv", "--input-size", "\(w)x\(h)", "--crop", "none",
+                        "--frames", "\(frames)", "-o", "/dev/null", "--stream", "y4m", "--y4m-chroma", "444", "--quiet"]),
+            ("ffmpeg", ["/usr/bin/env", "ffmpeg", "-nostdin", "-v", "error", "-f", "rawvideo", "-pix_fmt", "yuyv422", "-s", "\(w)x\(h)", "-i", input,
+                        "-pix_fmt", "rgb24", "-f", "null", "-"]),
+            ("gstreamer", ["/usr/bin/env", "gst-launch-1.0", "-q", "filesrc", "location=\(input)", "!", "rawvideoparse", "format=yuy2", "width=\(w)",
+                           "height=\(h)", "framerate=30/1", "!", "videoconvert", "!", "video/x-raw,format=RGB", "!", "fakesink"]),
+        ]
+        var seconds: [String: [Double]] = [:], failed: [String: String] = [:]
+        for round in -1..<runs {
+            for k in jobs.indices {
+                let job = jobs[(k + max(0, round)) % jobs.count]
+                guard failed[job.name] == nil else { continue }
+                let result = try ChildProcess(executable: job.line[0], arguments: Array(job.line.dropFirst())).run()
+                guard result.status == 0 else { failed[job.name] = "failed (\(result.status))"; continue }
+                if round >= 0 { seconds[job.name, default: []].append(result.seconds) }
+            }
+        }
+        func median(_ name: String) -> Double? {
+            guard let s = seconds[name]?.sorted(), !s.isEmpty else { return nil }
+            return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+        }
+        let own = median("kamera")
+        let parts = jobs.map { job in
+            guard let t = median(job.name) else { return "\(job.name) \(failed[job.name] ?? "not measured")" }
+            return String(format: "%@ %.2f s", job.name, t) + (job.name == "kamera" ? "" : own.map { String(format: " (%.2fx)", t / $0) } ?? "")
+        }
+        return "  without an encoder, yuyv \(w)x\(h), \(frames) frames (Kamera to Y4M 4:4:4 on /dev/null, ffmpeg to -f null, GStreamer videoconvert to fakesink): "
+            + parts.joined(separator: ", ")
     }
 
     /// The file of `format` from one of `derived(format)`'s: U and V swapped,
