@@ -35,14 +35,8 @@ struct DetectionBenchmark {
         var cpu: [Double] = []
         var note: String?
 
-        var median: Double? { Self.median(seconds) }
-        var medianCPU: Double? { Self.median(cpu) }
-
-        static func median(_ values: [Double]) -> Double? {
-            guard !values.isEmpty else { return nil }
-            let s = values.sorted()
-            return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-        }
+        var median: Double? { seconds.median }
+        var medianCPU: Double? { cpu.median }
     }
 
     static let sizes = ["640x480", "1280x720"]

@@ -134,19 +134,12 @@ struct DisplayBenchmark {
         return lines.joined(separator: "\n")
     }
 
-    /// The median of `values` (not empty).
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-    }
-
     /// The ratios of `values` to `references` round by round: their median,
     /// lowest and highest. Rounds one of the two lacks are left out.
     static func pairedRatio(_ values: [Double], _ references: [Double]) -> (median: Double, low: Double, high: Double) {
         let ratios = zip(values, references).map { $0 / $1 }
         guard !ratios.isEmpty else { return (.nan, .nan, .nan) }
-        return (median(ratios), ratios.min()!, ratios.max()!)
+        return (ratios.median!, ratios.min()!, ratios.max()!)
     }
 
     /// "0.53x", with " [0.48, 0.60]" when there was more than one round.
@@ -162,8 +155,8 @@ struct DisplayBenchmark {
     }
 
     private func format(_ program: Program, against reference: Program?) -> String {
-        var text = program.name.padded(38) + String(format: " %8.1f %12.1f", Self.median(program.rows.map(\.fps)),
-                                                     Self.median(program.rows.map(\.cpuMilliseconds)))
+        var text = program.name.padded(38) + String(format: " %8.1f %12.1f", program.rows.map(\.fps).median!,
+                                                     program.rows.map(\.cpuMilliseconds).median!)
         if let reference {
             let (fps, cpu) = Self.ratios(of: program, to: reference)
             text += "   " + fps.padded(20) + " " + cpu

@@ -160,7 +160,7 @@ struct EndToEndBenchmark {
         }
         for i in measurements.indices where measurements[i].note == nil && !measurements[i].seconds.isEmpty {
             let sorted = measurements[i].seconds.sorted()
-            measurements[i].median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+            measurements[i].median = sorted.median
             measurements[i].min = sorted.first
             measurements[i].max = sorted.last
         }

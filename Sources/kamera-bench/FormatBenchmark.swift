@@ -134,10 +134,7 @@ struct FormatBenchmark {
                     }
                 }
             }
-            func median(_ key: String) -> Double? {
-                guard let s = seconds[key]?.sorted(), !s.isEmpty else { return nil }
-                return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-            }
+            func median(_ key: String) -> Double? { seconds[key]?.median }
             for format in formats {
                 let own = median("kamera \(format.name)")
                 var row = format.name.padded(8) + "\(w)x\(h)".padded(12)
@@ -197,10 +194,7 @@ struct FormatBenchmark {
                 if round >= 0 { seconds[job.name, default: []].append(result.seconds) }
             }
         }
-        func median(_ name: String) -> Double? {
-            guard let s = seconds[name]?.sorted(), !s.isEmpty else { return nil }
-            return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-        }
+        func median(_ name: String) -> Double? { seconds[name]?.median }
         let own = median("kamera")
         let parts = jobs.map { job in
             guard let t = median(job.name) else { return "\(job.name) \(failed[job.name] ?? "not measured")" }

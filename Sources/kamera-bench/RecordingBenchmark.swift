@@ -24,11 +24,7 @@ struct RecordingBenchmark {
         var note: String?
         var environment: [String: String] = [:]
 
-        var median: Double? {
-            guard !seconds.isEmpty else { return nil }
-            let s = seconds.sorted()
-            return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-        }
+        var median: Double? { seconds.median }
     }
 
     func jobs(input: String, folder: String) -> [Job] {

@@ -6,9 +6,10 @@ import XCTest
 /// rounds moves both sides of a ratio alike.
 final class DisplayBenchRatioTests: XCTestCase {
     func testMedianOfOddAndEvenCounts() {
-        XCTAssertEqual(DisplayBenchmark.median([3, 1, 2]), 2)
-        XCTAssertEqual(DisplayBenchmark.median([4, 1, 3, 2]), 2.5)
-        XCTAssertEqual(DisplayBenchmark.median([7]), 7)
+        XCTAssertEqual([3, 1, 2].median, 2)
+        XCTAssertEqual([4, 1, 3, 2].median, 2.5)
+        XCTAssertEqual([7].median, 7)
+        XCTAssertNil([Double]().median)
     }
 
     func testRatiosArePairedRoundByRound() {
