@@ -13,13 +13,13 @@ struct YUV420Map: Equatable {
     let transform: RGBTransform?
     let output: YUVColorSpace
     // RGB levels from (Y', Cb, Cr) bytes: the coefficient of each, then the constant.
-    private let ry: Float, ru: Float, rv: Float, rk: Float
-    private let gy: Float, gu: Float, gv: Float, gk: Float
-    private let by: Float, bu: Float, bv: Float, bk: Float
+    let ry: Float, ru: Float, rv: Float, rk: Float
+    let gy: Float, gu: Float, gv: Float, gk: Float
+    let by: Float, bu: Float, bv: Float, bk: Float
     // Y' from RGB bytes, and Cb, Cr from the sums of a 2x2 block's RGB bytes.
-    private let yr: Float, yg: Float, yb: Float, yk: Float
-    private let ur: Float, ug: Float, ub: Float, uk: Float
-    private let vr: Float, vg: Float, vb: Float, vk: Float
+    let yr: Float, yg: Float, yb: Float, yk: Float
+    let ur: Float, ug: Float, ub: Float, uk: Float
+    let vr: Float, vg: Float, vb: Float, vk: Float
 
     private static let magic: Float = 12_582_912
 

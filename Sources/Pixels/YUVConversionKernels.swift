@@ -8,6 +8,9 @@ protocol YUVLayout {
     static func luma(_ line: UnsafePointer<UInt8>, _ x: Int) -> Int
     /// Chroma (u, v) of the pair starting at the even pixel `x`.
     static func chroma(_ chroma: UnsafePointer<UInt8>, _ x: Int) -> (Int, Int)
+    /// Sixteen pixels from the even pixel `x`: their luma, and the chroma of their eight pairs.
+    static func sixteen(_ line: UnsafePointer<UInt8>, _ chroma: UnsafePointer<UInt8>, _ x: Int)
+        -> (y: SIMD16<UInt8>, u: SIMD8<UInt8>, v: SIMD8<UInt8>)
 }
 
 extension YUVLayout {
@@ -30,6 +33,14 @@ enum YUYVLayout: YUVLayout {
     @inline(__always) static func chroma(_ chroma: UnsafePointer<UInt8>, _ x: Int) -> (Int, Int) {
         (Int(chroma[x &* 2 &+ 1]), Int(chroma[x &* 2 &+ 3]))
     }
+    @inline(__always) static func sixteen(_ line: UnsafePointer<UInt8>, _ chroma: UnsafePointer<UInt8>, _ x: Int)
+        -> (y: SIMD16<UInt8>, u: SIMD8<UInt8>, v: SIMD8<UInt8>) {
+        let p = UnsafeRawPointer(line + x &* 2)
+        let a = p.loadUnaligned(as: SIMD16<UInt8>.self), b = p.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self)
+        let (ca, cb) = (a.oddHalf, b.oddHalf)
+        return (SIMD16(lowHalf: a.evenHalf, highHalf: b.evenHalf), SIMD8(lowHalf: ca.evenHalf, highHalf: cb.evenHalf),
+                SIMD8(lowHalf: ca.oddHalf, highHalf: cb.oddHalf))
+    }
 }
 
 /// A luma plane, and U V per pair of pixels in the half-height chroma plane.
@@ -37,6 +48,11 @@ enum NV12Layout: YUVLayout {
     @inline(__always) static func luma(_ line: UnsafePointer<UInt8>, _ x: Int) -> Int { Int(line[x]) }
     @inline(__always) static func chroma(_ chroma: UnsafePointer<UInt8>, _ x: Int) -> (Int, Int) {
         (Int(chroma[x]), Int(chroma[x &+ 1]))
+    }
+    @inline(__always) static func sixteen(_ line: UnsafePointer<UInt8>, _ chroma: UnsafePointer<UInt8>, _ x: Int)
+        -> (y: SIMD16<UInt8>, u: SIMD8<UInt8>, v: SIMD8<UInt8>) {
+        let c = UnsafeRawPointer(chroma + x).loadUnaligned(as: SIMD16<UInt8>.self)
+        return (UnsafeRawPointer(line + x).loadUnaligned(as: SIMD16<UInt8>.self), c.evenHalf, c.oddHalf)
     }
 }
 

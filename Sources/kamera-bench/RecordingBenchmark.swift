@@ -101,7 +101,7 @@ struct RecordingBenchmark {
                 if round >= 0 { jobs[i].seconds.append(result.seconds) }
             }
         }
-        return report(jobs)
+        return report(jobs) + "\n" + PlanarConversionBenchmark(width: width, height: height).run() + "\n" + PlanarConversionBenchmark(width: 320, height: 240).run()
     }
 
     /// Writes `same.y4m`: Kamera's sepia frames, lossless (FFV1, RGB), made

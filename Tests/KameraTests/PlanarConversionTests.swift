@@ -116,6 +116,35 @@ final class PlanarConversionTests: XCTestCase {
         print("YUV → 4:2:0 with a matrix against the formulas: largest difference \(worst) of 255")
     }
 
+    /// The fixed-point bulk of each row (`YUV420Fixed`, sixteen pixels at a
+    /// time) against the floating-point map alone, on every byte of random
+    /// frames, for every matrix (contrast=4 is beyond the fixed point's range:
+    /// the float map does all of it, so the bytes are equal): within 1.
+    func testFixedPointIsWithinOneOfTheFloatMap() throws {
+        let fixed = YUVToYUV420(threads: 1), float = YUVToYUV420(threads: 1, fixedPoint: false)
+        var compared = 0, differing = 0
+        for format in [PixelFormat.yuyv, .nv12] {
+            for (source, target) in [(YUVColorSpace.bt601Limited, YUVColorSpace(matrix: .bt709, range: .limited)),
+                                     (YUVColorSpace(matrix: .bt709, range: .full), YUVColorSpace(matrix: .bt601, range: .full))] {
+                for (name, m) in matrices {
+                    let (frame, buffer) = randomFrame(format, width: 256, height: 64, colorSpace: source)
+                    withExtendedLifetime(buffer) {
+                        for converter in [fixed, float] {
+                            converter.convert(frame, x: 0, y: 0, width: 256, height: 64, transform: m?.rgbTransform, to: target)
+                        }
+                    }
+                    let differences = zip(fixed.planes, float.planes).map { abs(Int($0) - Int($1)) }
+                    compared += differences.count
+                    differing += differences.filter { $0 > 0 }.count
+                    XCTAssertLessThanOrEqual(differences.max() ?? 0, 1, "\(format) → \(target) \(name)")
+                    if name == "contrast=4" { XCTAssertEqual(differences.max(), 0, "\(name): the float map alone") }
+                    if name == "sepia" { XCTAssertGreaterThan(differences.filter { $0 > 0 }.count, 0, "\(name): the fixed point did the bulk") }
+                }
+            }
+        }
+        print("YUV → 4:2:0, fixed point against floating point: \(differing) of \(compared) bytes differ, by 1")
+    }
+
     /// A picture large enough to be split between threads gives the same bytes as one thread.
     func testThreadsGiveTheSameBytes() throws {
         let (frame, buffer) = randomFrame(.yuyv, width: 640, height: 360)
