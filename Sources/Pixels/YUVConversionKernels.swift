@@ -8,9 +8,10 @@ protocol YUVLayout {
     static func luma(_ line: UnsafePointer<UInt8>, _ x: Int) -> Int
     /// Chroma (u, v) of the pair starting at the even pixel `x`.
     static func chroma(_ chroma: UnsafePointer<UInt8>, _ x: Int) -> (Int, Int)
-    /// Sixteen pixels from the even pixel `x`: their luma, and the chroma of their eight pairs.
-    static func sixteen(_ line: UnsafePointer<UInt8>, _ chroma: UnsafePointer<UInt8>, _ x: Int)
-        -> (y: SIMD16<UInt8>, u: SIMD8<UInt8>, v: SIMD8<UInt8>)
+    /// Eight pixels from the even pixel `x`, a lane each: their luma, and
+    /// their four pairs' chroma, U then V of each pair (a pixel's lane holds
+    /// its pair's U or V).
+    static func eight(_ line: UnsafePointer<UInt8>, _ chroma: UnsafePointer<UInt8>, _ x: Int) -> (y: SIMD8<Int16>, uv: SIMD8<Int16>)
 }
 
 extension YUVLayout {
@@ -33,14 +34,11 @@ enum YUYVLayout: YUVLayout {
     @inline(__always) static func chroma(_ chroma: UnsafePointer<UInt8>, _ x: Int) -> (Int, Int) {
         (Int(chroma[x &* 2 &+ 1]), Int(chroma[x &* 2 &+ 3]))
     }
-    @inline(__always) static func sixteen(_ line: UnsafePointer<UInt8>, _ chroma: UnsafePointer<UInt8>, _ x: Int)
-        -> (y: SIMD16<UInt8>, u: SIMD8<UInt8>, v: SIMD8<UInt8>) {
-        let p = UnsafeRawPointer(line + x &* 2)
-        let a = p.loadUnaligned(as: SIMD16<UInt8>.self), b = p.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self)
-        let (ca, cb) = (a.oddHalf, b.oddHalf)
-        return (SIMD16(lowHalf: a.evenHalf, highHalf: b.evenHalf), SIMD8(lowHalf: ca.evenHalf, highHalf: cb.evenHalf),
-                SIMD8(lowHalf: ca.oddHalf, highHalf: cb.oddHalf))
-    }
+    @inline(__always) static func eight(_ line: UnsafePointer<UInt8>, _ chroma: UnsafePointer<UInt8>, _ x: Int) -> (y: SIMD8<Int16>, uv: SIMD8<Int16>) {
+        // Y0 U, Y1 V: a pixel's luma in the low byte of its 16 bits, the chroma in the high one.
+        let words = UnsafeRawPointer(line + x &* 2).loadUnaligned(as: SIMD8<UInt16>.self)
+        return (unsafeBitCast(words & 0xFF, to: SIMD8<Int16>.self), unsafeBitCast(words &>> 8, to: SIMD8<Int16>.self))
+}
 }
 
 /// A luma plane, and U V per pair of pixels in the half-height chroma plane.
@@ -49,11 +47,10 @@ enum NV12Layout: YUVLayout {
     @inline(__always) static func chroma(_ chroma: UnsafePointer<UInt8>, _ x: Int) -> (Int, Int) {
         (Int(chroma[x]), Int(chroma[x &+ 1]))
     }
-    @inline(__always) static func sixteen(_ line: UnsafePointer<UInt8>, _ chroma: UnsafePointer<UInt8>, _ x: Int)
-        -> (y: SIMD16<UInt8>, u: SIMD8<UInt8>, v: SIMD8<UInt8>) {
-        let c = UnsafeRawPointer(chroma + x).loadUnaligned(as: SIMD16<UInt8>.self)
-        return (UnsafeRawPointer(line + x).loadUnaligned(as: SIMD16<UInt8>.self), c.evenHalf, c.oddHalf)
-    }
+    @inline(__always) static func eight(_ line: UnsafePointer<UInt8>, _ chroma: UnsafePointer<UInt8>, _ x: Int) -> (y: SIMD8<Int16>, uv: SIMD8<Int16>) {
+        (SIMD8<Int16>(truncatingIfNeeded: UnsafeRawPointer(line + x).loadUnaligned(as: SIMD8<UInt8>.self)),
+         SIMD8<Int16>(truncatingIfNeeded: UnsafeRawPointer(chroma + x).loadUnaligned(as: SIMD8<UInt8>.self)))
+}
 }
 
 /// From a pixel's Y' and its pair's chroma to RGB channels (0...255).
