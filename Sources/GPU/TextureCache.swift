@@ -164,13 +164,15 @@ public final class TextureCache {
     /// each tight), `transform` applied, straight from its YUV bytes with no
     /// RGB picture between (`YUVToYUV420`): within 1 level of converting
     /// `convertedPixels` to 4:2:0. Nil when the frame would reach the GPU
-    /// another way. Valid until the next call.
-    public func convertedYUV420(of frame: Frame, transform: RGBTransform?, colorSpace: YUVColorSpace) -> UnsafeRawBufferPointer? {
+    /// another way. Valid until the next call. `destination`: where to write
+    /// them (`YUVToYUV420.frameSize` bytes at least), rather than into the cache's own memory.
+    public func convertedYUV420(of frame: Frame, transform: RGBTransform?, colorSpace: YUVColorSpace,
+                                into destination: UnsafeMutableRawBufferPointer? = nil) -> UnsafeRawBufferPointer? {
         guard convertsToMemory(frame) else { return nil }
         let rect = cropRectangle(for: frame)
-        planarConverter.convert(frame, x: rect.x, y: rect.y, width: rect.width, height: rect.height, transform: transform, to: colorSpace)
         lastPath = .copy
-        return UnsafeRawBufferPointer(planarConverter.planes)
+        return planarConverter.convert(frame, x: rect.x, y: rect.y, width: rect.width, height: rect.height, transform: transform, to: colorSpace,
+                                       into: destination)
     }
 
     /// Uploads `frame`; where it is a YUV frame, `transform` (a color matrix)

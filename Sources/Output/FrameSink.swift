@@ -77,8 +77,10 @@ public struct RenderedFrame {
     /// tight), when it can be had without RGB between: a picture in memory,
     /// converted straight from the frame's YUV bytes. Nil otherwise, for the
     /// sink to convert `pixels()` itself. Valid until the next frame.
-    public func yuv420(in colorSpace: YUVColorSpace) throws -> UnsafeRawBufferPointer? {
-        try source.readBackYUV420(colorSpace)
+    /// `destination`: where to write them (`YUVToYUV420.frameSize` bytes at
+    /// least), saving a copy for a sink that keeps them.
+    public func yuv420(in colorSpace: YUVColorSpace, into destination: UnsafeMutableRawBufferPointer? = nil) throws -> UnsafeRawBufferPointer? {
+        try source.readBackYUV420(colorSpace, into: destination)
     }
 
     public var width: Int { picture.width }
@@ -89,10 +91,10 @@ public struct RenderedFrame {
 public protocol PixelSource: AnyObject {
     /// RGBA bytes, top row first, valid until the next frame.
     func readBack() throws -> UnsafeRawBufferPointer
-    /// Planar 4:2:0 bytes in `colorSpace` made without an RGB picture, or nil (see `RenderedFrame.yuv420(in:)`).
-    func readBackYUV420(_ colorSpace: YUVColorSpace) throws -> UnsafeRawBufferPointer?
+    /// Planar 4:2:0 bytes in `colorSpace` made without an RGB picture, or nil (see `RenderedFrame.yuv420(in:into:)`).
+    func readBackYUV420(_ colorSpace: YUVColorSpace, into destination: UnsafeMutableRawBufferPointer?) throws -> UnsafeRawBufferPointer?
 }
 
 extension PixelSource {
-    public func readBackYUV420(_ colorSpace: YUVColorSpace) throws -> UnsafeRawBufferPointer? { nil }
+    public func readBackYUV420(_ colorSpace: YUVColorSpace, into destination: UnsafeMutableRawBufferPointer?) throws -> UnsafeRawBufferPointer? { nil }
 }

@@ -216,12 +216,12 @@ public final class FrameRenderer: PixelSource {
 
     /// The last picture as planar 4:2:0 in `colorSpace`, straight from the
     /// frame's YUV bytes, when it is a picture in memory without a mosaic;
-    /// nil otherwise (the caller converts `readBack()`).
-    public func readBackYUV420(_ colorSpace: YUVColorSpace) throws -> UnsafeRawBufferPointer? {
+    /// nil otherwise (the caller converts `readBack()`). Written into `destination` when given.
+    public func readBackYUV420(_ colorSpace: YUVColorSpace, into destination: UnsafeMutableRawBufferPointer?) throws -> UnsafeRawBufferPointer? {
         guard case .inMemory? = picture, let pending = inMemory, pending.mosaic == 1 else { return nil }
         let watch = GPUWatchdog.begin(.frame, frame: lastIndex)
         defer { GPUWatchdog.end(watch) }
-        return cache.convertedYUV420(of: pending.frame, transform: pending.transform, colorSpace: colorSpace)
+        return cache.convertedYUV420(of: pending.frame, transform: pending.transform, colorSpace: colorSpace, into: destination)
     }
 
     private func redrawLayout(into target: Framebuffer) throws {

@@ -36,24 +36,29 @@ public final class YUVToYUV420 {
         width * height + 2 * ((width + 1) / 2) * ((height + 1) / 2)
     }
 
-    /// Converts the pixels of `frame` in the rectangle into `planes`, in
-    /// `colorSpace`, reallocating only when the size changes; `transform`,
-    /// when given, maps each pixel's RGB first (a color matrix).
+    /// Converts the pixels of `frame` in the rectangle into `destination`
+    /// (at least `frameSize` bytes, where a caller keeps the picture, such as
+    /// an encoder's queue) or else into `planes`, reallocated only when the
+    /// size changes; in `colorSpace`. `transform`, when given, maps each
+    /// pixel's RGB first (a color matrix). Returns the planes written.
+    @discardableResult
     public func convert(_ frame: Frame, x: Int, y: Int, width: Int, height: Int, transform: RGBTransform? = nil,
-                        to colorSpace: YUVColorSpace) {
+                        to colorSpace: YUVColorSpace, into destination: UnsafeMutableRawBufferPointer? = nil) -> UnsafeRawBufferPointer {
         precondition(frame.format == .yuyv || frame.format == .nv12, "not a YUV frame")
         precondition(x >= 0 && y >= 0 && width > 0 && height > 0 && x + width <= frame.width && y + height <= frame.height)
         let total = Self.frameSize(width: width, height: height)
-        if planes.count != total {
+        precondition(destination.map { $0.count >= total } ?? true, "the destination is smaller than the picture")
+        if destination == nil && planes.count != total {
             planes.deallocate()
             planes = .allocate(byteCount: total, alignment: 64)
         }
+        let output = UnsafeMutableRawBufferPointer(rebasing: (destination ?? planes)[0..<total])
         (outputWidth, outputHeight) = (width, height)
         if map == nil || map!.input != frame.colorSpace || map!.transform != transform || map!.output != colorSpace {
             map = YUV420Map(input: frame.colorSpace, transform: transform, output: colorSpace)
             fixed = useFixedPoint ? YUV420Fixed(map!) : nil
         }
-        job.task = Task(frame: frame, x: x, y: y, map: map!, fixed: fixed)
+        job.task = Task(frame: frame, x: x, y: y, map: map!, fixed: fixed, output: output.baseAddress!.assumingMemoryBound(to: UInt8.self))
         // Pairs of rows are independent: large pictures are split between threads.
         let pairs = (height + 1) / 2
         if width * height >= YUVToRGBA.splitPixels {
@@ -62,6 +67,7 @@ public final class YUVToYUV420 {
             job.work(rows: 0..<pairs)
         }
         job.task = nil
+        return UnsafeRawBufferPointer(output)
     }
 
     /// One conversion's frame, the rectangle's corner and the arithmetic.
@@ -70,6 +76,7 @@ public final class YUVToYUV420 {
         let x: Int, y: Int
         let map: YUV420Map
         let fixed: YUV420Fixed?
+        let output: UnsafeMutablePointer<UInt8>
     }
 
     /// The row pairs of the current conversion, for `ParallelRows`.
@@ -92,7 +99,7 @@ public final class YUVToYUV420 {
         // The map and every pointer in locals: the byte stores below could
         // otherwise alias them, and each would be loaded again after each store.
         let map = task.map
-        let luma = planes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let luma = task.output
         let cbPlane = luma + width * height, crPlane = cbPlane + chromaWidth * ((height + 1) / 2)
         /// Pixel `s` of a source row: its RGB levels.
         @inline(__always) func pixel(_ line: UnsafePointer<UInt8>, _ chroma: UnsafePointer<UInt8>, _ s: Int) -> RGBLevels {

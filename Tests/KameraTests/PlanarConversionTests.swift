@@ -145,6 +145,27 @@ final class PlanarConversionTests: XCTestCase {
         print("YUV → 4:2:0, fixed point against floating point: \(differing) of \(compared) bytes differ, by 1")
     }
 
+    /// Converted into a caller's memory (a recording's queue), the planes are
+    /// the bytes the converter's own memory gets, and nothing past them is written.
+    func testIntoTheCallersMemory() throws {
+        let (frame, buffer) = randomFrame(.yuyv, width: 640, height: 360)
+        let transform = try XCTUnwrap(matrices[1].1?.rgbTransform)
+        let size = YUVToYUV420.frameSize(width: 301, height: 199)
+        let destination = UnsafeMutableRawBufferPointer.allocate(byteCount: size + 64, alignment: 64)
+        defer { destination.deallocate() }
+        destination.initializeMemory(as: UInt8.self, repeating: 0xA5)
+        let converter = YUVToYUV420(threads: 2)
+        let (written, own) = withExtendedLifetime(buffer) { () -> (UnsafeRawBufferPointer, [UInt8]) in
+            let written = converter.convert(frame, x: 101, y: 3, width: 301, height: 199, transform: transform, to: .bt601Limited, into: destination)
+            converter.convert(frame, x: 101, y: 3, width: 301, height: 199, transform: transform, to: .bt601Limited)
+            return (written, Array(converter.planes))
+        }
+        XCTAssertEqual(written.baseAddress, UnsafeRawPointer(destination.baseAddress))
+        XCTAssertEqual(written.count, size)
+        XCTAssertTrue(Array(written) == own, "the same planes")
+        XCTAssertTrue(destination[size...].allSatisfy { $0 == 0xA5 }, "nothing written past the planes")
+    }
+
     /// A picture large enough to be split between threads gives the same bytes as one thread.
     func testThreadsGiveTheSameBytes() throws {
         let (frame, buffer) = randomFrame(.yuyv, width: 640, height: 360)
@@ -171,10 +192,10 @@ final class PlanarConversionTests: XCTestCase {
             try GPUHarness.run { context -> (Bool, [UInt8]?, [UInt8], Int) in
                 let renderer = try FrameRenderer(context: context, settings: settings)
                 _ = try renderer.draw(frame, index: 0)
-                let first = try renderer.readBackYUV420(space) != nil
+                let first = try renderer.readBackYUV420(space, into: nil) != nil
                 let picture = try renderer.draw(frame, index: 1)
                 guard case .inMemory = picture else { throw GPUError("the second frame was drawn") }
-                let planes = try renderer.readBackYUV420(space).map { Array($0) }
+                let planes = try renderer.readBackYUV420(space, into: nil).map { Array($0) }
                 return (first, planes, Array(try renderer.readBack()), renderer.readBacks)
             }
         }

@@ -218,15 +218,17 @@ public final class VideoRecording: FrameSink {
             if let failure = lock.withLock({ self.failure }) { throw failure }
             return
         }
-        let planar = try planarPicture(frame)
-        let pixels = try planar ?? frame.pixels()
-        let size = planar != nil ? YUVToYUV420.frameSize(width: frame.width, height: frame.height) : frame.width * frame.height * 4
-        if slot.pixels.count < size {
+        // Room for either picture: the planes are converted straight into it, the RGBA one copied.
+        if slot.pixels.count < frame.width * frame.height * 4 {
             slot.pixels.deallocate()
             slot.pixels = .allocate(byteCount: frame.width * frame.height * 4, alignment: 64)
         }
-        slot.pixels.copyMemory(from: UnsafeRawBufferPointer(rebasing: pixels[0..<size]))
-        (slot.width, slot.height, slot.pts, slot.planar) = (frame.width, frame.height, pts, planar != nil)
+        let planar = try planarPicture(frame, into: slot.pixels) != nil
+        if !planar {
+            let pixels = try frame.pixels()
+            slot.pixels.copyMemory(from: UnsafeRawBufferPointer(rebasing: pixels[0..<frame.width * frame.height * 4]))
+        }
+        (slot.width, slot.height, slot.pts, slot.planar) = (frame.width, frame.height, pts, planar)
         // The sound ends with the last frame recorded, not with one dropped after it.
         lastPTS = pts
         lock.withLock {
@@ -238,14 +240,14 @@ public final class VideoRecording: FrameSink {
     }
 
     /// The frame as the encoder's 4:2:0 planes when they can be had without
-    /// RGB between (a CPU-converted YUV frame; see `RenderedFrame.yuv420(in:)`).
-    private func planarPicture(_ frame: RenderedFrame) throws -> UnsafeRawBufferPointer? {
+    /// RGB between (a CPU-converted YUV frame; see `RenderedFrame.yuv420(in:into:)`), written into `destination`.
+    private func planarPicture(_ frame: RenderedFrame, into destination: UnsafeMutableRawBufferPointer) throws -> UnsafeRawBufferPointer? {
         guard settings.encoderInput == .auto, case .inMemory = frame.picture else { return nil }
         if planarSpace?.height != frame.height {
             planarSpace = (frame.height, VideoEncoder.planarColorSpace(encoder: encoderName, codec: codec, height: frame.height))
         }
         guard let space = planarSpace?.space else { return nil }
-        return try frame.yuv420(in: space)
+        return try frame.yuv420(in: space, into: destination)
     }
 
     /// Encodes what is queued, flushes the encoder, writes the trailer and
