@@ -37,6 +37,12 @@ public final class FrameRenderer: PixelSource {
     private var lastIndex = 0
     private var framesRead = -1
 
+    /// Draws the run's first frame even where it could pass through, which
+    /// compiles the drawing shaders before a live run gets going: else a
+    /// preview compiles them at its first zoom, a stall of seconds on a slow
+    /// software renderer. Offline runs need not (about 20 ms of a run's start on llvmpipe).
+    public var drawsFirstFrame = true
+
     public init(context: GPUContext, settings: RenderSettings) throws {
         self.context = context
         self.settings = settings
@@ -114,7 +120,7 @@ public final class FrameRenderer: PixelSource {
         conditions.conversionTakesMatrix = frame.format.isYUV
         conditions.convertsToMemory = cache.convertsToMemory(frame)
         conditions.layoutCopies = layout.copiesPixelForPixel(width: crop.width, height: crop.height, outputWidth: size.0, outputHeight: size.1)
-        conditions.mayPassThrough = screen == nil && framesDrawn > 0
+        conditions.mayPassThrough = screen == nil && (framesDrawn > 0 || !drawsFirstFrame)
         let (plan, stages) = try prepare(for: conditions)
         var stageFrame = StageFrame(index: index, time: Double(index) / settings.rate, frameRate: settings.rate,
                                     outputWidth: size.0, outputHeight: size.1, copier: copier)

@@ -163,6 +163,7 @@ public final class RunBuilder {
         let custom = try stages(context)
         let renderer = try FrameRenderer(context: context, settings: settings)
         renderer.customStages = custom
+        renderer.drawsFirstFrame = description.paced
         let session = try SourceSession(renderer: renderer, configuration: description.source) { note in logger?.info("\(note)") }
         let source = try session.runningSource()
         if let note = source.camera?.mode.note { logger?.notice("\(note)") }

@@ -207,4 +207,23 @@ final class PlanarConversionTests: XCTestCase {
         XCTAssertLessThanOrEqual(zip(got, want).map { abs(Int($0) - Int($1)) }.max() ?? 0, 1, "the planes are the RGBA picture's, within 1")
         XCTAssertEqual(readBacks, 0, "nothing was read back from the GPU after the first frame")
     }
+
+    /// An offline run (`drawsFirstFrame` false) passes its first frame through too: nothing drawn, nothing read back.
+    func testAnOfflineRunPassesItsFirstFrameThrough() throws {
+        let (frame, buffer) = randomFrame(.yuyv, width: 96, height: 64)
+        var settings = RenderSettings(crop: .square)
+        settings.filters = try FilterChain(parsing: ["sepia"], intensity: 1)
+        settings.yuvConversion = .cpu
+        let (inMemory, planes, readBacks) = try withExtendedLifetime(buffer) {
+            try GPUHarness.run { context -> (Bool, Bool, Int) in
+                let renderer = try FrameRenderer(context: context, settings: settings)
+                renderer.drawsFirstFrame = false
+                guard case .inMemory = try renderer.draw(frame, index: 0) else { return (false, false, renderer.readBacks) }
+                return (true, try renderer.readBackYUV420(.bt601Limited, into: nil) != nil, renderer.readBacks)
+            }
+        }
+        XCTAssertTrue(inMemory, "the first frame is the conversion alone")
+        XCTAssertTrue(planes, "its planes are handed out")
+        XCTAssertEqual(readBacks, 0)
+    }
 }
