@@ -38,7 +38,7 @@ enum YUYVLayout: YUVLayout {
         // Y0 U, Y1 V: a pixel's luma in the low byte of its 16 bits, the chroma in the high one.
         let words = UnsafeRawPointer(line + x &* 2).loadUnaligned(as: SIMD8<UInt16>.self)
         return (unsafeBitCast(words & 0xFF, to: SIMD8<Int16>.self), unsafeBitCast(words &>> 8, to: SIMD8<Int16>.self))
-}
+    }
 }
 
 /// A luma plane, and U V per pair of pixels in the half-height chroma plane.
@@ -50,7 +50,7 @@ enum NV12Layout: YUVLayout {
     @inline(__always) static func eight(_ line: UnsafePointer<UInt8>, _ chroma: UnsafePointer<UInt8>, _ x: Int) -> (y: SIMD8<Int16>, uv: SIMD8<Int16>) {
         (SIMD8<Int16>(truncatingIfNeeded: UnsafeRawPointer(line + x).loadUnaligned(as: SIMD8<UInt8>.self)),
          SIMD8<Int16>(truncatingIfNeeded: UnsafeRawPointer(chroma + x).loadUnaligned(as: SIMD8<UInt8>.self)))
-}
+    }
 }
 
 /// From a pixel's Y' and its pair's chroma to RGB channels (0...255).

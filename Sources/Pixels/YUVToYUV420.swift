@@ -6,12 +6,13 @@ import Lifecycle
 /// range), with a color matrix applied on the way, and no RGB picture in
 /// memory: each pixel's RGB is made in registers and clamped as `YUVToRGBA`
 /// makes it, and encoded as `RGBAToYUV` encodes it, each chroma sample from
-/// its 2x2 block's mean color (`YUV420Map`), four blocks at a time. So the
+/// its 2x2 block's mean color (`YUV420Map`; the bulk of each row in 16-bit
+/// fixed point, `YUV420Fixed`, sixteen pixels at a time). So the
 /// planes lie within 1 level of `RGBAToYUV` of `YUVToRGBA`'s picture, for 2
 /// bytes a pixel read and 1.5 written instead of an RGBA picture written and
 /// read again. What a recording of a CPU-converted picture takes.
 public final class YUVToYUV420 {
-    /// Y', then Cb, then Cr, each plane tightly packed.
+    /// Y', then Cb, then Cr, each plane tightly packed: the last conversion without a destination.
     public private(set) var planes = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     public private(set) var outputWidth = 0
     public private(set) var outputHeight = 0
@@ -23,7 +24,7 @@ public final class YUVToYUV420 {
 
     /// `threads`: how many threads convert a large picture (default: one per core, at most 4).
     /// `fixedPoint`: the bulk of each row in 16-bit fixed point (`YUV420Fixed`),
-    /// about twice as fast; false: all of it in floating point.
+    /// about 1.6 times as fast; false: all of it in floating point.
     public init(threads: Int = min(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))), 4), fixedPoint: Bool = true) {
         useFixedPoint = fixedPoint
         parallel = ParallelRows(threads: threads, name: "kamera.yuv420")
