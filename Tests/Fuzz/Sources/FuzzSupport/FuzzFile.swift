@@ -1,16 +1,24 @@
 import Glibc
 
 /// The fuzz input as a file, for the sources that read files: one path per
-/// process in /dev/shm (memory), rewritten for every input.
+/// process in /dev/shm (memory), rewritten for every input, and removed when
+/// the process exits (libFuzzer ends a timed run with `exit`).
 public enum FuzzFile {
     public static let path: String = {
         let folder = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
         return "\(folder)/kamera-fuzz-\(getpid())"
     }()
 
+    /// The names written so far, for `atexit`.
+    private static var written: Set<String> = []
+
     /// Writes `bytes` to `path` (with `suffix` added) and returns that path.
     public static func write(_ bytes: UnsafeRawBufferPointer, suffix: String = "") -> String {
         let name = path + suffix
+        if written.isEmpty {
+            atexit { for name in FuzzFile.written { unlink(name) } }
+        }
+        written.insert(name)
         let fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         precondition(fd >= 0, "cannot write \(name)")
         var offset = 0
