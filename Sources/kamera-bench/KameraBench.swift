@@ -54,7 +54,7 @@ struct KameraBench: ParsableCommand {
     @Flag(help: "Only the end-to-end measurement: raw file → sepia or cube → PNG sequence, Kamera, ffmpeg and GStreamer GL as whole processes.")
     var endToEndOnly = false
 
-    @Flag(help: "Only the recording measurement: 720p YUYV → sepia → H.264/MP4, FFV1/MKV and JPEG stills, Kamera beside ffmpeg (the same encoder settings, and encoding alone) and GStreamer GL into x264enc.")
+    @Flag(help: "Only the recording measurement: 720p YUYV → sepia → H.264/MP4, FFV1/MKV and JPEG stills, Kamera beside ffmpeg (the same encoder settings, and encoding alone) and GStreamer GL into x264enc; and the CPU's YUYV → 4:2:0 conversion in memory, fixed point beside floating point.")
     var recordingOnly = false
 
     @Flag(help: "Only detection: faces and codes at 640x480 and 1280x720 beside GStreamer's facedetect, zxing and zbar, and the live preview at 720p30 with and without --detect faces,codes.")
