@@ -191,7 +191,7 @@ public final class GPUContext {
         return configs.prefix(Int(count)).compactMap { $0 }
     }
 
-    private static func firstRenderNode() -> String? {
+    static func firstRenderNode() -> String? {
         (128..<136).map { "/dev/dri/renderD\($0)" }.first { access($0, R_OK | W_OK) == 0 }
     }
 

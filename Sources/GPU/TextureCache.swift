@@ -42,7 +42,8 @@ public final class TextureCache {
 
     public var yuvConversion: YUVConversion = .auto
     /// True when the renderer is software, where a CPU conversion is cheaper than a pass.
-    public let rendersInSoftware: Bool
+    public var rendersInSoftware: Bool { context.rendersInSoftware }
+    private let context: DeferredGPUContext
     private let cpuConverter = YUVToRGBA()
     private lazy var planarConverter = YUVToYUV420()
     private var convertedUpload: (texture: GLuint, width: Int, height: Int, format: GLenum)?
@@ -60,45 +61,52 @@ public final class TextureCache {
     public private(set) var lastPath = UploadPath.copy
     /// Why dma-buf frames are copied rather than imported, once that is decided.
     public private(set) var copyReason: String?
-    private let importer: DMABufImporter?
     private var importVerified = false
     private var scratch: Framebuffer?
 
     public var crop: CropMode
     /// Digital zoom: the crop is narrowed around its center by this factor (>= 1).
     public var zoom: Float = 1
-    private let supportsRowLength: Bool
-    /// GL_MAX_TEXTURE_SIZE.
-    public let maxTextureSize: Int
+
+    /// What the cache holds on the GPU and knows of it, made with the first
+    /// texture: a frame converted to memory and handed on needs none of it.
+    private struct Device {
+        let supportsRowLength: Bool
+        /// GL_MAX_TEXTURE_SIZE.
+        let maxTextureSize: Int
+        let offersBGRA: Bool
+        let converted: Framebuffer
+        let copier: TextureCopier
+        let importer: DMABufImporter?
+        let quad: Quad
+    }
+    private var device: Device?
+    private var bgraChoice: Bool?
+
     /// Upload BGRA directly (GL_EXT_texture_format_BGRA8888); when false, BGRA is
     /// uploaded as RGBA and swapped by `bgra.frag`. Defaults to what the GPU offers.
     public var uploadsBGRADirectly: Bool {
-        didSet { layout = nil }
+        get { bgraChoice ?? device?.offersBGRA ?? false }
+        set { bgraChoice = newValue; layout = nil }
     }
     private var planes: [GLuint] = []
     private var layout: (format: PixelFormat, width: Int, height: Int)?
-    private let converted: Framebuffer
-    private let copier: TextureCopier
-    private let quad = Quad()
     private var yuyvProgram: YUVProgram?
     private var nv12Program: YUVProgram?
     private var swizzleProgram: ShaderProgram?
     private var bayerPrograms: [ISPSettings.Demosaic: BayerProgram] = [:]
 
-    public init(context: GPUContext, crop: CropMode = .square) throws {
+    /// A cache on `context`, current on the calling thread.
+    public convenience init(context: GPUContext, crop: CropMode = .square) throws {
+        self.init(context: DeferredGPUContext(context), crop: crop)
+        _ = try opened()
+    }
+
+    /// A cache whose GPU side is made with its first texture, on the context
+    /// `context` opens then.
+    public init(context: DeferredGPUContext, crop: CropMode = .square) {
+        self.context = context
         self.crop = crop
-        supportsRowLength = context.glesMajorVersion >= 3 || context.glExtensions.contains("GL_EXT_unpack_subimage")
-        uploadsBGRADirectly = context.glExtensions.contains("GL_EXT_texture_format_BGRA8888")
-        var maxSize: GLint = 0
-        glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &maxSize)
-        maxTextureSize = Int(maxSize)
-        converted = try Framebuffer(width: 1, height: 1)
-        rendersInSoftware = context.rendersInSoftware
-        copier = try context.copier()
-        importer = DMABufImporter(context: context)
-        if importer == nil {
-            copyReason = "the EGL display (\(context.platform)) does not offer EGL_EXT_image_dma_buf_import with GL_OES_EGL_image"
-        }
     }
 
     deinit {
@@ -106,13 +114,31 @@ public final class TextureCache {
         if var texture = convertedUpload?.texture { glDeleteTextures(1, &texture) }
     }
 
+    /// The GPU side, made on first use.
+    private func opened() throws -> Device {
+        if let device { return device }
+        let context = try context.open()
+        var maxSize: GLint = 0
+        glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &maxSize)
+        let made = Device(supportsRowLength: context.glesMajorVersion >= 3 || context.glExtensions.contains("GL_EXT_unpack_subimage"),
+                          maxTextureSize: Int(maxSize), offersBGRA: context.glExtensions.contains("GL_EXT_texture_format_BGRA8888"),
+                          converted: try Framebuffer(width: 1, height: 1), copier: try context.copier(), importer: DMABufImporter(context: context), quad: Quad())
+        if made.importer == nil {
+            copyReason = "the EGL display (\(context.platform)) does not offer EGL_EXT_image_dma_buf_import with GL_OES_EGL_image"
+        }
+        device = made
+        return made
+    }
+
     /// Whether copied YUV frames are converted on the CPU, per `yuvConversion`.
     public var convertsYUVOnCPU: Bool {
         yuvConversion == .cpu || (yuvConversion == .auto && rendersInSoftware)
     }
 
-    /// Whether dma-buf frames can be imported at all.
-    public var canImportDMABuf: Bool { importer != nil }
+    /// Whether dma-buf frames can be imported at all (the GPU side is made to tell).
+    public var canImportDMABuf: Bool {
+        get throws { try opened().importer != nil }
+    }
 
     /// The formats whose dma-bufs are imported; the others are copied.
     public static let importedFormats: [PixelFormat] = [.yuyv, .rgba, .bgra]
@@ -125,9 +151,9 @@ public final class TextureCache {
     /// Drops imported buffers; call it when the source changes, as its
     /// descriptors may be reused for other buffers.
     public func forgetImportedBuffers() {
-        importer?.forget()
+        device?.importer?.forget()
         importVerified = false
-        if importer != nil { copyReason = nil }
+        if device?.importer != nil { copyReason = nil }
     }
 
     /// Uploads `frame` and returns the texture for the renderer. The texture is
@@ -194,6 +220,7 @@ public final class TextureCache {
     public func texture(for frame: Frame, folding transform: RGBTransform?,
                         magnification: Float = 1, mosaic: Int = 1) throws -> (texture: TextureView, folded: Bool) {
         guard frame.width > 0, frame.height > 0 else { throw GPUError("frame size \(frame.width)x\(frame.height) is empty") }
+        _ = try opened()
         lastConversionHalved = false
         let rect = crop.rectangle(width: frame.width, height: frame.height, zoom: zoom)
         let region = TextureRegion(x: Float(rect.x) / Float(frame.width), y: Float(rect.y) / Float(frame.height),
@@ -305,6 +332,14 @@ public final class TextureCache {
                         GLenum(GL_UNSIGNED_BYTE), cpuConverter.pixels.baseAddress)
         return TextureView(name: convertedUpload!.texture, width: size.width, height: size.height, region: .full)
     }
+
+    // The GPU side's parts, for the drawing paths (all behind `texture(for:folding:magnification:mosaic:)`, which makes it).
+    private var converted: Framebuffer { device!.converted }
+    private var copier: TextureCopier { device!.copier }
+    private var importer: DMABufImporter? { device!.importer }
+    private var maxTextureSize: Int { device!.maxTextureSize }
+    private var supportsRowLength: Bool { device!.supportsRowLength }
+    private var quad: Quad { device!.quad }
 
     private func yuyv() throws -> YUVProgram {
         let program = try yuyvProgram ?? YUVProgram(fragment: ShaderSource.yuyv, name: "yuyv.frag")

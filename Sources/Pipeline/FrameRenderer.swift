@@ -14,10 +14,10 @@ import Render
 /// Call it on the thread that owns the context.
 public final class FrameRenderer: PixelSource {
     public private(set) var settings: RenderSettings
-    public let context: GPUContext
+    private let gpu: DeferredGPUContext
     public let cache: TextureCache
-    private let copier: TextureCopier
-    private var layout: LayoutStage
+    /// What drawing takes beyond the cache, made when a frame is first drawn.
+    private var drawing: (copier: TextureCopier, layout: LayoutStage)?
     private var output: Framebuffer?
     /// The plan as asked for, and as rewritten for the last frame's conditions,
     /// with the stage drawing each filter step.
@@ -43,16 +43,28 @@ public final class FrameRenderer: PixelSource {
     /// software renderer. Offline runs need not (about 20 ms of a run's start on llvmpipe).
     public var drawsFirstFrame = true
 
-    public init(context: GPUContext, settings: RenderSettings) throws {
-        self.context = context
+    /// A renderer on `context`, current on the calling thread.
+    public convenience init(context: GPUContext, settings: RenderSettings) throws {
+        self.init(context: DeferredGPUContext(context), settings: settings)
+        _ = try drawingParts()
+    }
+
+    /// A renderer whose context is opened when a frame is first drawn or
+    /// uploaded: never, in a run whose every frame is converted on the CPU and handed on whole.
+    public init(context: DeferredGPUContext, settings: RenderSettings) {
+        gpu = context
         self.settings = settings
-        cache = try TextureCache(context: context, crop: settings.crop)
+        cache = TextureCache(context: context, crop: settings.crop)
         cache.upload = settings.upload
         cache.yuvConversion = settings.yuvConversion
-        copier = try context.copier()
-        layout = try Self.makeLayout(settings)
         requested = RenderPlan(filters: settings.filters)
     }
+
+    /// The GL context, once opened.
+    public var context: GPUContext? { gpu.opened }
+
+    /// The GL context, opened now if it was not; on the thread that owns it.
+    public func openContext() throws -> GPUContext { try gpu.open() }
 
     deinit { pixels.deallocate() }
 
@@ -119,18 +131,9 @@ public final class FrameRenderer: PixelSource {
         var conditions = RenderPlan.Conditions()
         conditions.conversionTakesMatrix = frame.format.isYUV
         conditions.convertsToMemory = cache.convertsToMemory(frame)
-        conditions.layoutCopies = layout.copiesPixelForPixel(width: crop.width, height: crop.height, outputWidth: size.0, outputHeight: size.1)
+        conditions.layoutCopies = settings.mode.copiesPixelForPixel(width: crop.width, height: crop.height, outputWidth: size.0, outputHeight: size.1)
         conditions.mayPassThrough = screen == nil && (framesDrawn > 0 || !drawsFirstFrame)
         let (plan, stages) = try prepare(for: conditions)
-        var stageFrame = StageFrame(index: index, time: Double(index) / settings.rate, frameRate: settings.rate,
-                                    outputWidth: size.0, outputHeight: size.1, copier: copier)
-        stageFrame.sourceCrop = SIMD4(crop.x, crop.y, crop.width, crop.height)
-        if let faces {
-            let (x, y, w, h) = (Float(crop.x), Float(crop.y), Float(crop.width), Float(crop.height))
-            stageFrame.faces = faces(index).map {
-                SIMD4((Float($0.x) - x) / w, (Float($0.y) - y) / h, (Float($0.x + $0.width) - x) / w, (Float($0.y + $0.height) - y) / h)
-            }
-        }
         let fold = plan.conversionMatrix == .identity ? nil : plan.conversionMatrix.rgbTransform
         lastOutputSize = size
         framesDrawn &+= 1
@@ -146,6 +149,16 @@ public final class FrameRenderer: PixelSource {
             picture = .inMemory(width: size.0, height: size.1)
             framesRead = framesDrawn
             return picture!
+        }
+        let (copier, layout) = try drawingParts()
+        var stageFrame = StageFrame(index: index, time: Double(index) / settings.rate, frameRate: settings.rate,
+                                    outputWidth: size.0, outputHeight: size.1, copier: copier)
+        stageFrame.sourceCrop = SIMD4(crop.x, crop.y, crop.width, crop.height)
+        if let faces {
+            let (x, y, w, h) = (Float(crop.x), Float(crop.y), Float(crop.width), Float(crop.height))
+            stageFrame.faces = faces(index).map {
+                SIMD4((Float($0.x) - x) / w, (Float($0.y) - y) / h, (Float($0.x + $0.width) - x) / w, (Float($0.y + $0.height) - y) / h)
+            }
         }
         // Drawn straight by the layout, a picture shown smaller than the crop may be converted smaller.
         let magnification = plan.layoutFollowsConversion && mosaic == 1
@@ -231,7 +244,7 @@ public final class FrameRenderer: PixelSource {
     }
 
     private func redrawLayout(into target: Framebuffer) throws {
-        guard let last = lastLayout, let plan = prepared?.plan else { return }
+        guard let last = lastLayout, let plan = prepared?.plan, let layout = drawing?.layout else { return }
         layout.draw(last.texture, matrix: last.matrix, into: target, last.frame)
         for step in plan.steps[(last.from + 1)...] {
             if case .overlay(let n) = step { try overlays[n].draw(onto: target, last.frame) }
@@ -245,7 +258,9 @@ public final class FrameRenderer: PixelSource {
         let plan = requested.rewritten(rewrites, conditions)
         var kept: [(filter: any Filter, stage: RenderStage)] = []
         func stage(for filter: any Filter) throws -> RenderStage {
-            let stage = try (filterStages + kept).first { $0.filter.isEqual(to: filter) }?.stage ?? filter.makeStage()
+            let made = (filterStages + kept).first { $0.filter.isEqual(to: filter) }?.stage
+            if made == nil { _ = try gpu.open() }
+            let stage = try made ?? filter.makeStage()
             if !kept.contains(where: { $0.stage === stage }) { kept.append((filter, stage)) }
             return stage
         }
@@ -270,6 +285,15 @@ public final class FrameRenderer: PixelSource {
         try Framebuffer.reused(&output, width: size.width, height: size.height)
     }
 
+    /// The copier and the layout, made on the context (opened now if need be) the first time.
+    private func drawingParts() throws -> (copier: TextureCopier, layout: LayoutStage) {
+        if let drawing { return drawing }
+        let copier = try gpu.open().copier()
+        let made = (copier: copier, layout: try Self.makeLayout(settings))
+        drawing = made
+        return made
+    }
+
     private static func makeLayout(_ settings: RenderSettings) throws -> LayoutStage {
         switch settings.mode {
         case .preview(let layout): try PreviewRenderer(layout: layout)
@@ -280,11 +304,15 @@ public final class FrameRenderer: PixelSource {
     /// Switches crop, filters or mode between frames, keeping the context,
     /// the textures, the compiled stages and the output (filter switching while running).
     public func update(_ settings: RenderSettings) throws {
-        switch settings.mode {
-        case .preview(let new):
-            if let preview = layout as? PreviewRenderer { preview.layout = new } else { layout = try PreviewRenderer(layout: new) }
-        case .cube:
-            if let cube = layout as? CubeRenderer { cube.rate = settings.rate } else { layout = try CubeRenderer(rate: settings.rate) }
+        switch (settings.mode, drawing?.layout) {
+        case (_, nil):
+            break  // made from the settings at the first draw
+        case (.preview(let new), let preview as PreviewRenderer):
+            preview.layout = new
+        case (.cube, let cube as CubeRenderer):
+            cube.rate = settings.rate
+        default:
+            drawing?.layout = try Self.makeLayout(settings)
         }
         cache.crop = settings.crop
         cache.upload = settings.upload

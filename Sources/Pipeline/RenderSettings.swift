@@ -5,6 +5,13 @@ import Render
 public enum RenderMode: Equatable, Sendable {
     case preview(PreviewLayout)
     case cube
+
+    /// True when the layout would copy a `width` x `height` picture onto
+    /// such an output pixel for pixel: it can then be left out (passthrough).
+    func copiesPixelForPixel(width: Int, height: Int, outputWidth: Int, outputHeight: Int) -> Bool {
+        guard case .preview(let layout) = self else { return false }
+        return layout.copiesPixelForPixel(imageWidth: width, imageHeight: height, outputWidth: outputWidth, outputHeight: outputHeight)
+    }
 }
 
 /// Everything that decides how a frame becomes output pixels.

@@ -145,24 +145,36 @@ public final class RunBuilder {
     /// Builds the run on the calling thread, which then owns its GL context.
     /// `stages` makes the stages drawn after the filters (the shader
     /// harness's passes) on the new context.
-    public func build(logger: Logger? = nil, stages: (GPUContext) throws -> [RenderStage] = { _ in [] }) throws -> Run {
+    public func build(logger: Logger? = nil, stages: ((GPUContext) throws -> [RenderStage])? = nil) throws -> Run {
         var settings = description.settings
-        let context: GPUContext
+        let context: GPUContext?
         var display: KMSDisplay?
         if description.showsOnDisplay {
             let (card, choice) = try description.display.choose()
-            context = try GPUContext(version: description.gles, logger: logger, card: card.node)
+            let scanout = try GPUContext(version: description.gles, logger: logger, card: card.node)
+            context = scanout
             settings.outputSize = (choice.mode.width, choice.mode.height)
-            let screen = try KMSDisplay(context: context, card: card, choice: choice)
+            let screen = try KMSDisplay(context: scanout, card: card, choice: choice)
             logger?.info("display: \(screen.summary)")
             screen.onNote = { note in logger?.info("\(note)") }
             display = screen
+        } else if stages == nil && opensGPUWhenNeeded {
+            context = nil
+            logger?.info("GL context: opened when a frame needs the GPU (none found here: frames are converted on the CPU)")
         } else {
             context = try GPUContext(platform: description.platform, version: description.gles, logger: logger)
         }
-        let custom = try stages(context)
-        let renderer = try FrameRenderer(context: context, settings: settings)
-        renderer.customStages = custom
+        let renderer: FrameRenderer
+        if let context {
+            renderer = try FrameRenderer(context: context, settings: settings)
+            renderer.customStages = try stages?(context) ?? []
+        } else {
+            let (platform, gles) = (description.platform, description.gles)
+            renderer = FrameRenderer(context: DeferredGPUContext(expectsSoftware: true) {
+                try GPUContext(platform: platform, version: gles, logger: logger)
+            }, settings: settings)
+        }
+        let custom = renderer.customStages
         renderer.drawsFirstFrame = description.paced
         let session = try SourceSession(renderer: renderer, configuration: description.source) { note in logger?.info("\(note)") }
         let source = try session.runningSource()
@@ -249,7 +261,16 @@ public final class RunBuilder {
             try loop.zoom.apply(to: renderer)
             logger?.info("zoom \(String(format: "%.2f", loop.zoom.currentFactor))x (\(loop.zoom.usesHardware ? "camera zoom_absolute" : "digital"))")
         }
-        return Run(context: context, renderer: renderer, session: session, loop: loop, display: display, customStages: custom)
+        return Run(renderer: renderer, session: session, loop: loop, display: display, customStages: custom)
+    }
+
+    /// True when the GL context may wait for a frame that needs it: an
+    /// offline run of a file or the test pattern with nothing else drawn on
+    /// it, on a machine whose GL would be Mesa's software renderer. Its
+    /// frames may then never need it (see `DeferredGPUContext`).
+    private var opensGPUWhenNeeded: Bool {
+        !description.paced && description.source.camera == nil && description.platform == .auto && analyzers.isEmpty
+            && DeferredGPUContext.expectsSoftwareRendering
     }
 
     /// `--audio`: the capture device opened and set up, so that a missing or
@@ -319,7 +340,6 @@ public final class RunBuilder {
 
 /// A run ready to go: its frame loop and the parts a command talks to.
 public final class Run {
-    public let context: GPUContext
     public let renderer: FrameRenderer
     public let session: SourceSession
     public let loop: FrameLoop
@@ -327,8 +347,7 @@ public final class Run {
     public let display: KMSDisplay?
     public let customStages: [RenderStage]
 
-    init(context: GPUContext, renderer: FrameRenderer, session: SourceSession, loop: FrameLoop, display: KMSDisplay?, customStages: [RenderStage]) {
-        self.context = context
+    init(renderer: FrameRenderer, session: SourceSession, loop: FrameLoop, display: KMSDisplay?, customStages: [RenderStage]) {
         self.renderer = renderer
         self.session = session
         self.loop = loop

@@ -51,8 +51,8 @@ public struct SourceOptions: Equatable {
             guard let renderer, renderer.settings.upload != .copy else {
                 return CaptureQueue(camera: try CameraSource(path: path, request: request))
             }
-            let plan = CameraBufferPlan(upload: renderer.settings.upload, context: renderer.context,
-                                        canImport: renderer.cache.canImportDMABuf)
+            let plan = CameraBufferPlan(upload: renderer.settings.upload, context: try renderer.openContext(),
+                                        canImport: try renderer.cache.canImportDMABuf)
             let source: CameraSource
             do {
                 source = try CameraSource(path: path, request: request) { mode in try plan.memory(for: mode) }

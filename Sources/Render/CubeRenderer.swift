@@ -88,8 +88,6 @@ public final class CubeRenderer: LayoutStage {
         Self.faceEdge(outputHeight: outputHeight) / Float(max(width, height))
     }
 
-    public func copiesPixelForPixel(width: Int, height: Int, outputWidth: Int, outputHeight: Int) -> Bool { false }
-
     /// Renders the cube at `frame` into `target`, its faces showing `texture`
     /// through `matrix`. The cube is convex, so culling its back faces hides
     /// all that a depth test would: no depth buffer to clear and test.

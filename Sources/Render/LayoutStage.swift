@@ -11,9 +11,6 @@ public protocol LayoutStage: AnyObject {
     /// `width` x `height` picture on an output of `outputWidth` x `outputHeight`:
     /// under 1/√2 the picture may be converted at half size.
     func magnification(width: Int, height: Int, outputWidth: Int, outputHeight: Int) -> Float
-    /// True when the layout would copy such a picture onto such an output
-    /// pixel for pixel: it can then be left out (passthrough).
-    func copiesPixelForPixel(width: Int, height: Int, outputWidth: Int, outputHeight: Int) -> Bool
 }
 
 /// Draws over the laid-out picture: boxes and labels that follow what an

@@ -50,6 +50,12 @@ public struct PreviewLayout: Equatable, Sendable {
         return (Float(shown.width) * scale / Float(outputWidth), Float(shown.height) * scale / Float(outputHeight))
     }
 
+    /// True when a `width` x `height` image would be drawn onto such an output
+    /// pixel for pixel: the draw can then be left out (passthrough).
+    public func copiesPixelForPixel(imageWidth: Int, imageHeight: Int, outputWidth: Int, outputHeight: Int) -> Bool {
+        rotation == .none && !mirror && imageWidth == outputWidth && imageHeight == outputHeight
+    }
+
     /// Output pixels per image pixel, the smaller of the two axes: below 1 the
     /// image is shown smaller than it is.
     public func magnification(imageWidth: Int, imageHeight: Int, outputWidth: Int, outputHeight: Int) -> Float {

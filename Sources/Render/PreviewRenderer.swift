@@ -20,10 +20,6 @@ public final class PreviewRenderer: LayoutStage {
         layout.magnification(imageWidth: width, imageHeight: height, outputWidth: outputWidth, outputHeight: outputHeight)
     }
 
-    public func copiesPixelForPixel(width: Int, height: Int, outputWidth: Int, outputHeight: Int) -> Bool {
-        layout.rotation == .none && !layout.mirror && width == outputWidth && height == outputHeight
-    }
-
     /// Without a color matrix, the plain texture draw: llvmpipe runs such a
     /// shader on its fast fixed-point path, at about half the cost.
     public func draw(_ texture: TextureView, matrix: ColorMatrix, into target: RenderTarget, _ frame: StageFrame) {
