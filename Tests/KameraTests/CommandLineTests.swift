@@ -68,10 +68,17 @@ final class CommandLineTests: KameraProcessTestCase {
     }
 
     func testVerboseNamesThePlatformAndRenderer() throws {
-        let result = try kamera(["render", "-v", "--input-size", "64x48", "-o", "v.png"])
+        // A rotation is drawn: the context opens, and says what it is.
+        let result = try kamera(["render", "-v", "--input-size", "64x48", "--rotate", "90", "-o", "v.png"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stderr.contains("platform"), result.stderr)
         XCTAssertTrue(result.stderr.contains("renderer"), result.stderr)
+        guard DeferredGPUContext.expectsSoftwareRendering else { return }
+        // The test pattern converted on the CPU and handed on whole: none is opened, and -v says so.
+        let converted = try kamera(["render", "-v", "--input-size", "64x48", "-o", "c.png"])
+        XCTAssertEqual(converted.status, 0, converted.stderr)
+        XCTAssertTrue(converted.stderr.contains("GL context: opened when a frame needs the GPU"), converted.stderr)
+        XCTAssertFalse(converted.stderr.contains("renderer"), converted.stderr)
     }
 
     func testBadInput() throws {

@@ -109,7 +109,7 @@ final class RecordingTests: XCTestCase {
             $K render --filter sepia --frames 20 -o f-%02d.png -o auto.mp4 &&             $K render --filter sepia --frames 20 -o rgba.mp4 --encoder-input rgba &&             ffmpeg -v error -framerate 30 -i f-%02d.png -f rawvideo -pix_fmt rgb24 png.rgb &&             ffmpeg -v error -i auto.mp4 -f rawvideo -pix_fmt rgb24 auto.rgb && ffmpeg -v error -i rgba.mp4 -f rawvideo -pix_fmt rgb24 rgba.rgb
             """)
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stderr.contains("auto.mp4: 20 frames, libx264 yuv420p, 720x720, fragmented MP4; 20 of the frames made 4:2:0 straight from the input's YUV"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("auto.mp4: 20 frames, libx264 yuv420p, 720x720, fragmented MP4; 20 of the frames made 4:2:0 straight from the input's YUV, 20 read by the encoder where they lay"), result.stderr)
         XCTAssertTrue(result.stderr.contains("rgba.mp4: 20 frames, libx264 yuv420p, 720x720, fragmented MP4\n"), result.stderr)
         let png = try data("png.rgb"), frame = 720 * 720 * 3
         XCTAssertEqual(png.count, 20 * frame)

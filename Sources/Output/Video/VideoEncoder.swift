@@ -27,6 +27,18 @@ final class VideoEncoder {
     /// another format (RGB for FFV1, NV12) and takes only RGBA.
     private(set) var planarColorSpace: YUVColorSpace?
 
+    /// For `encode(planar:pts:)` with an encoder that copies each picture
+    /// into frames of its own before `avcodec_send_frame` returns (x264,
+    /// x265): the caller's planes handed over where they lie, no copy. Its
+    /// `buf[0]` is set only for the call, to `borrowed`'s wrapper of that memory.
+    private var inPlace: UnsafeMutablePointer<AVFrame>?
+    /// The callers' blocks of memory, each wrapped once as an AVBuffer that
+    /// frees nothing: the memory stays theirs.
+    private var borrowed: [UnsafeMutableRawPointer: UnsafeMutablePointer<AVBufferRef>] = [:]
+    /// Pictures the encoder read from the caller's memory.
+    private(set) var framesReadInPlace = 0
+    private static let readInPlace: Set<String> = ["libx264", "libx265"]
+
     /// The time base of `pts` given to `encode`: 1/rate for frame-exact runs, 1/90000 for live timestamps.
     let timeBase: AVRational
 
@@ -134,6 +146,12 @@ final class VideoEncoder {
             throw OutputError("\(path): swscale cannot convert RGBA to \(pixelFormatName)")
         }
         self.scaler = scaler
+        if planarColorSpace != nil, Self.readInPlace.contains(encoderName), let frame = av_frame_alloc() {
+            frame.pointee.format = pixelFormat.rawValue
+            frame.pointee.width = Int32(width)
+            frame.pointee.height = Int32(height)
+            inPlace = frame
+        }
         if !isRGB {
             let matrix = sws_getCoefficients(space.matrix == .bt709 ? SWS_CS_ITU709 : SWS_CS_ITU601)
             _ = sws_setColorspaceDetails(scaler, matrix, 1, matrix, fullRange ? 1 : 0, 0, 1 << 16, 1 << 16)
@@ -176,12 +194,40 @@ final class VideoEncoder {
         try makeWritable(frame)
         let chroma = (width: (width + 1) / 2, height: (height + 1) / 2)
         let y = planar.baseAddress!, u = y + width * height, v = u + chroma.width * chroma.height
+        if let inPlace, let block = try wrapper(of: planar) {
+            inPlace.pointee.buf.0 = block
+            inPlace.pointee.data.0 = UnsafeMutablePointer(mutating: y.assumingMemoryBound(to: UInt8.self))
+            inPlace.pointee.data.1 = UnsafeMutablePointer(mutating: u.assumingMemoryBound(to: UInt8.self))
+            inPlace.pointee.data.2 = UnsafeMutablePointer(mutating: v.assumingMemoryBound(to: UInt8.self))
+            (inPlace.pointee.linesize.0, inPlace.pointee.linesize.1, inPlace.pointee.linesize.2) = (Int32(width), Int32(chroma.width), Int32(chroma.width))
+            let sent = Result { try send(inPlace, pts: pts) }
+            inPlace.pointee.buf.0 = nil
+            try sent.get()
+            framesReadInPlace += 1
+            if av_buffer_get_ref_count(block) > 1 {
+                // The encoder kept the picture after all: copy from the next one on
+                // (this memory stays the caller's until the encoder is closed).
+                av_frame_free(&self.inPlace)
+            }
+            return
+        }
         av_image_copy_plane(frame.pointee.data.0, frame.pointee.linesize.0, y.assumingMemoryBound(to: UInt8.self), Int32(width), Int32(width), Int32(height))
         av_image_copy_plane(frame.pointee.data.1, frame.pointee.linesize.1, u.assumingMemoryBound(to: UInt8.self), Int32(chroma.width),
                             Int32(chroma.width), Int32(chroma.height))
         av_image_copy_plane(frame.pointee.data.2, frame.pointee.linesize.2, v.assumingMemoryBound(to: UInt8.self), Int32(chroma.width),
                             Int32(chroma.width), Int32(chroma.height))
         try send(frame, pts: pts)
+    }
+
+    /// The AVBuffer over the block of memory `planes` starts, made once.
+    private func wrapper(of planes: UnsafeRawBufferPointer) throws -> UnsafeMutablePointer<AVBufferRef>? {
+        let start = UnsafeMutableRawPointer(mutating: planes.baseAddress!)
+        if let made = borrowed[start] { return made }
+        guard let made = av_buffer_create(start.assumingMemoryBound(to: UInt8.self), planes.count, { _, _ in }, nil, AV_BUFFER_FLAG_READONLY) else {
+            throw OutputError("\(path): out of memory for a frame")
+        }
+        borrowed[start] = made
+        return made
     }
 
     private func makeWritable(_ frame: UnsafeMutablePointer<AVFrame>) throws {
@@ -250,6 +296,13 @@ final class VideoEncoder {
         av_frame_free(&frame)
         av_packet_free(&packet)
         avcodec_free_context(&codec)
+        // After the encoder, which may have held a reference to the last of them.
+        av_frame_free(&inPlace)
+        for wrapper in borrowed.values {
+            var reference: UnsafeMutablePointer<AVBufferRef>? = wrapper
+            av_buffer_unref(&reference)
+        }
+        borrowed.removeAll()
         audio = nil
         if let format { avformat_free_context(format) }
         format = nil

@@ -46,7 +46,7 @@ public final class VideoRecording: FrameSink {
     private var ending = false
     private var failure: Error?
     private var thread: JoinableThread?
-    private var droppedFrames = 0, encodedFrames = 0, planarFrames = 0
+    private var droppedFrames = 0, encodedFrames = 0, planarFrames = 0, framesReadInPlace = 0
     /// The color space of the 4:2:0 frames the encoder takes, for the last frame height seen.
     private var planarSpace: (height: Int, space: YUVColorSpace?)?
     private var storedFormat = ""
@@ -293,7 +293,11 @@ public final class VideoRecording: FrameSink {
         var text = "\(path): \(encoded) frame\(encoded == 1 ? "" : "s"), \(encoderName) \(stored)"
         text += container.isISO ? (settings.faststart ? ", MP4 with its index first" : ", fragmented \(container.rawValue.uppercased())") : ""
         let planar = lock.withLock { planarFrames }
-        if planar > 0 { text += "; \(planar) of the frames made 4:2:0 straight from the input's YUV" }
+        if planar > 0 {
+            text += "; \(planar) of the frames made 4:2:0 straight from the input's YUV"
+            let inPlace = lock.withLock { framesReadInPlace }
+            if inPlace > 0 { text += ", \(inPlace) read by the encoder where they lay" }
+        }
         if !soundSummary.isEmpty { text += "; " + soundSummary }
         if dropped > 0 { text += "; \(dropped) dropped while the encoder was behind" }
         return text
@@ -387,6 +391,7 @@ public final class VideoRecording: FrameSink {
                     lock.withLock {
                         encodedFrames += 1
                         planarFrames += slot.planar ? 1 : 0
+                        framesReadInPlace = encoder!.framesReadInPlace
                     }
                     if let delay = Self.testDelay { usleep(useconds_t(delay * 1_000_000)) }
                 } catch {
