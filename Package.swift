@@ -23,6 +23,7 @@ let package = Package(
     products: [
         .executable(name: "kamera", targets: ["kamera"]),
         .executable(name: "kamera-bench", targets: ["kamera-bench"]),
+        .executable(name: "kamera-zxing-helper", targets: ["kamera-zxing-helper"]),
         .library(name: "Kamera", targets: ["KameraKit"]),
     ],
     dependencies: [
@@ -43,6 +44,8 @@ let package = Package(
         .target(name: "Lifecycle", dependencies: ["CLinux"], swiftSettings: swift5),
         // zxing-cpp has only a C++ API: one C++ file with extern "C" functions over an opaque handle.
         .target(name: "CZXing", linkerSettings: [.linkedLibrary("ZXing")]),
+        // zxing-cpp's process, installed beside the kamera binary (or in PREFIX/lib/kamera); without it Kamera starts itself as the helper.
+        .executableTarget(name: "kamera-zxing-helper", dependencies: ["CZXing"]),
         // OpenCV's cascade classifier, the same way; Debian's OpenCV ships no pkg-config file without libopencv-dev.
         .target(name: "COpenCVFaces", cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
                 linkerSettings: [.linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core")]),

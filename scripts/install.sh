@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs Kamera like a Linux tool: the release binary, the man page, shell
+# Installs Kamera like a Linux tool: the release binary (and the small program
+# zxing-cpp runs in, in PREFIX/lib/kamera), the man page, shell
 # completions (bash, zsh, fish), the examples and the kiosk unit (installed,
 # not enabled). Builds first, with the Swift standard library linked in, so
 # the binary needs only Debian's libraries.
@@ -13,9 +14,13 @@ dest="${DESTDIR:-}"
 if [ -z "${KAMERA_SKIP_BUILD:-}" ]; then
     "$root/scripts/install-deps.sh"
     swift build -c release --static-swift-stdlib --package-path "$root" --scratch-path "$root/.build/static" --product kamera >&2
+    swift build -c release --static-swift-stdlib --package-path "$root" --scratch-path "$root/.build/static" --product kamera-zxing-helper >&2
 fi
 binary="$root/.build/static/release/kamera"
-[ -x "$binary" ] || { echo "install: $binary is missing; run scripts/install.sh without KAMERA_SKIP_BUILD" >&2; exit 1; }
+helper="$root/.build/static/release/kamera-zxing-helper"
+for file in "$binary" "$helper"; do
+    [ -x "$file" ] || { echo "install: $file is missing; run scripts/install.sh without KAMERA_SKIP_BUILD" >&2; exit 1; }
+done
 
 sudo=""
 if [ -z "$dest" ] && [ "$(id -u)" -ne 0 ] && ! [ -w "$(dirname "$prefix")" ]; then sudo="sudo"; fi
@@ -31,6 +36,8 @@ sed -i "1{/^#!/d}" "$work/completion.bash"
 sed "s|/usr/local/bin/kamera|$prefix/bin/kamera|g" "$root/Examples/kiosk/kamera-kiosk.service" > "$work/kamera-kiosk.service"
 
 $sudo install -Dm755 "$binary" "$dest$prefix/bin/kamera"
+# Where kamera looks for it: ../lib/kamera from its own folder.
+$sudo install -Dm755 "$helper" "$dest$prefix/lib/kamera/kamera-zxing-helper"
 $sudo install -Dm644 "$work/kamera.1.gz" "$dest$prefix/share/man/man1/kamera.1.gz"
 $sudo install -Dm644 "$work/completion.bash" "$dest$prefix/share/bash-completion/completions/kamera"
 $sudo install -Dm644 "$work/completion.zsh" "$dest$prefix/share/zsh/vendor-completions/_kamera"

@@ -8,6 +8,8 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/install-deps.sh"
 swift build -c release --package-path "$root" --product kamera >&2
+# The small program zxing-cpp runs in for --detect codes (without it Kamera starts itself instead, more slowly).
+swift build -c release --package-path "$root" --product kamera-zxing-helper >&2
 # `kamera bench` runs its own executable, built beside kamera only when asked for.
 [ "${1:-}" = bench ] && swift build -c release --package-path "$root" --product kamera-bench >&2
 [ $# -eq 0 ] && set -- render -o kamera.png

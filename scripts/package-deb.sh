@@ -15,6 +15,7 @@ for a in "$@"; do case "$a" in --lintian) lint=1 ;; *) out="$a" ;; esac; done
 
 "$root/scripts/install-deps.sh" --package
 swift build -c release --static-swift-stdlib --package-path "$root" --scratch-path "$root/.build/static" --product kamera >&2
+swift build -c release --static-swift-stdlib --package-path "$root" --scratch-path "$root/.build/static" --product kamera-zxing-helper >&2
 binary="$root/.build/static/release/kamera"
 version="$("$binary" --version)"
 maintainer="${KAMERA_MAINTAINER:-Kamera maintainers <kamera@example.org>}"
@@ -24,7 +25,7 @@ trap 'rm -rf "$work"' EXIT
 stage="$work/kamera_${version}_${arch}"
 
 DESTDIR="$stage" KAMERA_SKIP_BUILD=1 "$root/scripts/install.sh" /usr
-strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/kamera"
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/kamera" "$stage/usr/lib/kamera/kamera-zxing-helper"
 doc="$stage/usr/share/doc/kamera"
 mkdir -p "$doc"
 cat > "$doc/copyright" <<COPYRIGHT
@@ -45,7 +46,7 @@ printf 'kamera (%s) unstable; urgency=low\n\n  * Built from the repository at %s
 # Depends: what dpkg-shlibdeps finds for the linked libraries.
 mkdir -p "$work/shlibs/debian"
 printf 'Source: kamera\n\nPackage: kamera\nArchitecture: any\n' > "$work/shlibs/debian/control"
-depends="$(cd "$work/shlibs" && dpkg-shlibdeps -O -e "$stage/usr/bin/kamera" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')"
+depends="$(cd "$work/shlibs" && dpkg-shlibdeps -O -e "$stage/usr/bin/kamera" -e "$stage/usr/lib/kamera/kamera-zxing-helper" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')"
 [ -n "$depends" ] || { echo "package-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 depends="$depends, libegl-mesa0, libgl1-mesa-dri"
 

@@ -3,10 +3,13 @@
 // Debian 12's zxing-cpp (1.4) is built with its assertions on, and some
 // pictures trip one (fuzzing found a Micro QR finder pattern that aborts in
 // FindConcentricPatternCorners). An abort cannot be caught, so zxing-cpp runs
-// in a helper process: this same executable, started again with
-// KAMERA_ZXING_SERVER set. The constructor below sees the variable and serves
-// reads on file descriptor 3 before main would run; it exits when Kamera
-// closes its end. Pictures travel in memory both share (a memfd, descriptor
+// in a helper process, started with KAMERA_ZXING_SERVER set: the small
+// kamera-zxing-helper program where it is installed (it loads zxing-cpp
+// alone, and starts in a few milliseconds), else this same executable again
+// (which loads every library Kamera links: tens of milliseconds). In either,
+// the constructor below sees the variable and serves reads on file descriptor
+// 3 before main would run; it says hello first (its protocol version: a helper
+// of another build is not used), and exits when Kamera closes its end. Pictures travel in memory both share (a memfd, descriptor
 // 4): a request names where the picture lies, and only the results come back
 // on the socket. A helper that dies or hangs costs the picture in hand, and
 // the next read starts a new one.
@@ -22,10 +25,12 @@
 #include <climits>
 #include <csignal>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <mutex>
 #include <fcntl.h>
+#include <malloc.h>
 #include <poll.h>
 #include <string>
 #include <sys/mman.h>
@@ -42,6 +47,11 @@ namespace {
 const char *const serverVariable = "KAMERA_ZXING_SERVER";
 const char *const helperName = "kamera-zxing-helper";
 const int socketDescriptor = 3;
+// What a helper says first: a helper of another build (a stale
+// kamera-zxing-helper beside a newer kamera) speaks another version and is
+// not used. Bump the version whenever Request or the reply changes.
+const uint32_t helloMagic = 0x4b5a5848;
+const uint32_t protocolVersion = 3;
 const int pictureDescriptor = 4;
 // zxing-cpp with tryHarder reads a 4K frame in well under a second; a helper
 // that takes this long is stuck.
@@ -77,14 +87,16 @@ bool writeAll(int fd, const void *buffer, size_t count) {
 
 // A picture at `offset` in the shared memory, which is `mapped` bytes long.
 struct Request {
-    int32_t formats, width, height, stride;
+    int32_t formats, width, height, stride, pixelStride, options;
     int64_t offset, mapped;
 };
 
-// A picture of a size the helper takes, lying inside `size` bytes of shared memory.
-bool fits(int64_t offset, int32_t width, int32_t height, int32_t stride, int64_t size) {
+// A picture of a size the helper takes, lying inside `size` bytes of shared
+// memory: pixel (x, y) is the byte at offset + y * stride + x * pixelStride.
+bool fits(int64_t offset, int32_t width, int32_t height, int32_t stride, int32_t pixelStride, int64_t size) {
     return width >= 1 && height >= 1 && width <= maxSide && height <= maxSide && int64_t(width) * height <= maxPixels &&
-           stride >= width && stride <= 4 * maxSide && offset >= 0 && offset + int64_t(height - 1) * stride + width <= size;
+           stride >= 1 && stride <= 8 * maxSide && pixelStride >= 1 && pixelStride <= 8 * maxSide && offset >= 0 &&
+           offset + int64_t(height - 1) * stride + int64_t(width - 1) * pixelStride < size;
 }
 
 void append(std::string &reply, int32_t value) { reply.append(reinterpret_cast<const char *>(&value), sizeof value); }
@@ -97,9 +109,10 @@ std::string decode(const Request &request, const uint8_t *pixels) {
         ZXing::DecodeHints hints;
         hints.setFormats(static_cast<ZXing::BarcodeFormat>(request.formats));
         hints.setTryHarder(true);
-        hints.setTryRotate(true);
+        hints.setTryRotate((request.options & KAMERA_ZXING_TURNED_TOO) != 0);
         hints.setTryDownscale(false);
-        ZXing::ImageView image(pixels, request.width, request.height, ZXing::ImageFormat::Lum, request.stride, 1);
+        if (request.options & KAMERA_ZXING_BLACK_AND_WHITE) hints.setBinarizer(ZXing::Binarizer::BoolCast);
+        ZXing::ImageView image(pixels, request.width, request.height, ZXing::ImageFormat::Lum, request.stride, request.pixelStride);
         auto results = ZXing::ReadBarcodes(image, hints);
         results.erase(std::remove_if(results.begin(), results.end(), [](const ZXing::Result &r) { return !r.isValid(); }),
                       results.end());
@@ -129,6 +142,8 @@ void serve() {
     const uint8_t *pictures = nullptr;
     int64_t mapped = 0;
     Request request;
+    const uint32_t hello[3] = {helloMagic, protocolVersion, uint32_t(sizeof request)};
+    if (!writeAll(socketDescriptor, hello, sizeof hello)) return;
     while (readAll(socketDescriptor, &request, sizeof request)) {
         if (request.mapped != mapped) {
             if (pictures) munmap(const_cast<uint8_t *>(pictures), size_t(mapped));
@@ -142,14 +157,16 @@ void serve() {
             pictures = static_cast<const uint8_t *>(memory);
             mapped = request.mapped;
         }
-        if (!fits(request.offset, request.width, request.height, request.stride, mapped)) return;
+        if (!fits(request.offset, request.width, request.height, request.stride, request.pixelStride, mapped)) return;
         std::string reply = decode(request, pictures + request.offset);
         if (!writeAll(socketDescriptor, reply.data(), reply.size())) return;
     }
 }
 
-// glibc passes main's arguments to constructors. The variable alone does not
-// make a helper: the name and a socket on descriptor 3 must come with it.
+// glibc passes main's arguments to constructors, so both kamera-zxing-helper
+// and Kamera started as its own helper serve here, before any main runs. The
+// variable alone does not make a helper: the name and a socket on descriptor 3
+// must come with it.
 __attribute__((constructor)) void serveWhenStartedAsTheHelper(int argc, char **argv, char **) {
     if (getenv(serverVariable) == nullptr) return;
     unsetenv(serverVariable);
@@ -157,6 +174,11 @@ __attribute__((constructor)) void serveWhenStartedAsTheHelper(int argc, char **a
     if (argc != 1 || argv == nullptr || argv[0] == nullptr || strcmp(argv[0], helperName) != 0 ||
         fstat(socketDescriptor, &socketFile) != 0 || !S_ISSOCK(socketFile.st_mode))
         return;
+    // zxing-cpp allocates a picture-sized matrix or two for every read. Above
+    // glibc's mmap threshold each would be fresh pages from the kernel, faulted
+    // in and unmapped again every read; kept in the heap they are reused.
+    mallopt(M_MMAP_THRESHOLD, 256 << 20);
+    mallopt(M_TRIM_THRESHOLD, 512 << 20);
     try {
         serve();
     } catch (...) {
@@ -180,6 +202,8 @@ struct kamera_zxing {
     };
     std::vector<Found> results;
     std::string error;
+    // The program the helper was last started from.
+    std::string program;
 };
 
 namespace {
@@ -253,19 +277,22 @@ bool grow(kamera_zxing *reader, size_t size) {
     return true;
 }
 
-// Starts the helper: this executable again, in its own process group (so
-// Ctrl-C at the terminal reaches Kamera alone), with no other descriptor of
-// Kamera's, /dev/null for its standard streams and no Swift backtracer (its
+// The kamera-zxing-helper to start: $KAMERA_ZXING_HELPER when set, else the
+// one beside this executable (a build folder) or in ../lib/kamera from it (an
+// installed PREFIX/bin/kamera); "" if none.
+std::string installedHelper(const std::string &self) {
+    if (const char *chosen = getenv("KAMERA_ZXING_HELPER"); chosen && *chosen) return chosen;
+    const std::string folder = self.substr(0, self.rfind('/') + 1);
+    for (const std::string candidate : {folder + helperName, folder + "../lib/kamera/" + helperName})
+        if (access(candidate.c_str(), X_OK) == 0) return candidate;
+    return "";
+}
+
+// Starts `path` as the helper in its own process group (so Ctrl-C
+// at the terminal reaches Kamera alone), with no other descriptor of Kamera's, /dev/null for its standard streams and no Swift backtracer (its
 // report would go nowhere and take seconds). fork and exec rather than
 // posix_spawn: ThreadSanitizer breaks in posix_spawn's vfork-style child.
-bool startHelper(kamera_zxing *reader) {
-    char path[PATH_MAX];
-    ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
-    if (length <= 0) {
-        reader->error = std::string("cannot find this program (/proc/self/exe) to start zxing-cpp's helper process: ") + strerror(errno);
-        return false;
-    }
-    path[length] = 0;
+bool startHelper(kamera_zxing *reader, const std::string &path) {
     int ends[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
         reader->error = std::string("cannot make a socket for zxing-cpp's helper process: ") + strerror(errno);
@@ -297,18 +324,19 @@ bool startHelper(kamera_zxing *reader) {
         sigset_t none;
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, nullptr);
-        execve(path, argv, envp.data());
+        execve(path.c_str(), argv, envp.data());
         _exit(127);
     }
     const int failed = errno;
     if (helperEnd >= 0) close(helperEnd);
     if (pid < 0) {
         close(ends[0]);
-        reader->error = std::string("cannot start zxing-cpp's helper process (") + path + "): " + strerror(failed);
+        reader->error = "cannot start zxing-cpp's helper process (" + path + "): " + strerror(failed);
         return false;
     }
     reader->helper = pid;
     reader->socket = ends[0];
+    reader->program = path;
     track(reader);
     return true;
 }
@@ -333,7 +361,40 @@ bool awaitReply(int fd) {
     }
 }
 
+// Whether the helper just started says hello in this build's protocol.
+bool greets(kamera_zxing *reader) {
+    uint32_t hello[3] = {};
+    const bool ok = awaitReply(reader->socket) && readAll(reader->socket, hello, sizeof hello) && hello[0] == helloMagic &&
+                    hello[1] == protocolVersion && hello[2] == sizeof(Request);
+    if (!ok) stopHelper(reader);
+    return ok;
+}
+
+// Starts kamera-zxing-helper where it is installed, else (or when that one
+// does not start, or is of another build) this executable itself as the helper.
+bool startAnyHelper(kamera_zxing *reader) {
+    char self[PATH_MAX];
+    ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (length <= 0) {
+        reader->error = std::string("cannot find this program (/proc/self/exe) to start zxing-cpp's helper process: ") + strerror(errno);
+        return false;
+    }
+    self[length] = 0;
+    const std::string installed = installedHelper(self);
+    if (!installed.empty() && startHelper(reader, installed) && greets(reader)) return true;
+    if (!startHelper(reader, self)) return false;
+    if (greets(reader)) return true;
+    reader->error = std::string("zxing-cpp's helper process (") + self + ") did not start";
+    return false;
+}
+
 } // namespace
+
+extern "C" int kamera_zxing_helper_main(int, char **) {
+    // Reached only when not started by a reader: a reader's helper serves and exits in the constructor above.
+    fputs("kamera-zxing-helper: Kamera starts this program to read codes (--detect codes); it is not run by hand\n", stderr);
+    return 2;
+}
 
 extern "C" kamera_zxing *kamera_zxing_new(void) {
     try {
@@ -358,20 +419,21 @@ extern "C" uint8_t *kamera_zxing_buffer(kamera_zxing *reader, size_t size) {
     }
 }
 
-extern "C" int kamera_zxing_read(kamera_zxing *reader, int formats, const uint8_t *luma, int width, int height, int stride) {
+extern "C" int kamera_zxing_read(kamera_zxing *reader, int formats, const uint8_t *luma, int width, int height, int stride,
+                                 int pixelStride, int options) {
     try {
         reader->error.clear();
         reader->results.clear();
         const int64_t offset = reader->buffer && luma >= reader->buffer ? luma - reader->buffer : -1;
-        if (!fits(offset, width, height, stride, int64_t(reader->size))) {
+        if (!fits(offset, width, height, stride, pixelStride, int64_t(reader->size))) {
             reader->error = "a picture of " + std::to_string(width) + "x" + std::to_string(height) + " (" + std::to_string(stride) +
                             " bytes a row) that is not inside the code reader's buffer, or is over " + std::to_string(maxSide) +
                             " pixels a side";
             return -1;
         }
-        Request request{formats, width, height, stride, offset, 0};
+        Request request{formats, width, height, stride, pixelStride, options, offset, 0};
         request.mapped = int64_t(reader->size);
-        if (reader->helper <= 0 && !startHelper(reader)) return -1;
+        if (reader->helper <= 0 && !startAnyHelper(reader)) return -1;
         const int fd = reader->socket;
         if (!writeAll(fd, &request, sizeof request)) {
             reader->error = helperLost(reader, "closed");
@@ -419,6 +481,8 @@ extern "C" int kamera_zxing_read(kamera_zxing *reader, int formats, const uint8_
 }
 
 extern "C" const char *kamera_zxing_error(const kamera_zxing *reader) { return reader->error.c_str(); }
+
+extern "C" const char *kamera_zxing_program(const kamera_zxing *reader) { return reader->program.c_str(); }
 
 extern "C" int kamera_zxing_format(const kamera_zxing *reader, int index) { return reader->results[size_t(index)].format; }
 

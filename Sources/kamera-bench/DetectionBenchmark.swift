@@ -41,18 +41,29 @@ struct DetectionBenchmark {
 
     static let sizes = ["640x480", "1280x720"]
 
-    func jobs(clip: (String) -> String) -> [Job] {
+    /// `clip(size)`: the frames with the face and the code; `codeless(size)`: the same without the code.
+    func jobs(clip: (String) -> String, codeless: (String) -> String) -> [Job] {
         var list: [Job] = []
         for size in Self.sizes {
             let input = clip(size)
-            let kamera = [self.kamera.path, "render", "--input", input, "--crop", "none", "--frames", "\(frames)", "-o", "/dev/null", "--stream", "y4m", "--quiet"]
-            list.append(Job(size: size, name: "no detection", program: "kamera", arguments: kamera))
+            func kamera(_ input: String) -> [String] {
+                [self.kamera.path, "render", "--input", input, "--crop", "none", "--frames", "\(frames)", "-o", "/dev/null", "--stream", "y4m", "--quiet"]
+            }
+            list.append(Job(size: size, name: "no detection", program: "kamera", arguments: kamera(input)))
             // codes=qr: what GStreamer's zxing element finds in these frames (one QR code, at its first try).
             for kind in ["faces", "faces=haar", "codes", "codes=qr"] {
-                list.append(Job(size: size, name: kind, program: "kamera", arguments: kamera + ["--detect", kind, "--metadata", "/dev/null"], base: "no detection"))
+                list.append(Job(size: size, name: kind, program: "kamera", arguments: kamera(input) + ["--detect", kind, "--metadata", "/dev/null"], base: "no detection"))
             }
+            // Without a code the zxing element tries every format too, as a scanner does on most frames of a live camera.
+            list.append(Job(size: size, name: "no detection, no code", program: "kamera", arguments: kamera(codeless(size))))
+            list.append(Job(size: size, name: "codes, no code", program: "kamera", arguments: kamera(codeless(size)) + ["--detect", "codes", "--metadata", "/dev/null"],
+                            base: "no detection, no code"))
             guard peers else { continue }
-            let gst = ["gst-launch-1.0", "-q", "filesrc", "location=\(input)", "!", "y4mdec", "!", "videoconvert", "!"]
+            func gst(_ input: String) -> [String] { ["gst-launch-1.0", "-q", "filesrc", "location=\(input)", "!", "y4mdec", "!", "videoconvert", "!"] }
+            list.append(Job(size: size, name: "no detection, no code", program: "gstreamer", arguments: gst(codeless(size)) + ["fakesink"]))
+            list.append(Job(size: size, name: "codes (zxing), no code", program: "gstreamer", arguments: gst(codeless(size)) + ["zxing", "!", "fakesink"],
+                            base: "no detection, no code"))
+            let gst = gst(input)
             list.append(Job(size: size, name: "no detection", program: "gstreamer", arguments: gst + ["fakesink"]))
             // facedetect given each of Kamera's cascades, its smallest face and its scale steps (facedetect's own are 1.25 apart).
             for model in FaceModel.allCases {
@@ -77,19 +88,21 @@ struct DetectionBenchmark {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
-        // The face at a third of the frame's height, a QR code beside it; the live clip is long enough to preview.
-        for (size, count, name) in Self.sizes.map({ ($0, frames, "clip-\($0).y4m") }) + [("1280x720", Int(liveSeconds * 30) + 30, "live.y4m")] {
+        // The face at a third of the frame's height, a QR code beside it (and a clip without it); the live clip is long enough to preview.
+        let clips = Self.sizes.flatMap { [($0, frames, "clip-\($0).y4m", true), ($0, frames, "codeless-\($0).y4m", false)] }
+        for (size, count, name, code) in clips + [("1280x720", Int(liveSeconds * 30) + 30, "live.y4m", true)] {
             let height = Int(size.split(separator: "x")[1])!
+            let placeCode = code ? "[2]format=rgb24[c];[0][f]overlay=20:\(height / 6)[t];[t][c]overlay=W-w-20:H-h-20" : "[0][f]overlay=20:\(height / 6)"
             let script = """
                 qrencode -s \(max(3, height / 160)) -m 2 -o \(path("code.png")) 'KAMERA-BENCH-0001' && \
                 ffmpeg -nostdin -v error -y -f lavfi -i testsrc2=s=\(size):r=30 -i '\(face)' -i \(path("code.png")) \
-                  -filter_complex "[1]scale=-1:\(height * 2 / 3)[f];[2]format=rgb24[c];[0][f]overlay=20:\(height / 6)[t];[t][c]overlay=W-w-20:H-h-20,format=yuv420p" \
+                  -filter_complex "[1]scale=-1:\(height * 2 / 3)[f];\(placeCode),format=yuv420p" \
                   -frames:v \(count) \(path(name))
                 """
             let made = try ChildProcess(executable: "/bin/sh", arguments: ["-c", script]).run()
             guard made.status == 0 else { throw UsageError("making the detection clips needs ffmpeg and qrencode (scripts/bench.sh installs them): \(TerminalText.oneLine(made.output))") }
         }
-        var jobs = self.jobs { path("clip-\($0).y4m") }
+        var jobs = self.jobs(clip: { path("clip-\($0).y4m") }, codeless: { path("codeless-\($0).y4m") })
         for round in -1..<runs {
             for k in jobs.indices {
                 let i = (k + max(0, round)) % jobs.count
@@ -109,7 +122,7 @@ struct DetectionBenchmark {
                 }
             }
         }
-        var lines = ["Detection, whole processes: \(frames) frames of testsrc2 with a face and a QR code (Y4M in tmpfs), \(runs) runs each, alternated;",
+        var lines = ["Detection, whole processes: \(frames) frames of testsrc2 with a face and a QR code (\"no code\": the same frames without it; Y4M in tmpfs), \(runs) runs each, alternated;",
                      "milliseconds a frame = (median with detection - median without) / frames, wall and CPU; frames a second the detector sustains:"]
         for job in jobs where job.base != nil {
             let head = "  \(job.size) \(job.program) \(job.name)".padded(40)
@@ -122,10 +135,11 @@ struct DetectionBenchmark {
             lines.append(head + String(format: "%6.1f ms  %6.1f fps  CPU %6.1f ms  (%.2f s with, %.2f s without)", ms, ms > 0 ? 1000 / ms : .infinity, cpu, own, without))
         }
         for size in Self.sizes {
-            for (kind, peer) in [("faces", "faces (lbp)"), ("faces=haar", "faces (haar)"), ("codes", "codes (zxing)"), ("codes=qr", "codes (zxing)"), ("codes", "codes (zbar)")] {
+            for (kind, peer) in [("faces", "faces (lbp)"), ("faces=haar", "faces (haar)"), ("codes", "codes (zxing)"), ("codes=qr", "codes (zxing)"),
+                                 ("codes, no code", "codes (zxing), no code"), ("codes", "codes (zbar)")] {
                 func ms(_ program: String, _ name: String, _ value: (Job) -> Double?) -> Double? {
-                    guard let own = jobs.first(where: { $0.size == size && $0.program == program && $0.name == name }).flatMap(value),
-                          let without = jobs.first(where: { $0.size == size && $0.program == program && $0.name == "no detection" }).flatMap(value) else { return nil }
+                    guard let job = jobs.first(where: { $0.size == size && $0.program == program && $0.name == name }), let own = value(job),
+                          let without = jobs.first(where: { $0.size == size && $0.program == program && $0.name == job.base }).flatMap(value) else { return nil }
                     return max(0.001, own - without) / Double(frames) * 1000
                 }
                 if let own = ms("kamera", kind, \.median), let other = ms("gstreamer", peer, \.median),

@@ -4,7 +4,8 @@ import XCTest
 /// The Debian package as a user gets it: built by scripts/package-deb.sh,
 /// checked by lintian (no errors), installed with `apt-get install
 /// ./kamera_*.deb` inside the VM (a throwaway root), where the installed
-/// binary renders, `man -w kamera` finds the page and bash completes.
+/// binary renders and reads a code (zxing-cpp's helper installed beside it),
+/// `man -w kamera` finds the page and bash completes.
 final class PackageVMTests: XCTestCase {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -30,6 +31,9 @@ final class PackageVMTests: XCTestCase {
             command -v kamera
             kamera --version
             kamera render --size 32x32 -o out.png
+            test -x /usr/lib/kamera/kamera-zxing-helper
+            qrencode -o qr.png 'FROM-THE-PACKAGE'
+            echo "read: $(kamera render --input qr.png --detect codes --once)"
             man -w kamera
             test -f /usr/lib/systemd/system/kamera-kiosk.service -o -f /lib/systemd/system/kamera-kiosk.service
             bash -c 'source /usr/share/bash-completion/completions/kamera; COMP_WORDS=(kamera sha); COMP_CWORD=1; COMP_LINE="kamera sha"; COMP_POINT=10; _kamera; echo "completes: ${COMPREPLY[*]}"'
@@ -38,6 +42,7 @@ final class PackageVMTests: XCTestCase {
         XCTAssertEqual(status, 0, vmLog)
         XCTAssertTrue(vmLog.contains("/usr/bin/kamera"), vmLog)
         XCTAssertTrue(vmLog.contains("kamera.1"), vmLog)
+        XCTAssertTrue(vmLog.contains("read: FROM-THE-PACKAGE"), "the installed kamera reads codes through its helper: \(vmLog)")
         let completions = vmLog.components(separatedBy: "completes: ").last?.split(separator: "\n").first?.split(separator: " ") ?? []
         XCTAssertTrue(completions.contains("shader") && completions.contains("render"), "bash completes the commands: \(vmLog)")
         let png = try Data(contentsOf: folder.appendingPathComponent("out.png"))

@@ -22,16 +22,33 @@ void kamera_zxing_free(kamera_zxing *reader);
 /// given to `kamera_zxing_read` lies here: the helper reads it where it is.
 uint8_t *kamera_zxing_buffer(kamera_zxing *reader, size_t size);
 
+/// What `kamera_zxing_read` is given, as bits of `options`.
+enum {
+    /// The picture is already black and white (0 black, anything else white):
+    /// zxing-cpp skips its own binarizer.
+    KAMERA_ZXING_BLACK_AND_WHITE = 1,
+    /// Also read the picture turned a quarter (zxing-cpp's tryRotate).
+    KAMERA_ZXING_TURNED_TOO = 2,
+};
+
 /// Reads every code of the formats in `formats` (zxing's BarcodeFormat bits)
-/// in an 8-bit luma image (`stride` bytes a row). Returns the number found;
+/// in an 8-bit picture: pixel x, y at luma[y * stride + x * pixelStride] (a
+/// view of every other row, say). Returns the number found;
 /// -1 when the picture cannot be read (it is not in the reader's buffer, or
 /// the helper cannot start), and -2 when
 /// zxing-cpp's helper died or hung on this picture (the next read starts a new
 /// one), each with the reason in `kamera_zxing_error`.
-int kamera_zxing_read(kamera_zxing *reader, int formats, const uint8_t *luma, int width, int height, int stride);
+int kamera_zxing_read(kamera_zxing *reader, int formats, const uint8_t *luma, int width, int height, int stride, int pixelStride,
+                      int options);
 
 /// The last error, or "".
 const char *kamera_zxing_error(const kamera_zxing *reader);
+
+/// The program the helper was last started from: kamera-zxing-helper
+/// ($KAMERA_ZXING_HELPER, else beside this executable or in ../lib/kamera
+/// from it), or this executable itself when there is none, or it does not
+/// start or is of another build; "" before the first read.
+const char *kamera_zxing_program(const kamera_zxing *reader);
 
 /// Result `index` of the last read: its format bit, its text (UTF-8, `length`
 /// bytes, valid until the next read) and its corners (top left, top right,
@@ -39,6 +56,10 @@ const char *kamera_zxing_error(const kamera_zxing *reader);
 int kamera_zxing_format(const kamera_zxing *reader, int index);
 const char *kamera_zxing_text(const kamera_zxing *reader, int index, size_t *length);
 void kamera_zxing_corners(const kamera_zxing *reader, int index, int corners[8]);
+
+/// The helper's own `main`: serves reads when started by a reader, else
+/// says what the program is for and returns 2.
+int kamera_zxing_helper_main(int argc, char **argv);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,5 @@
-import CZXing
+import Foundation
+import Lifecycle
 import Render
 
 /// The codes zxing-cpp reads, by the names `--detect codes=...` and the
@@ -29,13 +30,26 @@ public enum CodeFormat: String, CaseIterable, Sendable {
         }
     }
 
+    /// Read row by row (bars), not as a matrix of modules.
+    var isLinear: Bool {
+        switch self {
+        case .qr, .microqr, .aztec, .datamatrix, .pdf417, .maxicode: false
+        default: true
+        }
+    }
+
     public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 }
 
 /// Reads QR, Aztec, DataMatrix, EAN, UPC, Code 39/93/128 and the other codes
-/// zxing-cpp knows from a luma image, through its C shim (`CZXing`), which
-/// runs zxing-cpp in a helper process: Debian 12's build aborts on some
-/// pictures, and then only that picture's codes are lost (`onLostPicture`).
+/// zxing-cpp knows from a luma image, through two `ZXingReader`s, each with
+/// its helper process (Debian 12's zxing-cpp aborts on some pictures, and then
+/// only that picture's codes are lost: `onLostPicture`), working at once on a
+/// machine of two cores or more:
+/// - the linear codes on the luma, where zxing-cpp sets each row's threshold
+///   from that row's histogram;
+/// - the matrix codes on the frame made black and white once
+///   (`LocalThresholdBinarizer`), which every read below shares.
 ///
 /// zxing-cpp 1.4 (Debian 12's) finds an Aztec code only when it holds the
 /// middle of the image, and a DataMatrix code only when it crosses the middle
@@ -45,38 +59,140 @@ public enum CodeFormat: String, CaseIterable, Sendable {
 /// centered on rows an eighth of its height apart: a DataMatrix code at least
 /// that tall is read wherever it is. One reader per thread.
 final class CodeReader {
-    private let reader: OpaquePointer
-    private let formats: Int32
+    private let linear: Side?
+    private let matrix: Side?
     private let aztec: Int32?
     private let dataMatrix: Int32?
     private let bullseyes = BullseyeFinder()
+    private let binarizer = LocalThresholdBinarizer()
+    /// The linear side on one thread, the matrix side on another.
+    private let parallel: ParallelRows
+    private let work = Work()
     /// Pictures whose reading zxing-cpp did not finish (it aborted or hung).
     private(set) var lostPictures = 0
     /// Told why, each time a picture is lost.
     var onLostPicture: ((String) -> Void)?
+    /// The programs the helpers were started from (`ZXingReader.program`).
+    var helperPrograms: [String] { [linear, matrix].compactMap { $0?.reader.program } }
+    /// Threads reading at once: 2 when both linear and matrix codes are read on a machine of two cores or more.
+    var threads: Int { linear != nil && matrix != nil ? parallel.threads : 1 }
 
-    init(formats: [CodeFormat]) throws {
-        guard let reader = kamera_zxing_new() else { throw PipelineError("out of memory making the code reader") }
-        self.reader = reader
-        self.formats = formats.reduce(0) { $0 | $1.bit }
-        aztec = formats.contains(.aztec) ? CodeFormat.aztec.bit : nil
-        dataMatrix = formats.contains(.datamatrix) ? CodeFormat.datamatrix.bit : nil
+    /// A reader and the formats it is given.
+    private struct Side {
+        let reader: ZXingReader
+        let formats: Int32
     }
 
-    deinit { kamera_zxing_free(reader) }
+    init(formats: [CodeFormat], threads: Int? = nil) throws {
+        func side(_ formats: [CodeFormat]) throws -> Side? {
+            formats.isEmpty ? nil : Side(reader: try ZXingReader(), formats: formats.reduce(0) { $0 | $1.bit })
+        }
+        linear = try side(formats.filter(\.isLinear))
+        matrix = try side(formats.filter { !$0.isLinear })
+        aztec = formats.contains(.aztec) ? CodeFormat.aztec.bit : nil
+        dataMatrix = formats.contains(.datamatrix) ? CodeFormat.datamatrix.bit : nil
+        parallel = ParallelRows(threads: min(2, threads ?? sysconf(Int32(_SC_NPROCESSORS_ONLN))), name: "kamera.codes")
+    }
 
     /// The largest window around a bull's-eye, a side of it.
     private static let windowSide = 2 * 512 + 1
 
     /// The codes in `image`, in source pixels.
     func read(_ image: LumaImage) throws -> [DetectedObject] {
+        work.reader = self
+        work.image = image
+        defer { work.image = nil }
+        if linear != nil && matrix != nil {
+            parallel.run(count: 2, work)
+        } else {
+            work.work(rows: 0..<2)
+        }
+        let objects = try work.linear.get() + work.matrix.get()
+        for why in (linear?.reader.takeLost() ?? []) + (matrix?.reader.takeLost() ?? []) {
+            lostPictures += 1
+            onLostPicture?(why)
+        }
+        return objects
+    }
+
+    /// Part 0 reads the linear codes, part 1 the matrix codes.
+    private final class Work: RowWork {
+        weak var reader: CodeReader?
+        var image: LumaImage?
+        var linear: Result<[DetectedObject], Error> = .success([])
+        var matrix: Result<[DetectedObject], Error> = .success([])
+
+        func work(rows: Range<Int>) {
+            guard let reader, let image else { return }
+            if rows.contains(0) { linear = Result { try reader.readLinear(image) } }
+            if rows.contains(1) { matrix = Result { try reader.readMatrix(image) } }
+        }
+    }
+
+    /// Linear codes are read twice: across, on every fourth row (a view of
+    /// the frame, `rowGap`), and down, on the frame turned on its side (zxing-cpp
+    /// then takes every fifth of a 720-row frame's 1280 columns, as its own
+    /// `tryRotate` would). Every fourth row finds the same codes as every
+    /// second (zxing-cpp's own choice at 720 rows) at a quarter of the cost:
+    /// a code must still cross two of them, so be 8 rows tall. The frame is
+    /// turned here, in tiles, rather than read down its columns in place: a
+    /// fresh frame's columns miss the cache at every pixel.
+    private static let rowGap = 4
+
+    private func readLinear(_ image: LumaImage) throws -> [DetectedObject] {
+        guard let linear else { return [] }
         let (w, h) = (image.width, image.height)
-        // The frame goes once into the memory zxing-cpp's helper reads, and the
-        // bull's-eye windows after it: every read below names a part of it.
-        let room = w * h + (aztec == nil ? 0 : Self.windowSide * Self.windowSide)
-        guard let frame = kamera_zxing_buffer(reader, room) else { throw failure() }
+        let frame = try linear.reader.buffer(2 * w * h), turned = frame + w * h
         frame.update(from: image.pixels.baseAddress!, count: w * h)
-        var objects = try read(formats, frame, width: w, height: h, stride: w, at: (0, 0))
+        Self.transpose(image.pixels.baseAddress!, width: w, height: h, into: turned)
+        let gap = h / Self.rowGap >= 32 ? Self.rowGap : 1
+        var objects = try linear.reader.read(linear.formats, frame, width: w, height: h / gap, stride: w * gap, blackAndWhite: false) {
+            (Double($0), Double($1 * gap))
+        }
+        let down = try linear.reader.read(linear.formats, turned, width: h, height: w, stride: h, blackAndWhite: false) {
+            (Double($1), Double($0))
+        }
+        for object in down where !objects.contains(where: { $0.type == object.type && $0.value == object.value && Self.touch($0.bounds, object.bounds) }) {
+            objects.append(object)
+        }
+        return objects
+    }
+
+    /// `pixels` (`width` x `height`) turned on its side into `output`: its column x becomes row x.
+    private static func transpose(_ pixels: UnsafePointer<UInt8>, width w: Int, height h: Int, into output: UnsafeMutablePointer<UInt8>) {
+        let tile = 32
+        for y0 in stride(from: 0, to: h, by: tile) {
+            let y1 = min(h, y0 + tile)
+            for x0 in stride(from: 0, to: w, by: tile) {
+                for x in x0..<min(w, x0 + tile) {
+                    let column = output + x * h
+                    for y in y0..<y1 { column[y] = pixels[y * w + x] }
+                }
+            }
+        }
+    }
+
+    /// Whether two boxes overlap or meet (a linear code's box may be a line).
+    private static func touch(_ a: PixelBox, _ b: PixelBox) -> Bool {
+        a.x <= b.x + b.width && b.x <= a.x + a.width && a.y <= b.y + b.height && b.y <= a.y + a.height
+    }
+
+    private func readMatrix(_ image: LumaImage) throws -> [DetectedObject] {
+        guard let matrix else { return [] }
+        let (w, h) = (image.width, image.height)
+        // The frame goes once, black and white, into the memory the helper
+        // reads, and the bull's-eye windows after it: every read below names a part of it.
+        let room = w * h + (aztec == nil ? 0 : Self.windowSide * Self.windowSide)
+        let frame = try matrix.reader.buffer(room)
+        binarizer.binarize(image, into: frame)
+        // Turned too for the whole frame only: PDF417 is read in rows; DataMatrix and Aztec codes are found at any angle.
+        func read(_ formats: Int32, _ pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int, at origin: (x: Int, y: Int)) throws -> [DetectedObject] {
+            try matrix.reader.read(formats, pixels, width: width, height: height, stride: stride, blackAndWhite: true,
+                                   turnedToo: pixels == frame && formats & CodeFormat.pdf417.bit != 0) {
+                (Double($0 + origin.x), Double($1 + origin.y))
+            }
+        }
+        var objects = try read(matrix.formats, frame, width: w, height: h, stride: w, at: (0, 0))
         func add(_ found: [DetectedObject]) {
             for object in found where !objects.contains(where: { $0.type == object.type && $0.value == object.value
                                                                  && $0.bounds.intersectionOverUnion(object.bounds) > 0.2 }) {
@@ -85,7 +201,7 @@ final class CodeReader {
         }
         if let aztec {
             let window = frame + w * h
-            for center in bullseyes.centers(in: image) {
+            for center in bullseyes.centers(in: frame, width: w, height: h) {
                 // Up to 80 modules each way: the largest Aztec code is 151 modules across.
                 let half = min(Int(center.module * 80), 512), side = 2 * half + 1
                 window.update(repeating: 255, count: side * side)
@@ -104,32 +220,5 @@ final class CodeReader {
             }
         }
         return objects
-    }
-
-    private func failure() -> PipelineError {
-        PipelineError("the code reader failed: \(String(cString: kamera_zxing_error(reader)))")
-    }
-
-    /// The codes of `formats` in the image at `pixels`, moved by `origin` into frame pixels.
-    private func read(_ formats: Int32, _ pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int,
-                      at origin: (x: Int, y: Int)) throws -> [DetectedObject] {
-        let count = kamera_zxing_read(reader, formats, pixels, Int32(width), Int32(height), Int32(stride))
-        if count == -2 {
-            lostPictures += 1
-            onLostPicture?(String(cString: kamera_zxing_error(reader)))
-            return []
-        }
-        guard count >= 0 else { throw failure() }
-        var corners = [Int32](repeating: 0, count: 8)
-        return (0..<count).compactMap { i in
-            let bit = kamera_zxing_format(reader, i)
-            guard let format = CodeFormat.allCases.first(where: { $0.bit == bit }) else { return nil }
-            var length = 0
-            let text = kamera_zxing_text(reader, i, &length)
-            let value = text.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self) } ?? ""
-            kamera_zxing_corners(reader, i, &corners)
-            let points = (0..<4).map { (x: Double(Int(corners[2 * $0]) + origin.x), y: Double(Int(corners[2 * $0 + 1]) + origin.y)) }
-            return DetectedObject(type: format.rawValue, value: value, bounds: PixelBox(enclosing: points), corners: points)
-        }
     }
 }

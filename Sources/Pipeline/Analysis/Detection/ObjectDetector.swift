@@ -18,11 +18,15 @@ public final class ObjectDetector: FrameAnalyzer {
     public var onNote: ((String) -> Void)?
     /// Frames whose codes were lost that way.
     public var lostPictures: Int { codes?.lostPictures ?? 0 }
+    /// The programs zxing-cpp's helpers were started from: kamera-zxing-helper
+    /// where it is installed, else this executable; empty before the first frame.
+    public var codeReaderPrograms: [String] { codes?.helperPrograms.filter { !$0.isEmpty } ?? [] }
 
-    public init(_ request: DetectionRequest) throws {
+    /// `codeThreads`: how many threads read codes at once (at most 2; by default 2 on a machine of two cores or more).
+    public init(_ request: DetectionRequest, codeThreads: Int? = nil) throws {
         self.request = request
         faces = request.faces ? try FaceDetector(model: request.faceModel) : nil
-        codes = request.codeFormats.isEmpty ? nil : try CodeReader(formats: request.codeFormats)
+        codes = request.codeFormats.isEmpty ? nil : try CodeReader(formats: request.codeFormats, threads: codeThreads)
         codes?.onLostPicture = { [weak self] why in
             self?.onNote?("--detect codes: \(why); its codes are skipped, and the next picture is read by a new zxing-cpp")
         }
