@@ -191,7 +191,6 @@ final class VideoEncoder {
     func encode(planar: UnsafeRawBufferPointer, pts: Int64) throws {
         guard let frame, planarColorSpace != nil else { return }
         precondition(planar.count >= YUVToYUV420.frameSize(width: width, height: height))
-        try makeWritable(frame)
         let chroma = (width: (width + 1) / 2, height: (height + 1) / 2)
         let y = planar.baseAddress!, u = y + width * height, v = u + chroma.width * chroma.height
         if let inPlace, let block = try wrapper(of: planar) {
@@ -211,6 +210,7 @@ final class VideoEncoder {
             }
             return
         }
+        try makeWritable(frame)
         av_image_copy_plane(frame.pointee.data.0, frame.pointee.linesize.0, y.assumingMemoryBound(to: UInt8.self), Int32(width), Int32(width), Int32(height))
         av_image_copy_plane(frame.pointee.data.1, frame.pointee.linesize.1, u.assumingMemoryBound(to: UInt8.self), Int32(chroma.width),
                             Int32(chroma.width), Int32(chroma.height))

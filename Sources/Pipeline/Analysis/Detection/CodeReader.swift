@@ -57,7 +57,9 @@ public enum CodeFormat: String, CaseIterable, Sendable {
 /// centered on each bull's-eye `BullseyeFinder` sees (copied onto white where
 /// the window leaves the frame), and DataMatrix codes in bands of the frame
 /// centered on rows an eighth of its height apart: a DataMatrix code at least
-/// that tall is read wherever it is. One reader per thread.
+/// that tall is read wherever it is. Used from one thread at a time (the
+/// analysis thread), which reads one side while a thread of the reader's own
+/// reads the other.
 final class CodeReader {
     private let linear: Side?
     private let matrix: Side?
@@ -74,8 +76,6 @@ final class CodeReader {
     var onLostPicture: ((String) -> Void)?
     /// The programs the helpers were started from (`ZXingReader.program`).
     var helperPrograms: [String] { [linear, matrix].compactMap { $0?.reader.program } }
-    /// Threads reading at once: 2 when both linear and matrix codes are read on a machine of two cores or more.
-    var threads: Int { linear != nil && matrix != nil ? parallel.threads : 1 }
 
     /// A reader and the formats it is given.
     private struct Side {

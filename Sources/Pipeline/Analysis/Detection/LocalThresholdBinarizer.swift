@@ -18,6 +18,8 @@ public final class LocalThresholdBinarizer {
 
     public init() {}
 
+    /// Blocks across and down that the arrays below are made for.
+    private var shape = (columns: 0, rows: 0)
     private var levels: [Int32] = []
     private var thresholds: [UInt8] = []
     /// The levels summed over the rectangle from the first block to each block.
@@ -30,7 +32,8 @@ public final class LocalThresholdBinarizer {
         let (w, h, b) = (image.width, image.height, Self.block)
         guard w > 0, h > 0 else { return }
         let columns = (w + b - 1) / b, rows = (h + b - 1) / b
-        if levels.count != columns * rows {
+        if shape != (columns, rows) {
+            shape = (columns, rows)
             levels = Array(repeating: 0, count: columns * rows)
             thresholds = Array(repeating: 0, count: columns * rows)
             sums = Array(repeating: 0, count: (columns + 1) * (rows + 1))
