@@ -9,9 +9,9 @@
 // (which loads every library Kamera links: tens of milliseconds). In either,
 // the constructor below sees the variable and serves reads on file descriptor
 // 3 before main would run; it says hello first (its protocol version: a helper
-// of another build is not used), and exits when Kamera closes its end. Pictures travel in memory both share (a memfd, descriptor
-// 4): a request names where the picture lies, and only the results come back
-// on the socket. A helper that dies or hangs costs the picture in hand, and
+// of another build is not used), and exits when Kamera closes its end.
+// Pictures travel in memory both share (a memfd, descriptor 4): a request
+// names where the picture lies, and only the results come back on the socket. A helper that dies or hangs costs the picture in hand, and
 // the next read starts a new one.
 #include "kamera_zxing.h"
 
@@ -288,9 +288,10 @@ std::string installedHelper(const std::string &self) {
     return "";
 }
 
-// Starts `path` as the helper in its own process group (so Ctrl-C
-// at the terminal reaches Kamera alone), with no other descriptor of Kamera's, /dev/null for its standard streams and no Swift backtracer (its
-// report would go nowhere and take seconds). fork and exec rather than
+// Starts `path` as the helper in its own process group (so Ctrl-C at the
+// terminal reaches Kamera alone), with no other descriptor of Kamera's,
+// /dev/null for its standard streams and no Swift backtracer (its report
+// would go nowhere and take seconds). fork and exec rather than
 // posix_spawn: ThreadSanitizer breaks in posix_spawn's vfork-style child.
 bool startHelper(kamera_zxing *reader, const std::string &path) {
     int ends[2];

@@ -152,9 +152,7 @@ final class CodeReader {
         let down = try linear.reader.read(linear.formats, turned, width: h, height: w, stride: h, blackAndWhite: false) {
             (Double($1), Double($0))
         }
-        for object in down where !objects.contains(where: { $0.type == object.type && $0.value == object.value && Self.touch($0.bounds, object.bounds) }) {
-            objects.append(object)
-        }
+        Self.add(down, to: &objects, same: Self.touch)
         return objects
     }
 
@@ -169,6 +167,14 @@ final class CodeReader {
                     for y in y0..<y1 { column[y] = pixels[y * w + x] }
                 }
             }
+        }
+    }
+
+    /// Appends each of `found` that is not already in `objects`: the same
+    /// type and value, with boxes that are `same`.
+    private static func add(_ found: [DetectedObject], to objects: inout [DetectedObject], same: (PixelBox, PixelBox) -> Bool) {
+        for object in found where !objects.contains(where: { $0.type == object.type && $0.value == object.value && same($0.bounds, object.bounds) }) {
+            objects.append(object)
         }
     }
 
@@ -193,12 +199,7 @@ final class CodeReader {
             }
         }
         var objects = try read(matrix.formats, frame, width: w, height: h, stride: w, at: (0, 0))
-        func add(_ found: [DetectedObject]) {
-            for object in found where !objects.contains(where: { $0.type == object.type && $0.value == object.value
-                                                                 && $0.bounds.intersectionOverUnion(object.bounds) > 0.2 }) {
-                objects.append(object)
-            }
-        }
+        func add(_ found: [DetectedObject]) { Self.add(found, to: &objects) { $0.intersectionOverUnion($1) > 0.2 } }
         if let aztec {
             let window = frame + w * h
             for center in bullseyes.centers(in: frame, width: w, height: h) {

@@ -99,7 +99,7 @@ public final class LocalThresholdBinarizer {
                 let row = pixels + y * w, out = output + y * w, limits = thresholds.baseAddress! + (y / b) * columns
                 for bx in 0..<whole {
                     let t = limits[bx], x0 = bx * b
-                    for x in x0..<(x0 + 8) { out[x] = row[x] > t ? 255 : 0 }
+                    for x in x0..<(x0 + b) { out[x] = row[x] > t ? 255 : 0 }
                 }
                 if whole < columns {
                     let t = limits[whole]
@@ -129,7 +129,7 @@ public final class LocalThresholdBinarizer {
                 low[bx] = min(low[bx], lo)
                 high[bx] = max(high[bx], hi)
             }
-            for bx in 0..<whole { add(bx, (bx * 8)..<(bx * 8 + 8)) }
+            for bx in 0..<whole { add(bx, (bx * b)..<(bx * b + b)) }
             if whole < columns { add(whole, (whole * b)..<w) }
         }
     }
