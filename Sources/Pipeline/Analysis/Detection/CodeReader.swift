@@ -46,10 +46,13 @@ public enum CodeFormat: String, CaseIterable, Sendable {
 /// its helper process (Debian 12's zxing-cpp aborts on some pictures, and then
 /// only that picture's codes are lost: `onLostPicture`), working at once on a
 /// machine of two cores or more:
-/// - the linear codes on the luma, where zxing-cpp sets each row's threshold
-///   from that row's histogram;
-/// - the matrix codes on the frame made black and white once
-///   (`LocalThresholdBinarizer`), which every read below shares.
+/// - the linear side reads the linear codes on the luma, where zxing-cpp sets
+///   each row's threshold from that row's histogram;
+/// - the matrix side makes the frame black and white once
+///   (`LocalThresholdBinarizer`) and starts on the matrix reads of it
+///   (`MatrixRead`). The linear side, done with its own, takes the matrix
+///   reads still left, on its copy of that frame, so both finish together.
+///   The codes found, and their order, are the same whichever side reads what.
 ///
 /// zxing-cpp 1.4 (Debian 12's) finds an Aztec code only when it holds the
 /// middle of the image, and a DataMatrix code only when it crosses the middle
@@ -63,13 +66,14 @@ public enum CodeFormat: String, CaseIterable, Sendable {
 final class CodeReader {
     private let linear: Side?
     private let matrix: Side?
-    private let aztec: Int32?
-    private let dataMatrix: Int32?
+    /// The matrix reads of every frame, in the order their codes are listed.
+    private let plan: [MatrixRead]
     private let bullseyes = BullseyeFinder()
     private let binarizer = LocalThresholdBinarizer()
     /// The linear side on one thread, the matrix side on another.
     private let parallel: ParallelRows
     private let work = Work()
+    private let handout = MatrixReadHandout()
     /// Pictures whose reading zxing-cpp did not finish (it aborted or hung).
     private(set) var lostPictures = 0
     /// Told why, each time a picture is lost.
@@ -83,31 +87,62 @@ final class CodeReader {
         let formats: Int32
     }
 
+    /// One read of the black-and-white frame.
+    private enum MatrixRead {
+        /// The whole frame, for these formats, also turned a quarter when `turned`.
+        case whole(formats: Int32, turned: Bool)
+        /// A window on each Aztec bull's-eye.
+        case aztecWindows
+        /// The DataMatrix band centered on row `eighths` / 8 of the frame's height.
+        case dataMatrixBand(eighths: Int)
+    }
+
+    /// The codes found by the matrix reads that one side did, by their place in `plan`.
+    private typealias MatrixFinds = [(read: Int, objects: [DetectedObject])]
+
     init(formats: [CodeFormat], threads: Int? = nil) throws {
         func side(_ formats: [CodeFormat]) throws -> Side? {
             formats.isEmpty ? nil : Side(reader: try ZXingReader(), formats: formats.reduce(0) { $0 | $1.bit })
         }
         linear = try side(formats.filter(\.isLinear))
         matrix = try side(formats.filter { !$0.isLinear })
-        aztec = formats.contains(.aztec) ? CodeFormat.aztec.bit : nil
-        dataMatrix = formats.contains(.datamatrix) ? CodeFormat.datamatrix.bit : nil
+        // PDF417 on its own read, the only one turned too (it is read in rows;
+        // DataMatrix and Aztec codes are found at any angle), so that the
+        // sides share the whole frame's work too.
+        let whole = matrix?.formats ?? 0, pdf417 = CodeFormat.pdf417.bit
+        var plan: [MatrixRead] = []
+        if whole & ~pdf417 != 0 { plan.append(.whole(formats: whole & ~pdf417, turned: false)) }
+        if whole & pdf417 != 0 { plan.append(.whole(formats: pdf417, turned: true)) }
+        if formats.contains(.aztec) { plan.append(.aztecWindows) }
+        if formats.contains(.datamatrix) { plan += [1, 2, 3, 5, 6, 7].map { .dataMatrixBand(eighths: $0) } }
+        self.plan = plan
         parallel = ParallelRows(threads: min(2, threads ?? sysconf(Int32(_SC_NPROCESSORS_ONLN))), name: "kamera.codes")
     }
 
     /// The largest window around a bull's-eye, a side of it.
     private static let windowSide = 2 * 512 + 1
 
+    /// The bytes a side's copy of the black-and-white frame takes, with room for a bull's-eye window after it.
+    private func matrixRoom(width w: Int, height h: Int) -> Int {
+        w * h + (plan.contains { if case .aztecWindows = $0 { true } else { false } } ? Self.windowSide * Self.windowSide : 0)
+    }
+
     /// The codes in `image`, in source pixels.
     func read(_ image: LumaImage) throws -> [DetectedObject] {
         work.reader = self
         work.image = image
         defer { work.image = nil }
+        handout.start(reads: plan.count)
         if linear != nil && matrix != nil {
             parallel.run(count: 2, work)
         } else {
             work.work(rows: 0..<2)
         }
-        let objects = try work.linear.get() + work.matrix.get()
+        var objects: [DetectedObject] = []
+        for found in (try work.matrix.get() + work.helped.get()).sorted(by: { $0.read < $1.read }) {
+            Self.add(found.objects, to: &objects) { $0.intersectionOverUnion($1) > 0.2 }
+        }
+        objects = try work.linear.get() + objects
         for why in (linear?.reader.takeLost() ?? []) + (matrix?.reader.takeLost() ?? []) {
             lostPictures += 1
             onLostPicture?(why)
@@ -115,57 +150,139 @@ final class CodeReader {
         return objects
     }
 
-    /// Part 0 reads the linear codes, part 1 the matrix codes.
+    /// Part 0 reads the linear codes, then helps with the matrix reads; part 1 does the matrix reads.
     private final class Work: RowWork {
         weak var reader: CodeReader?
         var image: LumaImage?
         var linear: Result<[DetectedObject], Error> = .success([])
-        var matrix: Result<[DetectedObject], Error> = .success([])
+        var helped: Result<MatrixFinds, Error> = .success([])
+        var matrix: Result<MatrixFinds, Error> = .success([])
 
         func work(rows: Range<Int>) {
             guard let reader, let image else { return }
-            if rows.contains(0) { linear = Result { try reader.readLinear(image) } }
+            // The matrix side first: on one thread, it does every matrix read,
+            // and the linear side finds none left instead of waiting for the frame.
             if rows.contains(1) { matrix = Result { try reader.readMatrix(image) } }
+            if rows.contains(0) {
+                linear = Result { try reader.readLinear(image) }
+                helped = Result { try reader.helpWithMatrixReads(image) }
+            }
         }
     }
 
-    /// Linear codes are read twice: across, on every fourth row (a view of
-    /// the frame, `rowGap`), and down, on the frame turned on its side (zxing-cpp
-    /// then takes every fifth of a 720-row frame's 1280 columns, as its own
-    /// `tryRotate` would). Every fourth row finds the same codes as every
-    /// second (zxing-cpp's own choice at 720 rows) at a quarter of the cost:
-    /// a code must still cross two of them, so be 8 rows tall. The frame is
-    /// turned here, in tiles, rather than read down its columns in place: a
-    /// fresh frame's columns miss the cache at every pixel.
-    private static let rowGap = 4
+    /// Linear codes are read twice, on samples of the frame copied into the
+    /// helper's memory: across, on every fourth row, and down, on every
+    /// `columnGap`th column turned on its side: what zxing-cpp's own
+    /// `tryRotate` reads of the frame turned (every fifth of 1280 columns).
+    /// Every fourth row finds the same codes as every second (zxing-cpp's own
+    /// choice at 720 rows) at a quarter of the cost: a code must still cross
+    /// two of them, so be 8 rows tall. Only the rows and columns read are
+    /// copied: turning the whole frame cost more than reading it.
+    private struct LinearSamples {
+        let rowGap: Int, rows: Int
+        let columnGap: Int, columns: Int
+
+        init(width w: Int, height h: Int) {
+            rowGap = h / 4 >= 32 ? 4 : 1
+            rows = h / rowGap
+            columnGap = max(1, w >> 8)
+            columns = (w + columnGap - 1) / columnGap
+        }
+
+        /// Bytes of the rows, then of the columns turned.
+        func size(width w: Int, height h: Int) -> Int { rows * w + columns * h }
+    }
+
+    /// The linear side's memory: its samples, then its copy of the black-and-white frame.
+    private func linearBuffer(width w: Int, height h: Int) throws -> UnsafeMutablePointer<UInt8> {
+        try linear!.reader.buffer(LinearSamples(width: w, height: h).size(width: w, height: h) + (matrix == nil ? 0 : matrixRoom(width: w, height: h)))
+    }
 
     private func readLinear(_ image: LumaImage) throws -> [DetectedObject] {
         guard let linear else { return [] }
         let (w, h) = (image.width, image.height)
-        let frame = try linear.reader.buffer(2 * w * h), turned = frame + w * h
-        frame.update(from: image.pixels.baseAddress!, count: w * h)
-        Self.transpose(image.pixels.baseAddress!, width: w, height: h, into: turned)
-        let gap = h / Self.rowGap >= 32 ? Self.rowGap : 1
-        var objects = try linear.reader.read(linear.formats, frame, width: w, height: h / gap, stride: w * gap, blackAndWhite: false) {
-            (Double($0), Double($1 * gap))
+        let samples = LinearSamples(width: w, height: h), pixels = image.pixels.baseAddress!
+        let across = try linearBuffer(width: w, height: h), down = across + samples.rows * w
+        for row in 0..<samples.rows {
+            (across + row * w).update(from: pixels + row * samples.rowGap * w, count: w)
         }
-        let down = try linear.reader.read(linear.formats, turned, width: h, height: w, stride: h, blackAndWhite: false) {
-            (Double($1), Double($0))
+        // Row by row, so that the frame is read once in order; the writes
+        // spread over one cache line per column.
+        for y in 0..<h {
+            let row = pixels + y * w
+            for column in 0..<samples.columns { down[column * h + y] = row[column * samples.columnGap] }
         }
-        Self.add(down, to: &objects, same: Self.touch)
+        var objects = try linear.reader.read(linear.formats, across, width: w, height: samples.rows, stride: w, blackAndWhite: false) {
+            (Double($0), Double($1 * samples.rowGap))
+        }
+        let turned = try linear.reader.read(linear.formats, down, width: h, height: samples.columns, stride: h, blackAndWhite: false) {
+            (Double($1 * samples.columnGap), Double($0))
+        }
+        Self.add(turned, to: &objects, same: Self.touch)
         return objects
     }
 
-    /// `pixels` (`width` x `height`) turned on its side into `output`: its column x becomes row x.
-    private static func transpose(_ pixels: UnsafePointer<UInt8>, width w: Int, height h: Int, into output: UnsafeMutablePointer<UInt8>) {
-        let tile = 32
-        for y0 in stride(from: 0, to: h, by: tile) {
-            let y1 = min(h, y0 + tile)
-            for x0 in stride(from: 0, to: w, by: tile) {
-                for x in x0..<min(w, x0 + tile) {
-                    let column = output + x * h
-                    for y in y0..<y1 { column[y] = pixels[y * w + x] }
+    /// The matrix reads still left once the linear side is done, on its own
+    /// copy of the black-and-white frame (each helper reads only its own memory).
+    private func helpWithMatrixReads(_ image: LumaImage) throws -> MatrixFinds {
+        guard linear != nil, let made = handout.frameIfReadsLeft() else { return [] }
+        let (w, h) = (image.width, image.height)
+        let copy = try linearBuffer(width: w, height: h) + LinearSamples(width: w, height: h).size(width: w, height: h)
+        copy.update(from: made, count: w * h)
+        return try doMatrixReads(with: linear!.reader, on: copy, width: w, height: h)
+    }
+
+    private func readMatrix(_ image: LumaImage) throws -> MatrixFinds {
+        guard let matrix else { return [] }
+        let (w, h) = (image.width, image.height)
+        let frame: UnsafeMutablePointer<UInt8>
+        do {
+            frame = try matrix.reader.buffer(matrixRoom(width: w, height: h))
+        } catch {
+            handout.made(nil)
+            throw error
+        }
+        binarizer.binarize(image, into: frame)
+        handout.made(frame)
+        return try doMatrixReads(with: matrix.reader, on: frame, width: w, height: h)
+    }
+
+    /// Takes the matrix reads left, one at a time, until none is.
+    private func doMatrixReads(with reader: ZXingReader, on frame: UnsafeMutablePointer<UInt8>, width w: Int, height h: Int) throws -> MatrixFinds {
+        var finds: MatrixFinds = []
+        while let next = handout.take() {
+            finds.append((next, try read(plan[next], with: reader, on: frame, width: w, height: h)))
+        }
+        return finds
+    }
+
+    /// One matrix read, on a side's copy of the black-and-white frame (`width` x `height`, room for a window after it).
+    private func read(_ read: MatrixRead, with reader: ZXingReader, on frame: UnsafeMutablePointer<UInt8>, width w: Int, height h: Int) throws -> [DetectedObject] {
+        switch read {
+        case let .whole(formats, turned):
+            return try reader.read(formats, frame, width: w, height: h, stride: w, blackAndWhite: true, turnedToo: turned) { (Double($0), Double($1)) }
+        case .aztecWindows:
+            var found: [DetectedObject] = []
+            let window = frame + w * h
+            for center in bullseyes.centers(in: frame, width: w, height: h) {
+                // Up to 80 modules each way: the largest Aztec code is 151 modules across.
+                let half = min(Int(center.module * 80), 512), side = 2 * half + 1
+                window.update(repeating: 255, count: side * side)
+                let x0 = center.x - half, y0 = center.y - half
+                let left = max(0, x0), right = min(w, x0 + side)
+                for y in max(0, y0)..<min(h, y0 + side) {
+                    (window + (y - y0) * side + (left - x0)).update(from: frame + y * w + left, count: right - left)
                 }
+                found += try reader.read(CodeFormat.aztec.bit, window, width: side, height: side, stride: side, blackAndWhite: true) {
+                    (Double($0 + x0), Double($1 + y0))
+                }
+            }
+            return found
+        case let .dataMatrixBand(eighths):
+            guard h >= 16 else { return [] }
+            let middle = h * eighths / 8, reach = min(middle, h - middle, h / 4)
+            return try reader.read(CodeFormat.datamatrix.bit, frame + (middle - reach) * w, width: w, height: 2 * reach, stride: w, blackAndWhite: true) {
+                (Double($0), Double($1 + middle - reach))
             }
         }
     }
@@ -182,44 +299,46 @@ final class CodeReader {
     private static func touch(_ a: PixelBox, _ b: PixelBox) -> Bool {
         a.x <= b.x + b.width && b.x <= a.x + a.width && a.y <= b.y + b.height && b.y <= a.y + a.height
     }
+}
 
-    private func readMatrix(_ image: LumaImage) throws -> [DetectedObject] {
-        guard let matrix else { return [] }
-        let (w, h) = (image.width, image.height)
-        // The frame goes once, black and white, into the memory the helper
-        // reads, and the bull's-eye windows after it: every read below names a part of it.
-        let room = w * h + (aztec == nil ? 0 : Self.windowSide * Self.windowSide)
-        let frame = try matrix.reader.buffer(room)
-        binarizer.binarize(image, into: frame)
-        // Turned too for the whole frame only: PDF417 is read in rows; DataMatrix and Aztec codes are found at any angle.
-        func read(_ formats: Int32, _ pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int, at origin: (x: Int, y: Int)) throws -> [DetectedObject] {
-            try matrix.reader.read(formats, pixels, width: width, height: height, stride: stride, blackAndWhite: true,
-                                   turnedToo: pixels == frame && formats & CodeFormat.pdf417.bit != 0) {
-                (Double($0 + origin.x), Double($1 + origin.y))
-            }
+/// The matrix reads of one frame, handed out in order to whichever side of
+/// `CodeReader` asks next, and the black-and-white frame they read, once the
+/// matrix side has made it.
+private final class MatrixReadHandout {
+    private let lock = ConditionLock()
+    // Guarded by `lock`.
+    private var count = 0, next = 0
+    private var frame: UnsafePointer<UInt8>?
+    private var isMade = false
+
+    /// A new frame, of `reads` reads.
+    func start(reads: Int) {
+        lock.withLock { (count, next, frame, isMade) = (reads, 0, nil, false) }
+    }
+
+    /// From the matrix side: the black-and-white frame is made (nil: it could not be).
+    func made(_ frame: UnsafePointer<UInt8>?) {
+        lock.withLock {
+            (self.frame, isMade) = (frame, true)
+            lock.broadcast()
         }
-        var objects = try read(matrix.formats, frame, width: w, height: h, stride: w, at: (0, 0))
-        func add(_ found: [DetectedObject]) { Self.add(found, to: &objects) { $0.intersectionOverUnion($1) > 0.2 } }
-        if let aztec {
-            let window = frame + w * h
-            for center in bullseyes.centers(in: frame, width: w, height: h) {
-                // Up to 80 modules each way: the largest Aztec code is 151 modules across.
-                let half = min(Int(center.module * 80), 512), side = 2 * half + 1
-                window.update(repeating: 255, count: side * side)
-                let x0 = center.x - half, y0 = center.y - half
-                let left = max(0, x0), right = min(w, x0 + side)
-                for y in max(0, y0)..<min(h, y0 + side) {
-                    (window + (y - y0) * side + (left - x0)).update(from: frame + y * w + left, count: right - left)
-                }
-                add(try read(aztec, window, width: side, height: side, stride: side, at: (x0, y0)))
-            }
+    }
+
+    /// The next read's place in the plan, nil when none is left.
+    func take() -> Int? {
+        lock.withLock {
+            guard next < count else { return nil }
+            defer { next += 1 }
+            return next
         }
-        if let dataMatrix, h >= 16 {
-            for k in [1, 2, 3, 5, 6, 7] {
-                let middle = h * k / 8, reach = min(middle, h - middle, h / 4)
-                add(try read(dataMatrix, frame + (middle - reach) * w, width: w, height: 2 * reach, stride: w, at: (0, middle - reach)))
-            }
+    }
+
+    /// The black-and-white frame once it is made, if reads are left; nil at
+    /// once when none is (or the frame could not be made).
+    func frameIfReadsLeft() -> UnsafePointer<UInt8>? {
+        lock.withLock {
+            while !isMade && next < count { lock.wait() }
+            return next < count ? frame : nil
         }
-        return objects
     }
 }
