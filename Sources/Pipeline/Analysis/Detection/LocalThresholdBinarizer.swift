@@ -18,13 +18,30 @@ public final class LocalThresholdBinarizer {
 
     public init() {}
 
+    deinit { freeColumnBuffers() }
+
+    private func freeColumnBuffers() {
+        columnSum.deallocate()
+        columnLow.deallocate()
+        columnHigh.deallocate()
+        pixelThresholds.deallocate()
+    }
+
     /// Blocks across and down that the arrays below are made for.
     private var shape = (columns: 0, rows: 0)
     private var levels: [Int32] = []
     private var thresholds: [UInt8] = []
     /// The levels summed over the rectangle from the first block to each block.
     private var sums: [Int32] = []
-    private var blockSum: [Int32] = [], blockMin: [UInt8] = [], blockMax: [UInt8] = []
+    /// Pixels across that the buffers below are made for.
+    private var width = 0
+    /// Each column's sum, darkest and lightest pixel over one row of blocks:
+    /// filled a row at a time, so the compiler works on many columns at once.
+    private var columnSum = UnsafeMutablePointer<UInt16>.allocate(capacity: 0)
+    private var columnLow = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
+    private var columnHigh = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
+    /// Each pixel's threshold along a row of blocks.
+    private var pixelThresholds = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
 
     /// Writes the black-and-white picture of `image` (`width` x `height`, rows
     /// tight) to `output`, which holds as many bytes.
@@ -37,35 +54,40 @@ public final class LocalThresholdBinarizer {
             levels = Array(repeating: 0, count: columns * rows)
             thresholds = Array(repeating: 0, count: columns * rows)
             sums = Array(repeating: 0, count: (columns + 1) * (rows + 1))
-            blockSum = Array(repeating: 0, count: columns)
-            blockMin = Array(repeating: 0, count: columns)
-            blockMax = Array(repeating: 0, count: columns)
+        }
+        if width != w {
+            width = w
+            freeColumnBuffers()
+            columnSum = .allocate(capacity: w)
+            columnLow = .allocate(capacity: w)
+            columnHigh = .allocate(capacity: w)
+            pixelThresholds = .allocate(capacity: w)
         }
         let pixels = image.pixels.baseAddress!
         levels.withUnsafeMutableBufferPointer { levels in
-            blockSum.withUnsafeMutableBufferPointer { sum in
-                blockMin.withUnsafeMutableBufferPointer { low in
-                    blockMax.withUnsafeMutableBufferPointer { high in
-                        for by in 0..<rows {
-                            Self.measure(pixels, width: w, rows: (by * b)..<min(h, by * b + b), sum: sum, low: low, high: high)
-                            let tall = min(h, by * b + b) - by * b
-                            for bx in 0..<columns {
-                                let count = Int32(tall * (min(w, bx * b + b) - bx * b))
-                                var level: Int32
-                                if Int(high[bx]) - Int(low[bx]) > Self.flatSpread {
-                                    level = sum[bx] / count
-                                } else {
-                                    level = Int32(low[bx]) / 2
-                                    if by > 0 && bx > 0 {
-                                        let around = (levels[(by - 1) * columns + bx] + 2 * levels[by * columns + bx - 1]
-                                                      + levels[(by - 1) * columns + bx - 1]) / 4
-                                        if Int32(low[bx]) < around { level = around }
-                                    }
-                                }
-                                levels[by * columns + bx] = level
-                            }
+            for by in 0..<rows {
+                let y0 = by * b, y1 = min(h, y0 + b)
+                measureColumns(pixels, width: w, rows: y0..<y1)
+                for bx in 0..<columns {
+                    let x0 = bx * b, x1 = min(w, x0 + b)
+                    var sum: Int32 = 0, low: UInt8 = 255, high: UInt8 = 0
+                    for x in x0..<x1 {
+                        sum &+= Int32(columnSum[x])
+                        low = min(low, columnLow[x])
+                        high = max(high, columnHigh[x])
+                    }
+                    var level: Int32
+                    if Int(high) - Int(low) > Self.flatSpread {
+                        level = sum / Int32((y1 - y0) * (x1 - x0))
+                    } else {
+                        level = Int32(low) / 2
+                        if by > 0 && bx > 0 {
+                            let around = (levels[(by - 1) * columns + bx] + 2 * levels[by * columns + bx - 1]
+                                          + levels[(by - 1) * columns + bx - 1]) / 4
+                            if Int32(low) < around { level = around }
                         }
                     }
+                    levels[by * columns + bx] = level
                 }
             }
         }
@@ -94,43 +116,34 @@ public final class LocalThresholdBinarizer {
             }
         }
         thresholds.withUnsafeBufferPointer { thresholds in
-            let whole = w / b
-            for y in 0..<h {
-                let row = pixels + y * w, out = output + y * w, limits = thresholds.baseAddress! + (y / b) * columns
-                for bx in 0..<whole {
-                    let t = limits[bx], x0 = bx * b
-                    for x in x0..<(x0 + b) { out[x] = row[x] > t ? 255 : 0 }
-                }
-                if whole < columns {
-                    let t = limits[whole]
-                    for x in (whole * b)..<w { out[x] = row[x] > t ? 255 : 0 }
+            let limit = pixelThresholds
+            for by in 0..<rows {
+                for x in 0..<w { limit[x] = thresholds[by * columns + x / b] }
+                for y in (by * b)..<min(h, by * b + b) {
+                    let row = pixels + y * w, out = output + y * w
+                    for x in 0..<w { out[x] = row[x] > limit[x] ? 255 : 0 }
                 }
             }
         }
     }
 
-    /// Each block's sum, darkest and lightest pixel over `rows`, into the arrays.
-    private static func measure(_ pixels: UnsafePointer<UInt8>, width w: Int, rows: Range<Int>, sum: UnsafeMutableBufferPointer<Int32>,
-                                low: UnsafeMutableBufferPointer<UInt8>, high: UnsafeMutableBufferPointer<UInt8>) {
-        let b = block, columns = sum.count
-        for bx in 0..<columns { (sum[bx], low[bx], high[bx]) = (0, 255, 0) }
-        let whole = w / b
-        for y in rows {
+    /// Each column's sum, darkest and lightest pixel over `rows`, into the column buffers.
+    private func measureColumns(_ pixels: UnsafePointer<UInt8>, width w: Int, rows: Range<Int>) {
+        let (sum, low, high) = (columnSum, columnLow, columnHigh)
+        let first = pixels + rows.lowerBound * w
+        for x in 0..<w {
+            sum[x] = UInt16(first[x])
+            low[x] = first[x]
+            high[x] = first[x]
+        }
+        for y in rows.dropFirst() {
             let row = pixels + y * w
-            func add(_ bx: Int, _ xs: Range<Int>) {
-                var s: Int32 = 0, lo: UInt8 = 255, hi: UInt8 = 0
-                for x in xs {
-                    let v = row[x]
-                    s &+= Int32(v)
-                    lo = min(lo, v)
-                    hi = max(hi, v)
-                }
-                sum[bx] &+= s
-                low[bx] = min(low[bx], lo)
-                high[bx] = max(high[bx], hi)
+            for x in 0..<w {
+                let v = row[x]
+                sum[x] &+= UInt16(v)
+                low[x] = min(low[x], v)
+                high[x] = max(high[x], v)
             }
-            for bx in 0..<whole { add(bx, (bx * b)..<(bx * b + b)) }
-            if whole < columns { add(whole, (whole * b)..<w) }
         }
     }
 }
