@@ -227,8 +227,7 @@ public final class RunBuilder {
                     (analysis.record(for: index)?.result("objects") as? DetectedObjects)?.objects.filter { $0.type == "face" }.map(\.bounds) ?? []
                 }
             }
-            let overlay = description.overlay ?? (description.paced ? .labels : .none)
-            if overlay != .none, description.detection != nil {
+            if overlay != .none {
                 var font: ConsoleFont?
                 if overlay == .labels {
                     do {
@@ -269,8 +268,15 @@ public final class RunBuilder {
     /// it, on a machine whose GL would be Mesa's software renderer. Its
     /// frames may then never need it (see `DeferredGPUContext`).
     private var opensGPUWhenNeeded: Bool {
-        !description.paced && description.source.camera == nil && description.platform == .auto && analyzers.isEmpty
+        !description.paced && description.source.camera == nil && description.platform == .auto && overlay == .none
             && DeferredGPUContext.expectsSoftwareRendering
+    }
+
+    /// What `--detect` draws over the frames: `--overlay`, by default labels
+    /// on a live preview and nothing on an offline run.
+    private var overlay: DetectionOverlay.Mode {
+        guard description.detection != nil else { return .none }
+        return description.overlay ?? (description.paced ? .labels : .none)
     }
 
     /// `--audio`: the capture device opened and set up, so that a missing or

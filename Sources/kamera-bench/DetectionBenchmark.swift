@@ -63,6 +63,9 @@ struct DetectionBenchmark {
             list.append(Job(size: size, name: "no detection, no code", program: "gstreamer", arguments: gst(codeless(size)) + ["fakesink"]))
             list.append(Job(size: size, name: "codes (zxing), no code", program: "gstreamer", arguments: gst(codeless(size)) + ["zxing", "!", "fakesink"],
                             base: "no detection, no code"))
+            // try-rotate: zxing-cpp reads the frame turned too (linear codes and PDF417 held sideways), as Kamera does.
+            list.append(Job(size: size, name: "codes (zxing, turned too), no code", program: "gstreamer",
+                            arguments: gst(codeless(size)) + ["zxing", "try-rotate=true", "!", "fakesink"], base: "no detection, no code"))
             let gst = gst(input)
             list.append(Job(size: size, name: "no detection", program: "gstreamer", arguments: gst + ["fakesink"]))
             // facedetect given each of Kamera's cascades, its smallest face and its scale steps (facedetect's own are 1.25 apart).
@@ -73,6 +76,8 @@ struct DetectionBenchmark {
                                 base: "no detection"))
             }
             list.append(Job(size: size, name: "codes (zxing)", program: "gstreamer", arguments: gst + ["zxing", "!", "fakesink"], base: "no detection"))
+            list.append(Job(size: size, name: "codes (zxing, turned too)", program: "gstreamer", arguments: gst + ["zxing", "try-rotate=true", "!", "fakesink"],
+                            base: "no detection"))
             list.append(Job(size: size, name: "codes (zbar)", program: "gstreamer", arguments: gst + ["zbar", "!", "fakesink"], base: "no detection"))
         }
         return list
@@ -136,7 +141,8 @@ struct DetectionBenchmark {
         }
         for size in Self.sizes {
             for (kind, peer) in [("faces", "faces (lbp)"), ("faces=haar", "faces (haar)"), ("codes", "codes (zxing)"), ("codes=qr", "codes (zxing)"),
-                                 ("codes, no code", "codes (zxing), no code"), ("codes", "codes (zbar)")] {
+                                 ("codes", "codes (zxing, turned too)"),
+                                 ("codes, no code", "codes (zxing), no code"), ("codes, no code", "codes (zxing, turned too), no code"), ("codes", "codes (zbar)")] {
                 func ms(_ program: String, _ name: String, _ value: (Job) -> Double?) -> Double? {
                     guard let job = jobs.first(where: { $0.size == size && $0.program == program && $0.name == name }), let own = value(job),
                           let without = jobs.first(where: { $0.size == size && $0.program == program && $0.name == job.base }).flatMap(value) else { return nil }

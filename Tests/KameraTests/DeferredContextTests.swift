@@ -33,17 +33,33 @@ final class DeferredContextTests: ScratchFolderTestCase {
         XCTAssertEqual(deferred.bytes, opened.bytes)
     }
 
+    /// Detection works on the frame's luma on the CPU: an offline run that
+    /// draws nothing over the frames keeps the context closed, and one that
+    /// draws boxes opens it, as its overlay is drawn on the GPU.
+    func testDetectionOpensTheContextOnlyToDrawBoxes() throws {
+        try XCTSkipUnless(DeferredGPUContext.expectsSoftwareRendering, "this machine's GL is a GPU: the context opens at once")
+        let plain = try render(filters: [], platform: .auto, to: "codes.y4m", detection: DetectionRequest(codeFormats: [.qr]), overlay: nil)
+        XCTAssertFalse(plain.opened, "no overlay: detection alone needs no GPU")
+        XCTAssertEqual(frames(in: plain.bytes), 3)
+        let boxes = try render(filters: [], platform: .auto, to: "boxes.y4m", detection: DetectionRequest(codeFormats: [.qr]), overlay: .boxes)
+        XCTAssertTrue(boxes.opened, "the boxes are drawn on the GPU")
+        XCTAssertEqual(frames(in: boxes.bytes), 3)
+    }
+
     private func frames(in y4m: Data) -> Int {
         String(decoding: y4m, as: UTF8.self).components(separatedBy: "FRAME").count - 1
     }
 
     /// Three 96x64 frames of the test pattern (YUYV) through `filters` into a Y4M file.
-    private func render(filters: [String], platform: GPUPlatform, to name: String) throws -> (opened: Bool, readBacks: Int, bytes: Data) {
+    private func render(filters: [String], platform: GPUPlatform, to name: String, detection: DetectionRequest? = nil,
+                        overlay: DetectionOverlay.Mode? = nil) throws -> (opened: Bool, readBacks: Int, bytes: Data) {
         var description = RunDescription()
         description.source.inputSize = (96, 64)
         description.settings = RenderSettings(crop: .none, filters: try FilterChain(parsing: filters))
         description.platform = platform
         description.frames = 3
+        description.detection = detection
+        description.overlay = overlay
         let path = folder.appendingPathComponent(name).path
         description.outputs = [.y4m(try OutputPattern(path))]
         let builder = try RunBuilder(description)
