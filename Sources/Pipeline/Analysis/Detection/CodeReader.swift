@@ -106,13 +106,10 @@ final class CodeReader {
         }
         linear = try side(formats.filter(\.isLinear))
         matrix = try side(formats.filter { !$0.isLinear })
-        // PDF417 on its own read, the only one turned too (it is read in rows;
-        // DataMatrix and Aztec codes are found at any angle), so that the
-        // sides share the whole frame's work too.
-        let whole = matrix?.formats ?? 0, pdf417 = CodeFormat.pdf417.bit
+        // Turned too where PDF417 is read (it is read in rows; DataMatrix and
+        // Aztec codes are found at any angle).
         var plan: [MatrixRead] = []
-        if whole & ~pdf417 != 0 { plan.append(.whole(formats: whole & ~pdf417, turned: false)) }
-        if whole & pdf417 != 0 { plan.append(.whole(formats: pdf417, turned: true)) }
+        if let matrix { plan.append(.whole(formats: matrix.formats, turned: matrix.formats & CodeFormat.pdf417.bit != 0)) }
         if formats.contains(.aztec) { plan.append(.aztecWindows) }
         if formats.contains(.datamatrix) { plan += [1, 2, 3, 5, 6, 7].map { .dataMatrixBand(eighths: $0) } }
         self.plan = plan
