@@ -178,28 +178,28 @@ final class CodeReader {
     private struct LinearSamples {
         let rowGap: Int, rows: Int
         let columnGap: Int, columns: Int
+        /// Bytes of the rows, then of the columns turned.
+        let size: Int
 
         init(width w: Int, height h: Int) {
             rowGap = h / 4 >= 32 ? 4 : 1
             rows = h / rowGap
             columnGap = max(1, w >> 8)
             columns = (w + columnGap - 1) / columnGap
+            size = rows * w + columns * h
         }
-
-        /// Bytes of the rows, then of the columns turned.
-        func size(width w: Int, height h: Int) -> Int { rows * w + columns * h }
     }
 
     /// The linear side's memory: its samples, then its copy of the black-and-white frame.
-    private func linearBuffer(width w: Int, height h: Int) throws -> UnsafeMutablePointer<UInt8> {
-        try linear!.reader.buffer(LinearSamples(width: w, height: h).size(width: w, height: h) + (matrix == nil ? 0 : matrixRoom(width: w, height: h)))
+    private func linearBuffer(_ linear: Side, _ samples: LinearSamples, width w: Int, height h: Int) throws -> UnsafeMutablePointer<UInt8> {
+        try linear.reader.buffer(samples.size + (matrix == nil ? 0 : matrixRoom(width: w, height: h)))
     }
 
     private func readLinear(_ image: LumaImage) throws -> [DetectedObject] {
         guard let linear else { return [] }
         let (w, h) = (image.width, image.height)
         let samples = LinearSamples(width: w, height: h), pixels = image.pixels.baseAddress!
-        let across = try linearBuffer(width: w, height: h), down = across + samples.rows * w
+        let across = try linearBuffer(linear, samples, width: w, height: h), down = across + samples.rows * w
         for row in 0..<samples.rows {
             (across + row * w).update(from: pixels + row * samples.rowGap * w, count: w)
         }
@@ -222,11 +222,11 @@ final class CodeReader {
     /// The matrix reads still left once the linear side is done, on its own
     /// copy of the black-and-white frame (each helper reads only its own memory).
     private func helpWithMatrixReads(_ image: LumaImage) throws -> MatrixFinds {
-        guard linear != nil, let made = handout.frameIfReadsLeft() else { return [] }
-        let (w, h) = (image.width, image.height)
-        let copy = try linearBuffer(width: w, height: h) + LinearSamples(width: w, height: h).size(width: w, height: h)
+        guard let linear, let made = handout.frameIfReadsLeft() else { return [] }
+        let (w, h) = (image.width, image.height), samples = LinearSamples(width: w, height: h)
+        let copy = try linearBuffer(linear, samples, width: w, height: h) + samples.size
         copy.update(from: made, count: w * h)
-        return try doMatrixReads(with: linear!.reader, on: copy, width: w, height: h)
+        return try doMatrixReads(with: linear.reader, on: copy, width: w, height: h)
     }
 
     private func readMatrix(_ image: LumaImage) throws -> MatrixFinds {
