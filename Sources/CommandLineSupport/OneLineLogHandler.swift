@@ -15,9 +15,9 @@ public struct OneLineLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    public func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
-             file: String, function: String, line: UInt) {
+    public func log(event: LogEvent) {
+        let level = event.level
         let prefix = level >= .warning ? "kamera: \(level): " : level == .notice ? "kamera: note: " : "kamera: "
-        FileHandle.standardError.write(Data((prefix + TerminalText.oneLine(message.description) + "\n").utf8))
+        FileHandle.standardError.write(Data((prefix + TerminalText.oneLine(event.message.description) + "\n").utf8))
     }
 }
