@@ -216,18 +216,18 @@ public final class TextureCache {
     ///
     /// A `mosaic` above 1 makes a frame converted on the CPU (`convertsToMemory`)
     /// a mosaic of blocks that size, each the color of its center pixel, as
-    /// `pixellate=N` draws: one pixel a block is converted. Other frames ignore it.
+    /// `pixellate=N` draws: one pixel a block is gpu.converted. Other frames ignore it.
     public func texture(for frame: Frame, folding transform: RGBTransform?,
                         magnification: Float = 1, mosaic: Int = 1) throws -> (texture: TextureView, folded: Bool) {
         guard frame.width > 0, frame.height > 0 else { throw GPUError("frame size \(frame.width)x\(frame.height) is empty") }
-        _ = try opened()
+        let gpu = try opened()
         lastConversionHalved = false
         let rect = crop.rectangle(width: frame.width, height: frame.height, zoom: zoom)
         let region = TextureRegion(x: Float(rect.x) / Float(frame.width), y: Float(rect.y) / Float(frame.height),
                                    width: Float(rect.width) / Float(frame.width), height: Float(rect.height) / Float(frame.height))
         let folds = transform != nil && frame.format.isYUV
         if upload != .copy, frame.planes[0].dmabuf != nil {
-            if let imported = try importedTexture(for: frame, rect: rect, region: region, transform: transform) {
+            if let imported = try importedTexture(for: frame, on: gpu, rect: rect, region: region, transform: transform) {
                 lastPath = .dmabuf
                 return (imported, folds)
             }
@@ -238,9 +238,9 @@ public final class TextureCache {
         if frame.format.isYUV && convertsYUVOnCPU {
             let halved = mosaic == 1 && magnification < Self.halvingMagnification && rect.width > 1 && rect.height > 1
             lastConversionHalved = halved
-            return (try convertedOnCPU(frame, rect: rect, transform: transform, halved: halved, mosaic: mosaic), folds)
+            return (try convertedOnCPU(frame, on: gpu, rect: rect, transform: transform, halved: halved, mosaic: mosaic), folds)
         }
-        return (try copiedTexture(for: frame, rect: rect, region: region, transform: transform), folds)
+        return (try copiedTexture(for: frame, on: gpu, rect: rect, region: region, transform: transform), folds)
     }
 
     /// Below this magnification a GPU's mipmapping samples the next level.
@@ -248,67 +248,67 @@ public final class TextureCache {
 
     /// The texture for `frame` by upload: `glTexSubImage2D` into reused
     /// textures; YUV through a conversion pass applying `transform`.
-    private func copiedTexture(for frame: Frame, rect: (x: Int, y: Int, width: Int, height: Int), region: TextureRegion,
+    private func copiedTexture(for frame: Frame, on gpu: Device, rect: (x: Int, y: Int, width: Int, height: Int), region: TextureRegion,
                                transform: RGBTransform?) throws -> TextureView {
-        try prepare(frame)
+        try prepare(frame, on: gpu)
         switch frame.format {
         case .rgba, .rgb24, .grey:
-            upload(frame, plane: 0, format: glFormat(frame.format), bytesPerPixel: frame.format == .rgba ? 4 : frame.format == .rgb24 ? 3 : 1,
+            upload(frame, on: gpu, plane: 0, format: glFormat(frame.format), bytesPerPixel: frame.format == .rgba ? 4 : frame.format == .rgb24 ? 3 : 1,
                    width: frame.width, height: frame.height)
             return TextureView(name: planes[0], width: frame.width, height: frame.height, region: region)
         case .bgra:
-            upload(frame, plane: 0, format: uploadsBGRADirectly ? GLenum(GL_BGRA_EXT) : GLenum(GL_RGBA), bytesPerPixel: 4,
+            upload(frame, on: gpu, plane: 0, format: uploadsBGRADirectly ? GLenum(GL_BGRA_EXT) : GLenum(GL_RGBA), bytesPerPixel: 4,
                    width: frame.width, height: frame.height)
             if uploadsBGRADirectly {
                 return TextureView(name: planes[0], width: frame.width, height: frame.height, region: region)
             }
             let program = try swizzleProgram ?? ShaderProgram(quadFragment: ShaderSource.bgra, name: "bgra.frag")
             swizzleProgram = program
-            try converted.resize(width: rect.width, height: rect.height)
-            converted.bind()
+            try gpu.converted.resize(width: rect.width, height: rect.height)
+            gpu.converted.bind()
             program.use()
             GL.bindTexture(planes[0])
-            quad.draw(Quad.vertices(filling: region))
-            return converted.asTexture
+            gpu.quad.draw(Quad.vertices(filling: region))
+            return gpu.converted.asTexture
         case .yuyv:
-            upload(frame, plane: 0, format: GLenum(GL_RGBA), bytesPerPixel: 4, width: (frame.width + 1) / 2, height: frame.height)
-            return try convert(frame, program: yuyv(), planes: planes[0], 0, rect: rect, region: region, transform: transform)
+            upload(frame, on: gpu, plane: 0, format: GLenum(GL_RGBA), bytesPerPixel: 4, width: (frame.width + 1) / 2, height: frame.height)
+            return try convert(frame, on: gpu, program: yuyv(), planes: planes[0], 0, rect: rect, region: region, transform: transform)
         case .nv12:
-            upload(frame, plane: 0, format: GLenum(GL_LUMINANCE), bytesPerPixel: 1, width: frame.width, height: frame.height)
-            upload(frame, plane: 1, format: GLenum(GL_LUMINANCE_ALPHA), bytesPerPixel: 2,
+            upload(frame, on: gpu, plane: 0, format: GLenum(GL_LUMINANCE), bytesPerPixel: 1, width: frame.width, height: frame.height)
+            upload(frame, on: gpu, plane: 1, format: GLenum(GL_LUMINANCE_ALPHA), bytesPerPixel: 2,
                    width: (frame.width + 1) / 2, height: (frame.height + 1) / 2)
             let program = try nv12Program ?? YUVProgram(fragment: ShaderSource.nv12, name: "nv12.frag")
             nv12Program = program
-            return try convert(frame, program: program, planes: planes[0], planes[1], rect: rect, region: region, transform: transform)
+            return try convert(frame, on: gpu, program: program, planes: planes[0], planes[1], rect: rect, region: region, transform: transform)
         case .bayer8, .bayer16:
-            return try demosaic(frame, rect: rect, region: region)
+            return try demosaic(frame, on: gpu, rect: rect, region: region)
         }
     }
 
     /// A raw Bayer frame developed by the demosaic pass, over the crop only.
-    private func demosaic(_ frame: Frame, rect: (x: Int, y: Int, width: Int, height: Int), region: TextureRegion) throws -> TextureView {
+    private func demosaic(_ frame: Frame, on gpu: Device, rect: (x: Int, y: Int, width: Int, height: Int), region: TextureRegion) throws -> TextureView {
         guard let bayer = frame.bayer else { throw GPUError("a raw \(frame.format.name) frame came without its Bayer pattern") }
         if let problem = BayerMosaic.sizeProblem(width: frame.width, height: frame.height) { throw GPUError(problem) }
         let sixteen = frame.format == .bayer16
-        upload(frame, plane: 0, format: GLenum(sixteen ? GL_LUMINANCE_ALPHA : GL_LUMINANCE), bytesPerPixel: sixteen ? 2 : 1,
+        upload(frame, on: gpu, plane: 0, format: GLenum(sixteen ? GL_LUMINANCE_ALPHA : GL_LUMINANCE), bytesPerPixel: sixteen ? 2 : 1,
                width: frame.width, height: frame.height)
         let method = bayer.settings.demosaic
         let program = try bayerPrograms[method] ?? BayerProgram(demosaic: method)
         bayerPrograms[method] = program
-        try converted.resize(width: rect.width, height: rect.height)
-        converted.bind()
+        try gpu.converted.resize(width: rect.width, height: rect.height)
+        gpu.converted.bind()
         program.program.use()
         program.set(frame: frame, bayer: bayer)
         GL.bindTexture(planes[0])
-        quad.draw(Quad.vertices(filling: region))
-        return converted.asTexture
+        gpu.quad.draw(Quad.vertices(filling: region))
+        return gpu.converted.asTexture
     }
 
     /// The cropped rectangle converted on the CPU (at half size when
     /// `halved`) and uploaded into a texture of its size, made once per size.
     /// BGRA where the GPU takes it: llvmpipe draws a BGRA texture onto its
     /// BGRA/XRGB screen on a fixed-point path, several times faster than RGBA.
-    private func convertedOnCPU(_ frame: Frame, rect: (x: Int, y: Int, width: Int, height: Int), transform: RGBTransform?,
+    private func convertedOnCPU(_ frame: Frame, on gpu: Device, rect: (x: Int, y: Int, width: Int, height: Int), transform: RGBTransform?,
                                 halved: Bool, mosaic: Int) throws -> TextureView {
         let size = YUVToRGBA.outputSize(width: rect.width, height: rect.height, halved: halved)
         let format = uploadsBGRADirectly ? GLenum(GL_BGRA_EXT) : GLenum(GL_RGBA)
@@ -317,8 +317,8 @@ public final class TextureCache {
         if let t = convertedUpload, t.width == size.width, t.height == size.height, t.format == format {
             glBindTexture(GLenum(GL_TEXTURE_2D), t.texture)
         } else {
-            for side in [size.width, size.height] where side > maxTextureSize {
-                throw GPUError("a \(size.width)x\(size.height) image is above this GPU's texture limit of \(maxTextureSize)x\(maxTextureSize); use a smaller input")
+            for side in [size.width, size.height] where side > gpu.maxTextureSize {
+                throw GPUError("a \(size.width)x\(size.height) image is above this GPU's texture limit of \(gpu.maxTextureSize)x\(gpu.maxTextureSize); use a smaller input")
             }
             if var old = convertedUpload?.texture { glDeleteTextures(1, &old) }
             let texture = GL.makeTexture(filter: GL_LINEAR)
@@ -333,32 +333,24 @@ public final class TextureCache {
         return TextureView(name: convertedUpload!.texture, width: size.width, height: size.height, region: .full)
     }
 
-    // The GPU side's parts, for the drawing paths (all behind `texture(for:folding:magnification:mosaic:)`, which makes it).
-    private var converted: Framebuffer { device!.converted }
-    private var copier: TextureCopier { device!.copier }
-    private var importer: DMABufImporter? { device!.importer }
-    private var maxTextureSize: Int { device!.maxTextureSize }
-    private var supportsRowLength: Bool { device!.supportsRowLength }
-    private var quad: Quad { device!.quad }
-
     private func yuyv() throws -> YUVProgram {
         let program = try yuyvProgram ?? YUVProgram(fragment: ShaderSource.yuyv, name: "yuyv.frag")
         yuyvProgram = program
         return program
     }
 
-    private func convert(_ frame: Frame, program: YUVProgram, planes luma: GLuint, _ chroma: GLuint,
+    private func convert(_ frame: Frame, on gpu: Device, program: YUVProgram, planes luma: GLuint, _ chroma: GLuint,
                          rect: (x: Int, y: Int, width: Int, height: Int), region: TextureRegion,
                          transform: RGBTransform?) throws -> TextureView {
-        try converted.resize(width: rect.width, height: rect.height)
-        converted.bind()
+        try gpu.converted.resize(width: rect.width, height: rect.height)
+        gpu.converted.bind()
         program.program.use()
         program.set(frame: frame, transform: transform)
         GL.bindTexture(luma, unit: 0)
         if chroma != 0 { GL.bindTexture(chroma, unit: 1) }
-        quad.draw(Quad.vertices(filling: region))
+        gpu.quad.draw(Quad.vertices(filling: region))
         glActiveTexture(GLenum(GL_TEXTURE0))
-        return converted.asTexture
+        return gpu.converted.asTexture
     }
 
     /// How a frame's first plane is imported: the DRM format whose texels the
@@ -378,7 +370,7 @@ public final class TextureCache {
     }
 
     /// The texture for `frame` by dma-buf import, or nil when it is to be copied.
-    private func importedTexture(for frame: Frame, rect: (x: Int, y: Int, width: Int, height: Int),
+    private func importedTexture(for frame: Frame, on gpu: Device, rect: (x: Int, y: Int, width: Int, height: Int),
                                  region: TextureRegion, transform: RGBTransform?) throws -> TextureView? {
         func fallBack(_ reason: String) throws -> TextureView? {
             if upload == .dmabuf { throw GPUError("dma-buf import required, but \(reason)") }
@@ -387,7 +379,7 @@ public final class TextureCache {
         }
         // Decided once per source: after a failure, copy without trying again.
         if !importVerified, let copyReason { return try fallBack(copyReason) }
-        guard let importer else { return try fallBack("no dma-buf import") }
+        guard let importer = gpu.importer else { return try fallBack("no dma-buf import") }
         guard let layout = importLayout(for: frame), let dmabuf = frame.planes[0].dmabuf else {
             return try fallBack(Self.notImported(frame.format) ?? "the frame's planes are not in one dma-buf")
         }
@@ -395,7 +387,7 @@ public final class TextureCache {
         do {
             let texture = try importer.texture(for: dmabuf, layout: layout)
             if frame.format == .yuyv {
-                result = try convert(frame, program: yuyv(), planes: texture, 0, rect: rect, region: region, transform: transform)
+                result = try convert(frame, on: gpu, program: yuyv(), planes: texture, 0, rect: rect, region: region, transform: transform)
             } else {
                 result = TextureView(name: texture, width: frame.width, height: frame.height, region: region)
             }
@@ -405,8 +397,8 @@ public final class TextureCache {
         if !importVerified {
             // Check the import against the copy path once: a driver that imports
             // but reads the wrong bytes must not go unnoticed.
-            let imported = try pixels(of: result)
-            let copied = try pixels(of: copiedTexture(for: frame, rect: rect, region: region, transform: transform))
+            let imported = try pixels(of: result, on: gpu)
+            let copied = try pixels(of: copiedTexture(for: frame, on: gpu, rect: rect, region: region, transform: transform), on: gpu)
             let differing = stride(from: 0, to: min(imported.count, copied.count), by: 4).filter { i in
                 (i..<i + 4).contains { abs(Int(imported[$0]) - Int(copied[$0])) > 1 }
             }.count
@@ -416,7 +408,7 @@ public final class TextureCache {
             importVerified = true
             copyReason = nil
             if frame.format == .yuyv {
-                return try convert(frame, program: yuyv(), planes: importer.texture(for: dmabuf, layout: layout), 0, rect: rect, region: region,
+                return try convert(frame, on: gpu, program: yuyv(), planes: importer.texture(for: dmabuf, layout: layout), 0, rect: rect, region: region,
                                    transform: transform)
             }
         }
@@ -424,9 +416,9 @@ public final class TextureCache {
     }
 
     /// The region of `texture` as RGBA bytes, drawn into a scratch framebuffer.
-    private func pixels(of texture: TextureView) throws -> [UInt8] {
+    private func pixels(of texture: TextureView, on gpu: Device) throws -> [UInt8] {
         let target = try Framebuffer.reused(&scratch, width: texture.pixelWidth, height: texture.pixelHeight)
-        copier.copy(texture, into: target)
+        gpu.copier.copy(texture, into: target)
         var bytes = [UInt8](repeating: 0, count: target.width * target.height * 4)
         bytes.withUnsafeMutableBytes { target.readPixels(into: $0) }
         try GL.check("reading back a frame to compare the dma-buf and copy paths")
@@ -434,7 +426,7 @@ public final class TextureCache {
     }
 
     /// Allocates plane textures when the frame's format or size differs from the last one.
-    private func prepare(_ frame: Frame) throws {
+    private func prepare(_ frame: Frame, on gpu: Device) throws {
         if let l = layout, l.format == frame.format, l.width == frame.width, l.height == frame.height { return }
         deletePlanes()
         let specs: [(format: GLenum, width: Int, height: Int)]
@@ -449,8 +441,8 @@ public final class TextureCache {
         case .bayer8: specs = [(GLenum(GL_LUMINANCE), frame.width, frame.height)]
         case .bayer16: specs = [(GLenum(GL_LUMINANCE_ALPHA), frame.width, frame.height)]
         }
-        for spec in specs where spec.width > maxTextureSize || spec.height > maxTextureSize {
-            throw GPUError("a \(frame.width)x\(frame.height) \(frame.format.name) frame needs a \(spec.width)x\(spec.height) texture, above this GPU's limit of \(maxTextureSize)x\(maxTextureSize); use a smaller input")
+        for spec in specs where spec.width > gpu.maxTextureSize || spec.height > gpu.maxTextureSize {
+            throw GPUError("a \(frame.width)x\(frame.height) \(frame.format.name) frame needs a \(spec.width)x\(spec.height) texture, above this GPU's limit of \(gpu.maxTextureSize)x\(gpu.maxTextureSize); use a smaller input")
         }
         for spec in specs {
             let texture = GL.makeTexture(filter: frame.format.isYUV || frame.format.isMosaic ? GL_NEAREST : GL_LINEAR)
@@ -462,7 +454,7 @@ public final class TextureCache {
         layout = (frame.format, frame.width, frame.height)
     }
 
-    private func upload(_ frame: Frame, plane index: Int, format: GLenum, bytesPerPixel: Int, width: Int, height: Int) {
+    private func upload(_ frame: Frame, on gpu: Device, plane index: Int, format: GLenum, bytesPerPixel: Int, width: Int, height: Int) {
         let plane = frame.planes[index]
         glBindTexture(GLenum(GL_TEXTURE_2D), planes[index])
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
@@ -470,7 +462,7 @@ public final class TextureCache {
         if plane.bytesPerRow == tight {
             glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(width), GLsizei(height), format,
                             GLenum(GL_UNSIGNED_BYTE), plane.bytes.baseAddress)
-        } else if supportsRowLength {
+        } else if gpu.supportsRowLength {
             glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), GLint(plane.bytesPerRow / bytesPerPixel))
             glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(width), GLsizei(height), format,
                             GLenum(GL_UNSIGNED_BYTE), plane.bytes.baseAddress)

@@ -100,7 +100,7 @@ final class PlanarConversionTests: XCTestCase {
                         let (frame, buffer) = randomFrame(format, width: c.width, height: c.height)
                         let r = c.rect
                         withExtendedLifetime(buffer) {
-                            planar.convert(frame, x: r.x, y: r.y, width: r.width, height: r.height, transform: m?.rgbTransform, to: target)
+                            _ = planar.convert(frame, x: r.x, y: r.y, width: r.width, height: r.height, transform: m?.rgbTransform, to: target)
                         }
                         let decoded = CPUReference.crop(CPUReference.decode(frame, folding: m), x: r.x, y: r.y, width: r.width, height: r.height)
                         let want = CPUReference.yuvPlanes(decoded, target, .c420)
