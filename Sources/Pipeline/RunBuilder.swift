@@ -218,7 +218,7 @@ public final class RunBuilder {
             let (metadata, scanner) = (metadata, scanner)
             analysis.onRecord = { record in
                 try metadata?.write(record)
-                if scanner?.take(record) == .done { loop.stop() }
+                if try scanner?.take(record) == .done { loop.stop() }
             }
             loop.analysis = analysis
             if description.settings.filters.followsFaces {

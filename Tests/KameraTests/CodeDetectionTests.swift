@@ -164,6 +164,18 @@ final class CodeDetectionTests: KameraProcessTestCase {
         XCTAssertEqual(result.stderr, "")
     }
 
+    /// The codes are the run's result: when standard output takes none of
+    /// them (a full disk), the run fails and says so, as `--metadata -` does.
+    func testCodesThatCannotBeWrittenFailTheRun() throws {
+        for once in ["", " --once"] {
+            let result = try sh("""
+                $K render --input \(ExamplesTests.repository.path)/Examples/Media/ticket.png --detect codes\(once) > /dev/full
+                """)
+            XCTAssertEqual(result.status, 1, once)
+            XCTAssertEqual(result.stderr, "kamera: error: standard output: cannot write the codes read: No space left on device\n", once)
+        }
+    }
+
     /// Debian 12's zxing-cpp aborts (an assertion) on this 50x35 picture,
     /// found by fuzzing. The reader runs zxing-cpp in a helper process, so
     /// the run goes on: that picture's codes are lost with a warning, and the

@@ -15,24 +15,28 @@ public final class CodeScanner {
 
     public init(once: Bool) { self.once = once }
 
-    /// Prints the new codes of `record`, on the analysis thread.
-    func take(_ record: MetadataRecord) -> Outcome {
+    /// Prints the new codes of `record`, on the analysis thread; throws when
+    /// standard output takes no more (a full disk, a closed pipe): the codes
+    /// are the run's result, and a run that lost them must not succeed.
+    func take(_ record: MetadataRecord) throws -> Outcome {
         guard !(once && found), let objects = record.result("objects") as? DetectedObjects else { return found && once ? .done : .more }
         for object in objects.objects where object.isNew && object.type != "face" {
             let value = object.value ?? ""
-            print(once ? value + "\n" : "\(object.type) \(Self.escaped(value))\n")
+            try print(once ? value + "\n" : "\(object.type) \(Self.escaped(value))\n")
             found = true
             if once { return .done }
         }
         return .more
     }
 
-    private func print(_ line: String) {
+    private func print(_ line: String) throws {
         var bytes = Array(line.utf8)[...]
         while !bytes.isEmpty {
             let n = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return }
+            guard n > 0 else {
+                throw OutputError("standard output: cannot write the codes read: \(n < 0 ? String(cString: strerror(errno)) : "nothing written")")
+            }
             bytes = bytes.dropFirst(n)
         }
     }
