@@ -69,6 +69,11 @@ public struct FilterChain: Equatable {
             return RegionFilter(try parse(filterText, intensity: intensity), region: region)
         }
         if text.hasSuffix(".frag") { return try CustomShaderFilter(path: text) }
+        // `=@FILE` names a file (matrix=@colors.json); any other '@' starts a region.
+        if let at = text.lastIndex(of: "@"), at > text.startIndex, text[text.index(before: at)] != "=" {
+            let filter = excerpt(String(text[..<at]))
+            throw FilterError("\(excerpt(text)): '@\(excerpt(String(text[text.index(after: at)...])))' is not a region; use \(filter)@faces (the faces --detect faces finds), \(filter)@faces~8 (a soft edge) or \(filter)@x,y,w,h (pixels or percent)")
+        }
         let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         let name = parts[0].lowercased()
         guard !name.isEmpty else {

@@ -94,7 +94,8 @@ final class SpatialFilterTests: XCTestCase {
             ("sharpen=11", "from 0 to 10"), ("sharpen=1,2,3", "AMOUNT or AMOUNT,SIGMA"), ("convolve=1,2,3", "give 9 (3x3) or 25"),
             ("convolve=0,0,0,0,1,0,0,0,0,0", "divisor is 0"), ("sepia@1,2,3", "four values"), ("sepia@1,2,0,4", "region is empty"),
             ("sepia@1,2,3,4~x", "soft edge"), ("sepia@1.5,2,3,4", "whole number of pixels"), ("sepia@101%,0,10,10", "percentage from 0% to 100%"),
-            ("sepia@1,1,2,2@1,1,2,2", "one region"), ("sepia=1", "takes no value"), ("blurr=2", "unknown filter"),
+            ("sepia@1,1,2,2@1,1,2,2", "one region"), ("pixellate=8@codes", "'@codes' is not a region; use pixellate=8@faces"),
+            ("sepia@", "'@' is not a region"), ("sepia=1", "takes no value"), ("blurr=2", "unknown filter"),
         ]
         for (argument, message) in bad {
             XCTAssertThrowsError(try FilterChain(parsing: [argument]), argument) { error in
