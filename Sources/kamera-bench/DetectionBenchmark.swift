@@ -97,14 +97,12 @@ struct DetectionBenchmark {
         let clips = Self.sizes.flatMap { [($0, frames, "clip-\($0).y4m", true), ($0, frames, "codeless-\($0).y4m", false)] }
         for (size, count, name, code) in clips + [("1280x720", Int(liveSeconds * 30) + 30, "live.y4m", true)] {
             let height = Int(size.split(separator: "x")[1])!
-            let script = code ? """
+            let codeInput = code ? " -i \(path("code.png"))" : ""
+            let placeCode = code ? "[2]format=rgb24[c];[0][f]overlay=20:\(height / 6)[t];[t][c]overlay=W-w-20:H-h-20" : "[0][f]overlay=20:\(height / 6)"
+            let script = """
                 qrencode -s \(max(3, height / 160)) -m 2 -o \(path("code.png")) 'KAMERA-BENCH-0001' && \
-                ffmpeg -nostdin -v error -y -f lavfi -i testsrc2=s=\(size):r=30 -i '\(face)' -i \(path("code.png")) \
-                  -filter_complex "[1]scale=-1:\(height * 2 / 3)[f];[2]format=rgb24[c];[0][f]overlay=20:\(height / 6)[t];[t][c]overlay=W-w-20:H-h-20,format=yuv420p" \
-                  -frames:v \(count) \(path(name))
-                """ : """
-                ffmpeg -nostdin -v error -y -f lavfi -i testsrc2=s=\(size):r=30 -i '\(face)' \
-                  -filter_complex "[1]scale=-1:\(height * 2 / 3)[f];[0][f]overlay=20:\(height / 6),format=yuv420p" \
+                ffmpeg -nostdin -v error -y -f lavfi -i testsrc2=s=\(size):r=30 -i '\(face)'\(codeInput) \
+                  -filter_complex "[1]scale=-1:\(height * 2 / 3)[f];\(placeCode),format=yuv420p" \
                   -frames:v \(count) \(path(name))
                 """
             let made = try ChildProcess(executable: "/bin/sh", arguments: ["-c", script]).run()
