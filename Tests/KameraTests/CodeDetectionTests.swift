@@ -88,6 +88,34 @@ final class CodeDetectionTests: KameraProcessTestCase {
         }
     }
 
+    /// Twelve QR codes of one size in a 4x3 grid, lined up: each is read, at
+    /// its place. (zxing-cpp 1.4 alone read one of them: the grid's finder
+    /// patterns make more candidate codes than it tries.)
+    func testEveryCodeOfAGridIsRead() throws {
+        var make = "", inputs = "", chain = "[0]null[t0]"
+        var placed: [String: PixelBox] = [:]
+        for i in 0..<12 {
+            let value = "GRID-\(i)", (x, y) = (10 + 160 * (i % 4), 10 + 160 * (i / 4))
+            make += "qrencode -s 4 -m 0 -o c\(i).png '\(value)' && "
+            inputs += " -i c\(i).png"
+            chain += ";[\(i + 1)]format=rgb24[c\(i)];[t\(i)][c\(i)]overlay=\(x):\(y)[t\(i + 1)]"
+            placed[value] = PixelBox(x: x, y: y, width: 84, height: 84)
+        }
+        let result = try sh("""
+            \(make) ffmpeg -v error -y -f lavfi -i color=white:s=640x480\(inputs) -filter_complex "\(chain);[t12]format=rgb24" -frames:v 1 grid.png && \
+            $K render --input grid.png --crop none --detect codes --metadata m.jsonl
+            """)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let expected: [String] = placed.keys.sorted().map { "qr " + $0 }
+        XCTAssertEqual(result.output.split(separator: "\n").map(String.init).sorted(), expected, "every code printed once")
+        let found = try objects(try XCTUnwrap(try lines("m.jsonl").first))
+        XCTAssertEqual(found.count, 12, "\(found)")
+        for object in found {
+            let value = try XCTUnwrap(object["value"] as? String)
+            assertClose(try box(object["bounds"]), try XCTUnwrap(placed[value], value), within: 3, value)
+        }
+    }
+
     /// A frame without a code gives no object; `--once` then exits 1 saying so.
     func testNoCodeNoObject() throws {
         let result = try sh("""

@@ -119,9 +119,13 @@ final class CodeReader {
     /// The largest window around a bull's-eye, a side of it.
     private static let windowSide = 2 * 512 + 1
 
-    /// The bytes a side's copy of the black-and-white frame takes, with room for a bull's-eye window after it.
+    /// The bytes a side's copy of the black-and-white frame takes, with room
+    /// after it for a bull's-eye window or a copy of the frame with the QR
+    /// codes read painted out.
     private func matrixRoom(width w: Int, height h: Int) -> Int {
-        w * h + (plan.contains { if case .aztecWindows = $0 { true } else { false } } ? Self.windowSide * Self.windowSide : 0)
+        let windows = plan.contains { if case .aztecWindows = $0 { true } else { false } } ? Self.windowSide * Self.windowSide : 0
+        let rereads = (matrix?.formats ?? 0) & CodeFormat.qr.bit != 0 ? w * h : 0
+        return w * h + max(windows, rereads)
     }
 
     /// The codes in `image`, in source pixels.
@@ -257,7 +261,8 @@ final class CodeReader {
     private func read(_ read: MatrixRead, with reader: ZXingReader, on frame: UnsafeMutablePointer<UInt8>, width w: Int, height h: Int) throws -> [DetectedObject] {
         switch read {
         case let .whole(formats, turned):
-            return try reader.read(formats, frame, width: w, height: h, stride: w, blackAndWhite: true, turnedToo: turned) { (Double($0), Double($1)) }
+            let found = try reader.read(formats, frame, width: w, height: h, stride: w, blackAndWhite: true, turnedToo: turned) { (Double($0), Double($1)) }
+            return found + (formats & CodeFormat.qr.bit != 0 ? try moreQRCodes(than: found, with: reader, on: frame, width: w, height: h) : [])
         case .aztecWindows:
             var found: [DetectedObject] = []
             let window = frame + w * h
@@ -282,6 +287,34 @@ final class CodeReader {
                 (Double($0), Double($1 + middle - reach))
             }
         }
+    }
+
+    /// The most passes `moreQRCodes` makes: each finds at least one code more.
+    private static let qrPasses = 64
+
+    /// zxing-cpp 1.4 tries at most 16 sets of three finder patterns a
+    /// picture, the most square first. Codes in a grid make many sets as
+    /// square as each code's own, and a code whose set is left out is not
+    /// read: of 12 codes in a 4x3 grid, one was. So while a read finds QR
+    /// codes, the frame is read again for QR codes with those found painted
+    /// white (in the room after the frame). A frame without a QR code costs
+    /// nothing more; one with a code, one QR read of a frame with little left.
+    private func moreQRCodes(than found: [DetectedObject], with reader: ZXingReader, on frame: UnsafeMutablePointer<UInt8>, width w: Int, height h: Int) throws -> [DetectedObject] {
+        var last = found.filter { $0.type == CodeFormat.qr.rawValue }
+        guard !last.isEmpty else { return [] }
+        let copy = frame + w * h
+        copy.update(from: frame, count: w * h)
+        var more: [DetectedObject] = []
+        for _ in 0..<Self.qrPasses {
+            // A module's margin and more: the corners are the code's outer corners, and a quiet zone is 4 modules.
+            for code in last { whiten(code.corners, grownBy: 1.15, in: copy, width: w, height: h) }
+            let known = found + more
+            last = try reader.read(CodeFormat.qr.bit, copy, width: w, height: h, stride: w, blackAndWhite: true) { (Double($0), Double($1)) }
+                .filter { code in !known.contains { $0.type == code.type && $0.value == code.value && $0.bounds.intersectionOverUnion(code.bounds) > 0.2 } }
+            if last.isEmpty { break }
+            more += last
+        }
+        return more
     }
 
     /// Appends each of `found` that is not already in `objects`: the same
