@@ -64,11 +64,16 @@ final class FileReader {
     /// Reads one line (without the newline); nil at end of file. A line
     /// longer than `limit` bytes is an error naming `what` it should be.
     func readLine(limit: Int = 1024, what: String) throws -> String? {
+        try readLineAndEnd(limit: limit, what: what)?.line
+    }
+
+    /// `readLine`, and whether the line ended with a newline (not the end of the file).
+    func readLineAndEnd(limit: Int = 1024, what: String) throws -> (line: String, ended: Bool)? {
         var bytes: [UInt8] = []
         while bytes.count <= limit {
             let c = fgetc(file)
-            if c == EOF { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
-            if c == 0x0A { return String(decoding: bytes, as: UTF8.self) }
+            if c == EOF { return bytes.isEmpty ? nil : (String(decoding: bytes, as: UTF8.self), false) }
+            if c == 0x0A { return (String(decoding: bytes, as: UTF8.self), true) }
             bytes.append(UInt8(c))
         }
         throw CaptureError("\(path): \(what) is longer than \(limit) bytes (a damaged file, or not this format)")

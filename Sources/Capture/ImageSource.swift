@@ -2,19 +2,22 @@ import CPNG
 import Glibc
 import Pixels
 
-/// A still PNG or JPEG image as a source: every frame is the same picture.
-/// A JPEG is turned upright by its EXIF orientation.
+/// A still PNG or JPEG image as a source: every frame is the same picture,
+/// stamped `rate` frames a second (as the test pattern is). A JPEG is turned
+/// upright by its EXIF orientation.
 public final class ImageSource: FrameSource {
     public let path: String
     private let buffer: FrameBuffer
     private var index: UInt64 = 0
     private let kind: String
+    private let rate: Double
 
     /// JPEG stills larger than this are refused before they are read.
     public static let maxJPEGBytes = 256 << 20
 
-    public init(path: String) throws {
+    public init(path: String, rate: Double = 30) throws {
         self.path = path
+        self.rate = rate
         // A picture is read whole, from a file: a FIFO or device is refused before it is opened.
         var info = stat()
         if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG, (info.st_mode & S_IFMT) != S_IFDIR {
@@ -87,12 +90,15 @@ public final class ImageSource: FrameSource {
         return upright
     }
 
-    /// Every frame is the same picture: nothing to pass over.
-    public func skip(_ count: Int) throws -> Int { count }
+    /// Every frame is the same picture: only the count (and so the timestamps) moves on.
+    public func skip(_ count: Int) throws -> Int {
+        index += UInt64(max(count, 0))
+        return count
+    }
 
     public func nextFrame() throws -> Frame? {
         defer { index += 1 }
-        return buffer.frame(sequence: index, timestamp: 0)
+        return buffer.frame(sequence: index, timestamp: FrameLimits.timestamp(frame: index, rate: rate))
     }
 
     private static func message(_ image: inout png_image) -> String {

@@ -16,7 +16,7 @@ struct PNGStructure {
         let name = reader.path
         var header = [UInt8](repeating: 0, count: 8)
         guard header.withUnsafeMutableBytes({ reader.read(into: $0) }) == 8, header == signature else {
-            throw CaptureError("\(name): not a PNG file (it does not start with the PNG signature); give a .png image")
+            throw CaptureError("\(name): neither a PNG nor a JPEG picture (it starts with neither one's signature); give a .png or .jpg image")
         }
         var ihdr: [UInt8]?
         var imageData = 0

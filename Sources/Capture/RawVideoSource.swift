@@ -2,21 +2,24 @@ import Pixels
 /// Headerless frames of one format and size, back to back (`.yuv`, `.rgb`, ...).
 /// A format Kamera repacks (`RepackedFormat`) is read whole and repacked into
 /// its native layout (raw Bayer: demosaiced by the ISP `isp` describes).
+/// Frames are stamped `rate` a second.
 public final class RawVideoSource: FrameSource {
     private let reader: FileReader
     private let buffer: FrameBuffer
     private let repacking: (repacker: FrameRepacker, bytes: UnsafeMutableRawBufferPointer, planes: [Plane])?
     private let colorSpace: YUVColorSpace
+    private let rate: Double
     public let frameCount: Int
     private var index: UInt64 = 0
 
     public convenience init(path: String, format: PixelFormat, width: Int, height: Int,
-                            colorSpace: YUVColorSpace = .bt601Limited) throws {
-        try self.init(path: path, format: .native(format), width: width, height: height, colorSpace: colorSpace)
+                            colorSpace: YUVColorSpace = .bt601Limited, rate: Double = 30) throws {
+        try self.init(path: path, format: .native(format), width: width, height: height, colorSpace: colorSpace, rate: rate)
     }
 
     public init(path: String, format: SourceFormat, width: Int, height: Int,
-                colorSpace: YUVColorSpace = .bt601Limited, isp: ISPSettings = ISPSettings()) throws {
+                colorSpace: YUVColorSpace = .bt601Limited, isp: ISPSettings = ISPSettings(), rate: Double = 30) throws {
+        self.rate = rate
         try FrameLimits.check(width: width, height: height, "\(path): the frame size")
         if case .repacked(let wire) = format, let problem = wire.sizeProblem(width: width, height: height) {
             throw CaptureError("\(path): \(problem); check --input-size")
@@ -63,7 +66,7 @@ public final class RawVideoSource: FrameSource {
         }
         let bayer = repacking.flatMap { $0.repacker.repack($0.planes, into: buffer) }
         defer { index += 1 }
-        var frame = buffer.frame(sequence: index, timestamp: 0, colorSpace: colorSpace)
+        var frame = buffer.frame(sequence: index, timestamp: FrameLimits.timestamp(frame: index, rate: rate), colorSpace: colorSpace)
         frame.bayer = bayer
         return frame
     }

@@ -23,8 +23,11 @@ public final class Y4MSource: FrameSource {
 
     public init(path: String) throws {
         reader = try FileReader(path: path)
-        guard let line = try reader.readLine(what: "the YUV4MPEG2 header") else {
+        guard let (line, ended) = try reader.readLineAndEnd(what: "the YUV4MPEG2 header") else {
             throw CaptureError("\(path): is empty, not a YUV4MPEG2 file")
+        }
+        if !ended && line.hasPrefix("YUV4MPEG2") {
+            throw CaptureError("\(path): the YUV4MPEG2 header is cut off: the file ends before its newline")
         }
         header = try Y4MHeader(parsing: line, name: path)
         colorSpace = YUVColorSpace(matrix: .bt601, range: header.range)

@@ -10,7 +10,7 @@ public final class MetadataWriter {
 
     public init(path: String) throws {
         self.path = path
-        file = try OutputFile(path: path)
+        file = try OutputFile(path: path, example: "out.jsonl")
     }
 
     public func write(_ record: MetadataRecord) throws {

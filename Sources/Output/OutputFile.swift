@@ -32,10 +32,12 @@ public final class OutputFile {
     /// The open file, for writers that write, and seek, themselves (libavformat through `kamera_avio_for_fd`).
     public var descriptor: Int32 { fd }
 
-    /// Opens `path` for writing. Nothing is visible under its name before `commit()`.
-    public init(path: String) throws {
+    /// Opens `path` for writing. Nothing is visible under its name before
+    /// `commit()`. `example`: a name of the kind written, for the message
+    /// when `path` is a folder.
+    public init(path: String, example: String = "frame.png") throws {
         self.path = path
-        let kind = try Self.kind(of: path)
+        let kind = try Self.kind(of: path, example: example)
         switch kind {
         case .standardOutput:
             guard isatty(STDOUT_FILENO) == 0 else {
@@ -247,7 +249,7 @@ public final class OutputFile {
     }
 
     /// What writing to `path` means, symbolic links followed.
-    static func kind(of path: String) throws -> Kind {
+    static func kind(of path: String, example: String = "frame.png") throws -> Kind {
         if path == "-" { return .standardOutput }
         guard !path.isEmpty else {
             throw OutputError("the output name is empty; give a file name such as out.png, or - for standard output")
@@ -275,7 +277,7 @@ public final class OutputFile {
                 throw OutputError("\(path): is a memory device; Kamera writes to files, FIFOs, terminals and sinks such as /dev/null")
             }
             return .inPlace(resolved)
-        case S_IFDIR: throw OutputError("\(path): is a folder; give a file name such as \(path.hasSuffix("/") ? path : path + "/")frame.png")
+        case S_IFDIR: throw OutputError("\(path): is a folder; give a file name such as \(path.hasSuffix("/") ? path : path + "/")\(example)")
         default: throw OutputError("\(path): is a socket; give a file, a FIFO, a device or - for standard output")
         }
     }
@@ -283,8 +285,8 @@ public final class OutputFile {
     /// Fails early, with a clear message, when `path` cannot be written:
     /// its folder missing or read-only, or the path a folder. Special files
     /// and `-` pass.
-    public static func check(_ path: String) throws {
-        if case .file(let resolved) = try kind(of: path) { try checkFolder(of: resolved, as: path) }
+    public static func check(_ path: String, example: String = "frame.png") throws {
+        if case .file(let resolved) = try kind(of: path, example: example) { try checkFolder(of: resolved, as: path) }
     }
 
     /// True when `a` and `b` would write the same regular file.

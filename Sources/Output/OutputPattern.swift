@@ -1,3 +1,4 @@
+import Pixels
 /// An output path: one file, a numbered sequence with a printf-style `%d`
 /// or `%0Nd` (`frames/cube-%03d.png`; `%%` is a literal `%`), or `-` for
 /// standard output.
@@ -63,7 +64,9 @@ public struct OutputPattern: Equatable, Sendable {
     /// frames: every folder the pattern names (a pattern may put frames in
     /// folders of their own) and the length of the longest file name.
     public func check(frames: Int) throws {
-        try OutputFile.check(path(for: 0))
+        // A name of the kind written, should the path be a folder.
+        let kind = fileExtension(path(for: 0)), example = "frame." + (kind.isEmpty ? "png" : kind)
+        try OutputFile.check(path(for: 0), example: example)
         guard isSequence, frames > 1 else { return }
         guard suffix.contains("/") else {
             try OutputFile.check(path(for: frames - 1))  // the longest name

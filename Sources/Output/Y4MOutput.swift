@@ -67,7 +67,7 @@ public final class Y4MOutput {
         converter.convert(pixels, width: width, height: height)
         UnsafeMutableRawBufferPointer(rebasing: buffer[at..<total]).copyMemory(from: UnsafeRawBufferPointer(converter.planes))
         let path = file == nil || onWrite != nil ? pattern.path(for: firstNumber + index) : pattern.pattern
-        let target = try file ?? OutputFile(path: path)
+        let target = try file ?? OutputFile(path: path, example: "clip.y4m")
         try target.write(UnsafeRawBufferPointer(rebasing: buffer[0..<total]))
         if pattern.isSequence {
             try target.commit()

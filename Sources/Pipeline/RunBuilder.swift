@@ -121,7 +121,7 @@ public final class RunBuilder {
             throw PipelineError("standard output takes the frames; write the metadata to a file instead")
         }
         if let metadataPath, metadataPath != "-" {
-            try OutputFile.check(metadataPath)
+            try OutputFile.check(metadataPath, example: "out.jsonl")
             if description.outputs.contains(where: { OutputFile.sameFile($0.name, metadataPath) }) {
                 throw PipelineError("the metadata file \(metadataPath) is also an output; give it another name")
             }
@@ -136,6 +136,9 @@ public final class RunBuilder {
 
     /// The codes' lines on standard output, with `--detect codes`.
     public let scanner: CodeScanner?
+
+    /// Whether `--once` read its code, and so ended the run before its frames were done.
+    public var endedByOnce: Bool { scanner.map { $0.once && $0.found } ?? false }
 
     /// The analysers named, made once.
     public let analyzers: [FrameAnalyzer]

@@ -79,7 +79,7 @@ public struct SourceOptions: Equatable {
         }
         let type = fileExtension(input).lowercased()
         switch type {
-        case "png", "jpg", "jpeg": return try ImageSource(path: input)
+        case "png", "jpg", "jpeg": return try ImageSource(path: input, rate: rate)
         case "y4m":
             let source = try Y4MSource(path: input)
             if rateFromFile, let renderer, renderer.settings.rate != source.rate {
@@ -95,7 +95,7 @@ public struct SourceOptions: Equatable {
                 }
                 throw CaptureError("\(input): raw input needs --format (\(SourceFormat.validNames)) and --input-size WxH; Kamera reads \(Self.readableFiles)")
             }
-            return try RawVideoSource(path: input, format: format, width: size.width, height: size.height, colorSpace: colorSpace, isp: isp)
+            return try RawVideoSource(path: input, format: format, width: size.width, height: size.height, colorSpace: colorSpace, isp: isp, rate: rate)
         }
     }
 }

@@ -111,7 +111,7 @@ struct RenderCommand: ParsableCommand {
         }
         if StopSignal.isRequested {
             FileHandle.standardError.write(Data("kamera: interrupted after \(count) of \(frames) frame(s); every file written is complete\n".utf8))
-        } else if count < frames {
+        } else if count < frames && !builder.endedByOnce {
             FileHandle.standardError.write(Data("kamera: the input ended after \(count) of \(frames) frames\n".utf8))
         } else if let expectation = builder.expectation, !gpuOptions.quiet {
             FileHandle.standardError.write(Data("kamera: checked \(expectation.checked) frame(s) against \(expectation.golden.pattern): all within \(tolerance)\n".utf8))

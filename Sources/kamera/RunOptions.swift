@@ -31,6 +31,11 @@ func describeRun(_ pipeline: PipelineOptions, outputs: [String], _ options: Outp
     if !options.detect.isEmpty {
         do { description.detection = try DetectionRequest(parsing: options.detect) } catch { throw UsageError("\(error)") }
     }
+    for (option, rate) in [("--analyze-rate", options.analyzeRate), ("--detect-rate", options.detectRate)] {
+        if let rate, !(rate > 0 && rate <= 1000) {
+            throw UsageError("\(option) \(rate == rate.rounded() && abs(rate) < 1e15 ? String(Int(rate)) : String(rate)) is out of range; give frames a second, more than 0 and at most 1000")
+        }
+    }
     if let rate = options.detectRate {
         guard !options.detect.isEmpty else { throw UsageError("--detect-rate is for detection; add --detect codes (or faces)") }
         if let other = options.analyzeRate, other != rate {

@@ -232,7 +232,7 @@ struct ShaderCommand: ParsableCommand {
             if let screen = run.display { return loop.statistics.summary(verb: "showed") + " on \(screen.summary)" }
             if let count, StopSignal.isRequested, !live {
                 FileHandle.standardError.write(Data("kamera: interrupted after \(loop.statistics.frames) of \(count) frame(s); every file written is complete\n".utf8))
-            } else if let count, loop.statistics.frames < count {
+            } else if let count, loop.statistics.frames < count, !builder.endedByOnce {
                 FileHandle.standardError.write(Data("kamera: the input ended after \(loop.statistics.frames) of \(count) frames\n".utf8))
             }
             if let expectation = builder.expectation {

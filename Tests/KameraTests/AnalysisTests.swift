@@ -150,6 +150,28 @@ final class AnalysisTests: KameraProcessTestCase {
         try run.assertFails(["render", "--analyze", "faces"], mentioning: ["no analyser 'faces'", "luma"])
         try run.assertFails(["render", "--analyze", "luma", "-o", "-"], mentioning: ["-o - takes standard output", "--metadata FILE"])
     }
+
+    /// A still image's frames, and raw frames, are stamped at the run's rate
+    /// (`--fps`, 30 by default), as the test pattern's are: their metadata
+    /// says when each frame is, and `--analyze-rate` takes one frame in so many
+    /// (every frame was stamped 0, and only the first was analysed).
+    func testStillsAndRawFramesAreStampedAtTheRunsRate() throws {
+        try Data(repeating: 90, count: 16 * 16 * 6).write(to: run.folder.appendingPathComponent("in.grey"))
+        XCTAssertEqual(try run.run(["render", "--input", "in.grey", "--format", "grey", "--input-size", "16x16", "--frames", "1", "-o", "still.png"]).status, 0)
+        for (input, fps) in [(["--input", "still.png"], "10"), (["--input", "in.grey", "--format", "grey", "--input-size", "16x16"], "30")] {
+            let result = try run.run(["render"] + input + ["--fps", fps, "--frames", "6", "--analyze", "luma", "--analyze-rate", "5", "--metadata", "m.jsonl", "-o", "f-%d.png"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let records = try String(contentsOf: run.folder.appendingPathComponent("m.jsonl"), encoding: .utf8).split(separator: "\n").map {
+                try XCTUnwrap(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+            }
+            let rate = Double(fps)!, every = Int(rate / 5)
+            XCTAssertEqual(records.map { $0["frame"] as? Int }, stride(from: 0, to: 6, by: every).map { $0 }, "\(input): one frame in \(every)")
+            for record in records {
+                let frame = try XCTUnwrap(record["frame"] as? Int)
+                XCTAssertEqual(record["timestamp"] as? Double ?? -1, Double(frame) / rate, accuracy: 1e-6, "\(input)")
+            }
+        }
+    }
 }
 
 /// Luma statistics from their definitions, in doubles.

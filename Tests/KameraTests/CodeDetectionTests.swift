@@ -88,8 +88,9 @@ final class CodeDetectionTests: KameraProcessTestCase {
         }
     }
 
-    /// Twelve QR codes of one size in a 4x3 grid, lined up: each is read, at
-    /// its place. (zxing-cpp 1.4 alone read one of them: the grid's finder
+    /// Twelve QR codes of one size in a 4x3 grid, lined up, the last shown
+    /// from frame 5 of 10: each is read in every frame that shows it, at its
+    /// place. (zxing-cpp 1.4 alone read one of them: the grid's finder
     /// patterns make more candidate codes than it tries.)
     func testEveryCodeOfAGridIsRead() throws {
         var make = "", inputs = "", chain = "[0]null[t0]"
@@ -98,21 +99,25 @@ final class CodeDetectionTests: KameraProcessTestCase {
             let value = "GRID-\(i)", (x, y) = (10 + 160 * (i % 4), 10 + 160 * (i / 4))
             make += "qrencode -s 4 -m 0 -o c\(i).png '\(value)' && "
             inputs += " -i c\(i).png"
-            chain += ";[\(i + 1)]format=rgb24[c\(i)];[t\(i)][c\(i)]overlay=\(x):\(y)[t\(i + 1)]"
+            chain += ";[\(i + 1)]format=rgb24[c\(i)];[t\(i)][c\(i)]overlay=\(x):\(y)\(i == 11 ? ":enable='gte(n,5)'" : "")[t\(i + 1)]"
             placed[value] = PixelBox(x: x, y: y, width: 84, height: 84)
         }
         let result = try sh("""
-            \(make) ffmpeg -v error -y -f lavfi -i color=white:s=640x480\(inputs) -filter_complex "\(chain);[t12]format=rgb24" -frames:v 1 grid.png && \
-            $K render --input grid.png --crop none --detect codes --metadata m.jsonl
+            \(make) ffmpeg -v error -y -f lavfi -i color=white:s=640x480:r=30\(inputs) -filter_complex "\(chain);[t12]format=yuv420p" -frames:v 10 grid.y4m && \
+            $K render --input grid.y4m --frames 10 --crop none --detect codes --metadata m.jsonl
             """)
         XCTAssertEqual(result.status, 0, result.stderr)
         let expected: [String] = placed.keys.sorted().map { "qr " + $0 }
         XCTAssertEqual(result.output.split(separator: "\n").map(String.init).sorted(), expected, "every code printed once")
-        let found = try objects(try XCTUnwrap(try lines("m.jsonl").first))
-        XCTAssertEqual(found.count, 12, "\(found)")
-        for object in found {
-            let value = try XCTUnwrap(object["value"] as? String)
-            assertClose(try box(object["bounds"]), try XCTUnwrap(placed[value], value), within: 3, value)
+        let records = try lines("m.jsonl")
+        XCTAssertEqual(records.count, 10)
+        for (n, record) in records.enumerated() {
+            let found = try objects(record)
+            XCTAssertEqual(found.count, n < 5 ? 11 : 12, "frame \(n): \(found.compactMap { $0["value"] as? String }.sorted())")
+            for object in found {
+                let value = try XCTUnwrap(object["value"] as? String)
+                assertClose(try box(object["bounds"]), try XCTUnwrap(placed[value], value), within: 3, "frame \(n): \(value)")
+            }
         }
     }
 
@@ -182,14 +187,34 @@ final class CodeDetectionTests: KameraProcessTestCase {
         XCTAssertNotEqual(tracks["MOVING"], tracks["STILL"])
     }
 
-    /// `--once` prints the value alone, as it reads, and exits 0.
+    /// A value with control characters stays one line on the scanner's
+    /// output, each escaped (two hex digits for those without a letter, so
+    /// that `\x01B` cannot be read as `\x1b`); `--once` prints it as it reads.
+    func testControlCharactersInAValueAreEscaped() throws {
+        let make = #"printf 'A\001B\033C\nD\\E\tF' | qrencode -8 -s 4 -m 4 -o c.png"#
+        let scanned = try sh("\(make) && $K render --input c.png --detect codes")
+        XCTAssertEqual(scanned.status, 0, scanned.stderr)
+        XCTAssertEqual(scanned.output, #"qr A\x01B\x1bC\nD\\E\tF"# + "\n")
+        let once = try sh("$K render --input c.png --detect codes --once")
+        XCTAssertEqual(once.status, 0, once.stderr)
+        XCTAssertEqual(once.output, "A\u{01}B\u{1b}C\nD\\E\tF\n")
+    }
+
+    /// `--once` prints the value alone, as it reads, and exits 0; a run of
+    /// more frames ends there, without a note that the input ended early.
     func testOncePrintsTheValueAlone() throws {
-        let result = try sh("""
-            code=$($K render --input \(ExamplesTests.repository.path)/Examples/Media/ticket.png --detect codes --once) && echo "[$code]"
-            """)
-        XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(result.output, "[KAMERA-TICKET-0042]\n")
-        XCTAssertEqual(result.stderr, "")
+        for frames in ["", " --frames 100", " --frames 100 --fps 10"] {
+            let result = try sh("""
+                code=$($K render --input \(ExamplesTests.repository.path)/Examples/Media/ticket.png\(frames) --detect codes --once) && echo "[$code]"
+                """)
+            XCTAssertEqual(result.status, 0, "\(frames): \(result.stderr)")
+            XCTAssertEqual(result.output, "[KAMERA-TICKET-0042]\n", frames)
+            XCTAssertEqual(result.stderr, "", frames)
+        }
+        let shader = try sh("$K shader \(ExamplesTests.repository.path)/Examples/Shaders/warm.frag --input \(ExamplesTests.repository.path)/Examples/Media/ticket.png --frames 100 -o f-%d.png --detect codes --once")
+        XCTAssertEqual(shader.status, 0, shader.stderr)
+        XCTAssertEqual(shader.output, "KAMERA-TICKET-0042\n")
+        XCTAssertEqual(shader.stderr, "")
     }
 
     /// The codes are the run's result: when standard output takes none of
@@ -270,7 +295,8 @@ final class CodeDetectionTests: KameraProcessTestCase {
             ("--detect codes=qr,bogus", "--detect codes=bogus: no such code format; formats: qr, microqr, aztec"),
             ("--once", "--once prints the first code read; add --detect codes"),
             ("--detect-rate 5", "--detect-rate is for detection; add --detect codes"),
-            ("--detect codes --detect-rate 0", "an analysis rate of 0.0 frames a second is out of range; use more than 0"),
+            ("--detect codes --detect-rate 0", "--detect-rate 0 is out of range; give frames a second, more than 0 and at most 1000"),
+            ("--analyze luma --analyze-rate 2000", "--analyze-rate 2000 is out of range; give frames a second, more than 0 and at most 1000"),
             ("--detect codes --detect-rate 5 --analyze luma --analyze-rate 10", "--detect-rate 5.0 and --analyze-rate 10.0 differ"),
             ("--detect codes --once --metadata -", "--once prints the code on standard output, which the metadata takes"),
             ("--detect codes --once -o - ", "--once prints the code on standard output, which the frames take"),
@@ -278,7 +304,7 @@ final class CodeDetectionTests: KameraProcessTestCase {
             ("--detect codes=qr,,ean13", "--detect has an empty item"),
             ("--detect faces --filter pixellate=8@facesX", "pixellate=8@facesX: not a region; use pixellate=8@faces"),
             // preview without -o says it shows nothing, once the run starts: an error is still the only line.
-            ("--detect faces --detect-rate 0 --preview", "an analysis rate of 0.0 frames a second is out of range"),
+            ("--detect faces --detect-rate 0 --preview", "--detect-rate 0 is out of range"),
             ("--filter pixellate=8@faces --preview", "@faces filters the faces found in each frame; add --detect faces"),
         ]
         for (arguments, expected) in cases {

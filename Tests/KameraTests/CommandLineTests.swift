@@ -84,7 +84,7 @@ final class CommandLineTests: KameraProcessTestCase {
     func testBadInput() throws {
         try assertFails(["render", "--input", "missing.png", "-o", "out.png"], mentioning: ["missing.png", "no such file"])
         try Data([0x89, 0x50, 0x4E, 0x47, 1, 2, 3]).write(to: folder.appendingPathComponent("corrupt.png"))
-        try assertFails(["render", "--input", "corrupt.png", "-o", "out.png"], mentioning: ["corrupt.png", "not a PNG file"])
+        try assertFails(["render", "--input", "corrupt.png", "-o", "out.png"], mentioning: ["corrupt.png", "neither a PNG nor a JPEG picture"])
         try Data(Array("YUV4MPEG2 W64 H48 C420jpeg\nFRAME\n".utf8) + [UInt8](repeating: 0, count: 100))
             .write(to: folder.appendingPathComponent("short.y4m"))
         try assertFails(["render", "--input", "short.y4m", "-o", "out.png"], mentioning: ["short.y4m", "truncated"])

@@ -18,7 +18,7 @@ public final class JPEGOutput {
     public func write(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, index: Int, metadata: StillMetadata?) throws {
         let bytes = try encoder.encode(pixels, width: width, height: height, metadata: metadata)
         let path = pattern.path(for: firstNumber + index)
-        let file = try OutputFile(path: path)
+        let file = try OutputFile(path: path, example: "frame.jpg")
         try file.write(bytes)
         try file.commit()
         written += 1

@@ -91,7 +91,7 @@ public final class VideoRecording: FrameSink {
         if try OutputPattern(path).isSequence {
             throw OutputError("\(excerpt(path)): a video is one file; leave %d out of its name")
         }
-        try OutputFile.check(path)
+        try OutputFile.check(path, example: "clip.\(fileExtension(path))")
         if case .inPlace? = try? OutputFile.kind(of: path), container.isISO, settings.faststart {
             throw OutputError("\(excerpt(path)): --faststart rewrites the file at the end, which a FIFO or a device cannot take; write a file")
         }
@@ -369,7 +369,7 @@ public final class VideoRecording: FrameSink {
             if lock.withLock({ failure == nil }) {
                 do {
                     if encoder == nil {
-                        let opened = try OutputFile(path: path)
+                        let opened = try OutputFile(path: path, example: "clip.\(fileExtension(path))")
                         file = opened
                         encoder = try VideoEncoder(file: opened, container: container, settings: settings, width: slot.width,
                                                    height: slot.height, rate: rate, live: live,

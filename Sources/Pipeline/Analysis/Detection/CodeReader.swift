@@ -74,6 +74,8 @@ final class CodeReader {
     private let parallel: ParallelRows
     private let work = Work()
     private let handout = MatrixReadHandout()
+    /// Used by whichever side does the whole-frame read; the sides' threads are joined between frames.
+    private var qrRereads = QRRereadSchedule()
     /// Pictures whose reading zxing-cpp did not finish (it aborted or hung).
     private(set) var lostPictures = 0
     /// Told why, each time a picture is lost.
@@ -297,11 +299,11 @@ final class CodeReader {
     /// square as each code's own, and a code whose set is left out is not
     /// read: of 12 codes in a 4x3 grid, one was. So while a read finds QR
     /// codes, the frame is read again for QR codes with those found painted
-    /// white (in the room after the frame). A frame without a QR code costs
-    /// nothing more; one with a code, one QR read of a frame with little left.
+    /// white (in the room after the frame), on the frames `qrRereads` picks:
+    /// a frame without a QR code costs nothing more.
     private func moreQRCodes(than found: [DetectedObject], with reader: ZXingReader, on frame: UnsafeMutablePointer<UInt8>, width w: Int, height h: Int) throws -> [DetectedObject] {
         var last = found.filter { $0.type == CodeFormat.qr.rawValue }
-        guard !last.isEmpty else { return [] }
+        guard qrRereads.isDue(values: Set(last.compactMap(\.value))) else { return [] }
         let copy = frame + w * h
         copy.update(from: frame, count: w * h)
         var more: [DetectedObject] = []
@@ -314,6 +316,7 @@ final class CodeReader {
             if last.isEmpty { break }
             more += last
         }
+        qrRereads.reread(foundMore: !more.isEmpty)
         return more
     }
 

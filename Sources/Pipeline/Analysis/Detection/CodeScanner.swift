@@ -50,7 +50,7 @@ public final class CodeScanner {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value): out += "\\x" + String(scalar.value, radix: 16)
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value): out += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
             default: out.unicodeScalars.append(scalar)
             }
         }
