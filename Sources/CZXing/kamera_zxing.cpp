@@ -51,7 +51,7 @@ const int socketDescriptor = 3;
 // kamera-zxing-helper beside a newer kamera) speaks another version and is
 // not used. Bump the version whenever Request or the reply changes.
 const uint32_t helloMagic = 0x4b5a5848;
-const uint32_t protocolVersion = 3;
+const uint32_t protocolVersion = 4;
 const int pictureDescriptor = 4;
 // zxing-cpp with tryHarder reads a 4K frame in well under a second; a helper
 // that takes this long is stuck.
@@ -112,7 +112,11 @@ std::string decode(const Request &request, const uint8_t *pixels) {
         hints.setTryRotate((request.options & KAMERA_ZXING_TURNED_TOO) != 0);
         hints.setTryDownscale(false);
         if (request.options & KAMERA_ZXING_BLACK_AND_WHITE) hints.setBinarizer(ZXing::Binarizer::BoolCast);
-        ZXing::ImageView image(pixels, request.width, request.height, ZXing::ImageFormat::Lum, request.stride, request.pixelStride);
+        // Mirrored: the view starts at the row's last pixel and steps back (zxing-cpp's own turned views step so).
+        const bool mirrored = (request.options & KAMERA_ZXING_MIRRORED) != 0;
+        const int lastX = request.width - 1;
+        ZXing::ImageView image(pixels + (mirrored ? int64_t(lastX) * request.pixelStride : 0), request.width, request.height,
+                               ZXing::ImageFormat::Lum, request.stride, mirrored ? -request.pixelStride : request.pixelStride);
         auto results = ZXing::ReadBarcodes(image, hints);
         results.erase(std::remove_if(results.begin(), results.end(), [](const ZXing::Result &r) { return !r.isValid(); }),
                       results.end());
@@ -121,7 +125,8 @@ std::string decode(const Request &request, const uint8_t *pixels) {
             append(reply, int32_t(result.format()));
             const auto &position = result.position();
             for (int i = 0; i < 4; i++) {
-                append(reply, position[i].x);
+                // Corners lie on the modules' edges: x in the view is width - x here.
+                append(reply, mirrored ? request.width - position[i].x : position[i].x);
                 append(reply, position[i].y);
             }
             const std::string text = result.text();

@@ -121,6 +121,36 @@ final class CodeDetectionTests: KameraProcessTestCase {
         }
     }
 
+    /// A mirrored QR code (seen from behind a film, or from a camera set to
+    /// flip its picture) is read, at its place: on a still at once; in a clip
+    /// where it comes into view at frame 3, within the 8 frames between two
+    /// mirrored reads, and then on every frame.
+    func testAMirroredCodeIsRead() throws {
+        let result = try sh("""
+            qrencode -s 5 -m 0 -o code.png 'SEEN-FROM-BEHIND' && ffmpeg -v error -y -i code.png -vf hflip,format=rgb24 mirrored.png && \
+            ffmpeg -v error -y -f lavfi -i color=white:s=640x480 -i mirrored.png -filter_complex "[1]format=rgb24[c];[0][c]overlay=200:120,format=rgb24" -frames:v 1 frame.png && \
+            $K render --input frame.png --crop none --detect codes --metadata still.jsonl && \
+            ffmpeg -v error -y -f lavfi -i color=white:s=640x480:r=30 -i mirrored.png -filter_complex "[1]format=rgb24[c];[0][c]overlay=200:120:enable='gte(n,3)',format=yuv420p" -frames:v 20 clip.y4m && \
+            $K render --input clip.y4m --frames 20 --crop none --detect codes --metadata clip.jsonl
+            """)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.output, "qr SEEN-FROM-BEHIND\nqr SEEN-FROM-BEHIND\n", "each run prints it once")
+        let dark = try darkBox("mirrored.png")
+        let placed = PixelBox(x: 200 + dark.x, y: 120 + dark.y, width: dark.width, height: dark.height)
+        let still = try objects(try XCTUnwrap(try lines("still.jsonl").first))
+        XCTAssertEqual(still.count, 1, "\(still)")
+        if let object = still.first {
+            XCTAssertEqual(object["value"] as? String, "SEEN-FROM-BEHIND")
+            assertClose(try box(object["bounds"]), placed, within: 3, "mirrored")
+        }
+        let frames = try lines("clip.jsonl").map { try objects($0).count }
+        XCTAssertEqual(frames.count, 20)
+        let first = try XCTUnwrap(frames.firstIndex(of: 1), "\(frames)")
+        XCTAssertTrue((3...10).contains(first), "first read at frame \(first): \(frames)")
+        XCTAssertEqual(Array(frames[first...]), Array(repeating: 1, count: 20 - first), "every frame after: \(frames)")
+        XCTAssertEqual(frames[..<first].reduce(0, +), 0, "\(frames)")
+    }
+
     /// A frame without a code gives no object; `--once` then exits 1 saying so.
     func testNoCodeNoObject() throws {
         let result = try sh("""

@@ -29,6 +29,9 @@ enum {
     KAMERA_ZXING_BLACK_AND_WHITE = 1,
     /// Also read the picture turned a quarter (zxing-cpp's tryRotate).
     KAMERA_ZXING_TURNED_TOO = 2,
+    /// Read the picture mirrored left to right (zxing-cpp 1.4 reads no
+    /// mirrored code); corners are still in the picture's own pixels.
+    KAMERA_ZXING_MIRRORED = 4,
 };
 
 /// Reads every code of the formats in `formats` (zxing's BarcodeFormat bits)

@@ -75,7 +75,12 @@ final class CodeReader {
     private let work = Work()
     private let handout = MatrixReadHandout()
     /// Used by whichever side does the whole-frame read; the sides' threads are joined between frames.
-    private var qrRereads = QRRereadSchedule()
+    private var qrRereads = OccasionalRead()
+    /// The QR codes the whole-frame read found on the frame before (for `qrRereads`).
+    private var previousQRValues: Set<String> = []
+    private var mirrorReads = OccasionalRead()
+    /// Whether this frame is read mirrored (`MatrixRead.mirroredQR`).
+    private var mirrorIsDue = false
     /// Pictures whose reading zxing-cpp did not finish (it aborted or hung).
     private(set) var lostPictures = 0
     /// Told why, each time a picture is lost.
@@ -93,6 +98,10 @@ final class CodeReader {
     private enum MatrixRead {
         /// The whole frame, for these formats, also turned a quarter when `turned`.
         case whole(formats: Int32, turned: Bool)
+        /// The whole frame mirrored, for QR codes (zxing-cpp 1.4 reads no
+        /// mirrored code: one seen from behind a film or through a mirror, or
+        /// every code of a camera set to flip its picture), on the frames `mirrorReads` picks.
+        case mirroredQR
         /// A window on each Aztec bull's-eye.
         case aztecWindows
         /// The DataMatrix band centered on row `eighths` / 8 of the frame's height.
@@ -112,6 +121,7 @@ final class CodeReader {
         // Aztec codes are found at any angle).
         var plan: [MatrixRead] = []
         if let matrix { plan.append(.whole(formats: matrix.formats, turned: matrix.formats & CodeFormat.pdf417.bit != 0)) }
+        if formats.contains(.qr) { plan.append(.mirroredQR) }
         if formats.contains(.aztec) { plan.append(.aztecWindows) }
         if formats.contains(.datamatrix) { plan += [1, 2, 3, 5, 6, 7].map { .dataMatrixBand(eighths: $0) } }
         self.plan = plan
@@ -135,6 +145,7 @@ final class CodeReader {
         work.reader = self
         work.image = image
         defer { work.image = nil }
+        mirrorIsDue = plan.contains { if case .mirroredQR = $0 { true } else { false } } && mirrorReads.isDue()
         handout.start(reads: plan.count)
         if linear != nil && matrix != nil {
             parallel.run(count: 2, work)
@@ -143,6 +154,7 @@ final class CodeReader {
         }
         var objects: [DetectedObject] = []
         for found in (try work.matrix.get() + work.helped.get()).sorted(by: { $0.read < $1.read }) {
+            if mirrorIsDue, case .mirroredQR = plan[found.read] { mirrorReads.made(found: !found.objects.isEmpty) }
             Self.add(found.objects, to: &objects) { $0.intersectionOverUnion($1) > 0.2 }
         }
         objects = try work.linear.get() + objects
@@ -265,6 +277,9 @@ final class CodeReader {
         case let .whole(formats, turned):
             let found = try reader.read(formats, frame, width: w, height: h, stride: w, blackAndWhite: true, turnedToo: turned) { (Double($0), Double($1)) }
             return found + (formats & CodeFormat.qr.bit != 0 ? try moreQRCodes(than: found, with: reader, on: frame, width: w, height: h) : [])
+        case .mirroredQR:
+            guard mirrorIsDue else { return [] }
+            return try reader.read(CodeFormat.qr.bit, frame, width: w, height: h, stride: w, blackAndWhite: true, mirrored: true) { (Double($0), Double($1)) }
         case .aztecWindows:
             var found: [DetectedObject] = []
             let window = frame + w * h
@@ -299,11 +314,13 @@ final class CodeReader {
     /// square as each code's own, and a code whose set is left out is not
     /// read: of 12 codes in a 4x3 grid, one was. So while a read finds QR
     /// codes, the frame is read again for QR codes with those found painted
-    /// white (in the room after the frame), on the frames `qrRereads` picks:
-    /// a frame without a QR code costs nothing more.
+    /// white (in the room after the frame), on the frames `qrRereads` picks
+    /// of those where QR codes were found.
     private func moreQRCodes(than found: [DetectedObject], with reader: ZXingReader, on frame: UnsafeMutablePointer<UInt8>, width w: Int, height h: Int) throws -> [DetectedObject] {
         var last = found.filter { $0.type == CodeFormat.qr.rawValue }
-        guard qrRereads.isDue(values: Set(last.compactMap(\.value))) else { return [] }
+        let values = Set(last.compactMap(\.value))
+        defer { previousQRValues = values }
+        guard !values.isEmpty, qrRereads.isDue(wanted: values != previousQRValues) else { return [] }
         let copy = frame + w * h
         copy.update(from: frame, count: w * h)
         var more: [DetectedObject] = []
@@ -316,7 +333,7 @@ final class CodeReader {
             if last.isEmpty { break }
             more += last
         }
-        qrRereads.reread(foundMore: !more.isEmpty)
+        qrRereads.made(found: !more.isEmpty)
         return more
     }
 

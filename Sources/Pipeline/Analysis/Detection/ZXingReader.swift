@@ -33,10 +33,13 @@ final class ZXingReader {
 
     /// The codes of `formats` in the picture at `pixels` (luma, or black and
     /// white when `blackAndWhite`: 0 black; pixel x, y at `pixels[y * stride + x * pixelStride]`),
-    /// also turned a quarter when `turnedToo`, placed in frame pixels by `place`.
+    /// also turned a quarter when `turnedToo`, or only mirrored left to right
+    /// when `mirrored`, placed in frame pixels by `place` (from the picture's own pixels, mirrored or not).
     func read(_ formats: Int32, _ pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int, pixelStride: Int = 1,
-              blackAndWhite: Bool, turnedToo: Bool = false, place: (_ x: Int, _ y: Int) -> (x: Double, y: Double)) throws -> [DetectedObject] {
+              blackAndWhite: Bool, turnedToo: Bool = false, mirrored: Bool = false,
+              place: (_ x: Int, _ y: Int) -> (x: Double, y: Double)) throws -> [DetectedObject] {
         let options = (blackAndWhite ? Int32(KAMERA_ZXING_BLACK_AND_WHITE) : 0) | (turnedToo ? Int32(KAMERA_ZXING_TURNED_TOO) : 0)
+            | (mirrored ? Int32(KAMERA_ZXING_MIRRORED) : 0)
         let count = kamera_zxing_read(reader, formats, pixels, Int32(width), Int32(height), Int32(stride), Int32(pixelStride), options)
         if count == -2 {
             lost.append(String(cString: kamera_zxing_error(reader)))
