@@ -69,13 +69,13 @@ public struct OutputPattern: Equatable, Sendable {
         try OutputFile.check(path(for: 0), example: example)
         guard isSequence, frames > 1 else { return }
         guard suffix.contains("/") else {
-            try OutputFile.check(path(for: frames - 1))  // the longest name
+            try OutputFile.check(path(for: frames - 1), example: example)  // the longest name
             return
         }
         let limit = 1_000_000
         guard frames <= limit else {
             throw OutputError("\(pattern): a pattern that puts each frame in a folder of its own takes at most \(limit) frames")
         }
-        for index in 1..<frames { try OutputFile.check(path(for: index)) }
+        for index in 1..<frames { try OutputFile.check(path(for: index), example: example) }
     }
 }

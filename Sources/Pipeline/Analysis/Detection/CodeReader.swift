@@ -323,18 +323,18 @@ final class CodeReader {
         guard !values.isEmpty, qrRereads.isDue(wanted: values != previousQRValues) else { return [] }
         let copy = frame + w * h
         copy.update(from: frame, count: w * h)
-        var more: [DetectedObject] = []
+        var known = found
         for _ in 0..<Self.qrPasses {
             // A module's margin and more: the corners are the code's outer corners, and a quiet zone is 4 modules.
             for code in last { whiten(code.corners, grownBy: 1.15, in: copy, width: w, height: h) }
-            let known = found + more
-            last = try reader.read(CodeFormat.qr.bit, copy, width: w, height: h, stride: w, blackAndWhite: true) { (Double($0), Double($1)) }
-                .filter { code in !known.contains { $0.type == code.type && $0.value == code.value && $0.bounds.intersectionOverUnion(code.bounds) > 0.2 } }
+            let before = known.count
+            Self.add(try reader.read(CodeFormat.qr.bit, copy, width: w, height: h, stride: w, blackAndWhite: true) { (Double($0), Double($1)) },
+                     to: &known) { $0.intersectionOverUnion($1) > 0.2 }
+            last = Array(known[before...])
             if last.isEmpty { break }
-            more += last
         }
-        qrRereads.made(found: !more.isEmpty)
-        return more
+        qrRereads.made(found: known.count > found.count)
+        return Array(known[found.count...])
     }
 
     /// Appends each of `found` that is not already in `objects`: the same
