@@ -12,6 +12,10 @@ import Lifecycle
 /// - a character or block device or a FIFO is written in place, never
 ///   replaced (`-o /dev/null`, a pipe another program reads);
 /// - `-` is standard output;
+/// - a name of one of the process's open descriptors (`/dev/stdout`,
+///   `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`: a shell's redirection or
+///   `>(program)`) is written in place through that descriptor, where the
+///   shell left it;
 /// - a symbolic link is followed: its target is replaced, the link kept.
 public final class OutputFile {
     /// The name as the user gave it.
@@ -45,6 +49,12 @@ public final class OutputFile {
             }
             fd = STDOUT_FILENO
             target = "-"
+            isStream = true
+            isPipe = Self.isPipe(fd)
+        case .descriptor(let number):
+            fd = fcntl(number, F_DUPFD_CLOEXEC, STDERR_FILENO + 1)
+            guard fd >= 0 else { throw OutputError("\(path): cannot write: \(Self.reason(errno))") }
+            target = path
             isStream = true
             isPipe = Self.isPipe(fd)
         case .inPlace(let resolved):
@@ -242,10 +252,34 @@ public final class OutputFile {
 
     enum Kind: Equatable {
         case standardOutput
+        /// One of the process's open descriptors, by its number.
+        case descriptor(Int32)
         /// A device or FIFO, at its resolved path.
         case inPlace(String)
         /// A regular file or a new name, at its resolved path.
         case file(String)
+
+        /// Written where it is, image after image, never replaced.
+        var isInPlace: Bool {
+            switch self {
+            case .descriptor, .inPlace: true
+            case .standardOutput, .file: false
+            }
+        }
+    }
+
+    /// The open descriptor that `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or `/proc/self/fd/N` names.
+    private static func descriptor(named path: String) -> Int32? {
+        let number: Int32?
+        switch path {
+        case "/dev/stdout": number = STDOUT_FILENO
+        case "/dev/stderr": number = STDERR_FILENO
+        default:
+            guard let prefix = ["/dev/fd/", "/proc/self/fd/"].first(where: path.hasPrefix) else { return nil }
+            number = Int32(path.dropFirst(prefix.count))
+        }
+        guard let number, number >= 0, fcntl(number, F_GETFD) >= 0 else { return nil }
+        return number
     }
 
     /// What writing to `path` means, symbolic links followed.
@@ -253,6 +287,13 @@ public final class OutputFile {
         if path == "-" { return .standardOutput }
         guard !path.isEmpty else {
             throw OutputError("the output name is empty; give a file name such as out.png, or - for standard output")
+        }
+        if let number = descriptor(named: path) {
+            var info = stat()
+            guard fstat(number, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR else {
+                throw OutputError("\(path): is a folder; give a file name such as \(example)")
+            }
+            return .descriptor(number)
         }
         var info = stat()
         var resolved = path

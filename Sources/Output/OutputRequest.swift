@@ -53,7 +53,7 @@ public enum OutputRequest: Equatable, Sendable {
     /// True for `-`, FIFOs and devices: written in place, frame after frame.
     static func isStream(_ text: String) -> Bool {
         if text == "-" { return true }
-        if case .inPlace? = try? OutputFile.kind(of: text) { return true }
+        if (try? OutputFile.kind(of: text))?.isInPlace == true { return true }
         return false
     }
 

@@ -33,7 +33,7 @@ public final class PNGOutput {
     public var isStream: Bool {
         guard !pattern.isSequence else { return false }
         if pattern.pattern == "-" { return true }
-        if case .inPlace = try? OutputFile.kind(of: pattern.pattern) { return true }
+        if (try? OutputFile.kind(of: pattern.pattern))?.isInPlace == true { return true }
         return false
     }
 

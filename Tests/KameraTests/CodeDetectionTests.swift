@@ -124,17 +124,20 @@ final class CodeDetectionTests: KameraProcessTestCase {
     /// A mirrored QR code (seen from behind a film, or from a camera set to
     /// flip its picture) is read, at its place: on a still at once; in a clip
     /// where it comes into view at frame 3, within the 8 frames between two
-    /// mirrored reads, and then on every frame.
+    /// mirrored reads, and then on every frame. A mirrored Micro QR code too.
     func testAMirroredCodeIsRead() throws {
         let result = try sh("""
             qrencode -s 5 -m 0 -o code.png 'SEEN-FROM-BEHIND' && ffmpeg -v error -y -i code.png -vf hflip,format=rgb24 mirrored.png && \
             ffmpeg -v error -y -f lavfi -i color=white:s=640x480 -i mirrored.png -filter_complex "[1]format=rgb24[c];[0][c]overlay=200:120,format=rgb24" -frames:v 1 frame.png && \
             $K render --input frame.png --crop none --detect codes --metadata still.jsonl && \
             ffmpeg -v error -y -f lavfi -i color=white:s=640x480:r=30 -i mirrored.png -filter_complex "[1]format=rgb24[c];[0][c]overlay=200:120:enable='gte(n,3)',format=yuv420p" -frames:v 20 clip.y4m && \
-            $K render --input clip.y4m --frames 20 --crop none --detect codes --metadata clip.jsonl
+            $K render --input clip.y4m --frames 20 --crop none --detect codes --metadata clip.jsonl && \
+            zint -b 97 --scale=6 -o micro.png -d 'MICRO-BEHIND' && \
+            ffmpeg -v error -y -f lavfi -i color=white:s=640x480 -i micro.png -filter_complex "[1]hflip,format=rgb24[c];[0][c]overlay=300:200,format=rgb24" -frames:v 1 micro-frame.png && \
+            $K render --input micro-frame.png --crop none --detect codes
             """)
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(result.output, "qr SEEN-FROM-BEHIND\nqr SEEN-FROM-BEHIND\n", "each run prints it once")
+        XCTAssertEqual(result.output, "qr SEEN-FROM-BEHIND\nqr SEEN-FROM-BEHIND\nmicroqr MICRO-BEHIND\n", "each run prints it once")
         let dark = try darkBox("mirrored.png")
         let placed = PixelBox(x: 200 + dark.x, y: 120 + dark.y, width: dark.width, height: dark.height)
         let still = try objects(try XCTUnwrap(try lines("still.jsonl").first))
@@ -149,6 +152,32 @@ final class CodeDetectionTests: KameraProcessTestCase {
         XCTAssertTrue((3...10).contains(first), "first read at frame \(first): \(frames)")
         XCTAssertEqual(Array(frames[first...]), Array(repeating: 1, count: 20 - first), "every frame after: \(frames)")
         XCTAssertEqual(frames[..<first].reduce(0, +), 0, "\(frames)")
+    }
+
+    /// While a QR code is in view the other reads take turns: a DataMatrix
+    /// code that comes into view beside it at frame 5 is read within 4
+    /// frames and then on every frame; with no code in view before it, on
+    /// frame 5 itself. The QR code is read on every frame.
+    func testACodeComingIntoViewBesideAnotherIsReadWithinFourFrames() throws {
+        let result = try sh("""
+            qrencode -s 4 -m 0 -o a.png 'HELD' && zint -b 71 --scale=4 --whitesp=0 --vwhitesp=0 -o b.png -d 'COMING' && \
+            ffmpeg -v error -y -f lavfi -i color=white:s=480x270:r=30 -i a.png -i b.png \
+              -filter_complex "[1]format=rgb24[a];[2]format=rgb24[b];[0][a]overlay=30:40[t];[t][b]overlay=340:150:enable='gte(n,5)',format=yuv420p" -frames:v 16 beside.y4m && \
+            ffmpeg -v error -y -f lavfi -i color=white:s=480x270:r=30 -i b.png \
+              -filter_complex "[1]format=rgb24[b];[0][b]overlay=340:150:enable='gte(n,5)',format=yuv420p" -frames:v 16 alone.y4m && \
+            $K render --input beside.y4m --crop none --frames 16 --detect codes --metadata beside.jsonl && \
+            $K render --input alone.y4m --crop none --frames 16 --detect codes --metadata alone.jsonl
+            """)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        func frames(_ name: String, _ value: String) throws -> [Int] {
+            try lines(name).enumerated().filter { try objects($0.element).contains { $0["value"] as? String == value } }.map(\.offset)
+        }
+        XCTAssertEqual(try frames("beside.jsonl", "HELD"), Array(0..<16), "the QR code in every frame")
+        let beside = try frames("beside.jsonl", "COMING")
+        let first = try XCTUnwrap(beside.first, "the DataMatrix code is read")
+        XCTAssertTrue((5...8).contains(first), "first read at frame \(first): \(beside)")
+        XCTAssertEqual(beside, Array(first..<16), "then in every frame")
+        XCTAssertEqual(try frames("alone.jsonl", "COMING"), Array(5..<16), "alone: from the frame it comes into view")
     }
 
     /// A frame without a code gives no object; `--once` then exits 1 saying so.

@@ -138,6 +138,29 @@ final class OutputTests: KameraProcessTestCase {
         XCTAssertEqual(try XCTUnwrap(try ImageSource(path: run.path("target.png")).nextFrame()).width, 48, "its target is the new PNG")
     }
 
+
+    /// `/dev/stdout`, `/dev/stderr` and `/dev/fd/N` are the descriptors the
+    /// shell gave: written in place, into a pipe (where they name no file)
+    /// or after what the shell wrote to a file before (not replacing it).
+    func testDescriptorNamesAreWrittenWhereTheShellPointsThem() throws {
+        let result = try KameraProcess.shell("""
+            K='\(KameraProcess.binary.path)'
+            $K render --input-size 64x48 -o /dev/stdout | wc -c > piped.txt
+            $K render --input-size 64x48 --detect codes --metadata /dev/stderr 2>&1 >/dev/null | wc -l > stderr.txt
+            { echo before; $K render --input-size 64x48 --detect codes --metadata /dev/stdout; echo after; } > kept.txt
+            $K render --input-size 64x48 --detect codes --metadata /dev/fd/5 5>fd5.txt
+            """, in: run.folder)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertGreaterThan(Int(try String(contentsOfFile: run.path("piped.txt"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, 100, "a PNG went down the pipe")
+        XCTAssertEqual(try String(contentsOfFile: run.path("stderr.txt"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), "1", "one JSON line on standard error")
+        let kept = try String(contentsOfFile: run.path("kept.txt"), encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(kept.count, 3, "\(kept)")
+        XCTAssertEqual(kept.first, "before")
+        XCTAssertTrue(kept.dropFirst().first?.hasPrefix("{\"frame\": 0") == true, "\(kept)")
+        XCTAssertEqual(kept.last, "after")
+        let fd5 = try String(contentsOfFile: run.path("fd5.txt"), encoding: .utf8)
+        XCTAssertTrue(fd5.hasPrefix("{\"frame\": 0"), fd5)
+    }
     /// SIGKILL cannot be caught: whatever moment it comes, the folder holds
     /// whole PNGs only (unnamed files vanish with the process).
     func testKillAtAnyMomentLeavesOnlyCompletePNGs() throws {

@@ -92,7 +92,7 @@ public final class VideoRecording: FrameSink {
             throw OutputError("\(excerpt(path)): a video is one file; leave %d out of its name")
         }
         try OutputFile.check(path, example: "clip.\(fileExtension(path))")
-        if case .inPlace? = try? OutputFile.kind(of: path), container.isISO, settings.faststart {
+        if (try? OutputFile.kind(of: path))?.isInPlace == true, container.isISO, settings.faststart {
             throw OutputError("\(excerpt(path)): --faststart rewrites the file at the end, which a FIFO or a device cannot take; write a file")
         }
         let choice = try Self.encoder(for: settings.codec, container: container)

@@ -60,9 +60,10 @@ public enum CodeFormat: String, CaseIterable, Sendable {
 /// centered on each bull's-eye `BullseyeFinder` sees (copied onto white where
 /// the window leaves the frame), and DataMatrix codes in bands of the frame
 /// centered on rows an eighth of its height apart: a DataMatrix code at least
-/// that tall is read wherever it is. Used from one thread at a time (the
-/// analysis thread), which reads one side while a thread of the reader's own
-/// reads the other.
+/// that tall is read wherever it is. While codes are in view, the reads take
+/// turns (`ReadTurns`). Used from one thread at a time (the analysis
+/// thread), which reads one side while a thread of the reader's own reads
+/// the other.
 final class CodeReader {
     private let linear: Side?
     private let matrix: Side?
@@ -74,6 +75,10 @@ final class CodeReader {
     private let parallel: ParallelRows
     private let work = Work()
     private let handout = MatrixReadHandout()
+    /// Which reads each frame gets: the plan's, then the linear reads across and down.
+    private var turns: ReadTurns
+    private var acrossRead: Int { plan.count }
+    private var downRead: Int { plan.count + 1 }
     /// Used by whichever side does the whole-frame read; the sides' threads are joined between frames.
     private var qrRereads = OccasionalRead()
     /// The QR codes the whole-frame read found on the frame before (for `qrRereads`).
@@ -96,12 +101,15 @@ final class CodeReader {
 
     /// One read of the black-and-white frame.
     private enum MatrixRead {
-        /// The whole frame, for these formats, also turned a quarter when `turned`.
+        /// The whole frame, for these formats, also turned a quarter when
+        /// `turned` (PDF417 codes are read in rows; DataMatrix codes are
+        /// then looked for from all four sides of the middle, not the left alone).
         case whole(formats: Int32, turned: Bool)
-        /// The whole frame mirrored, for QR codes (zxing-cpp 1.4 reads no
-        /// mirrored code: one seen from behind a film or through a mirror, or
-        /// every code of a camera set to flip its picture), on the frames `mirrorReads` picks.
-        case mirroredQR
+        /// The whole frame mirrored, for QR and Micro QR codes (zxing-cpp 1.4
+        /// reads no mirrored code: one seen from behind a film or through a
+        /// mirror, or every code of a camera set to flip its picture), on
+        /// the frames `mirrorReads` picks, whether or not it is this read's turn.
+        case mirroredQR(formats: Int32)
         /// A window on each Aztec bull's-eye.
         case aztecWindows
         /// The DataMatrix band centered on row `eighths` / 8 of the frame's height.
@@ -110,6 +118,8 @@ final class CodeReader {
 
     /// The codes found by the matrix reads that one side did, by their place in `plan`.
     private typealias MatrixFinds = [(read: Int, objects: [DetectedObject])]
+    /// The linear codes found across the frame and down it.
+    private typealias LinearFinds = (across: [DetectedObject], down: [DetectedObject])
 
     init(formats: [CodeFormat], threads: Int? = nil) throws {
         func side(_ formats: [CodeFormat]) throws -> Side? {
@@ -117,14 +127,20 @@ final class CodeReader {
         }
         linear = try side(formats.filter(\.isLinear))
         matrix = try side(formats.filter { !$0.isLinear })
-        // Turned too where PDF417 is read (it is read in rows; DataMatrix and
-        // Aztec codes are found at any angle).
+        // QR codes, the other matrix codes and PDF417 in reads of their
+        // own, so that each takes its turn (and the QR codes in view are
+        // followed without the rest); the most costly, PDF417 turned, alone.
         var plan: [MatrixRead] = []
-        if let matrix { plan.append(.whole(formats: matrix.formats, turned: matrix.formats & CodeFormat.pdf417.bit != 0)) }
-        if formats.contains(.qr) { plan.append(.mirroredQR) }
+        let qrCodes = formats.filter { $0 == .qr || $0 == .microqr }.reduce(0) { $0 | $1.bit }
+        let others = formats.filter { !$0.isLinear && $0 != .qr && $0 != .microqr && $0 != .pdf417 }.reduce(0) { $0 | $1.bit }
+        if qrCodes != 0 { plan.append(.whole(formats: qrCodes, turned: false)) }
+        if others != 0 { plan.append(.whole(formats: others, turned: others & CodeFormat.datamatrix.bit != 0)) }
+        if formats.contains(.pdf417) { plan.append(.whole(formats: CodeFormat.pdf417.bit, turned: true)) }
+        if qrCodes != 0 { plan.append(.mirroredQR(formats: qrCodes)) }
         if formats.contains(.aztec) { plan.append(.aztecWindows) }
         if formats.contains(.datamatrix) { plan += [1, 2, 3, 5, 6, 7].map { .dataMatrixBand(eighths: $0) } }
         self.plan = plan
+        turns = ReadTurns(reads: plan.count + 2)
         parallel = ParallelRows(threads: min(2, threads ?? sysconf(Int32(_SC_NPROCESSORS_ONLN))), name: "kamera.codes")
     }
 
@@ -146,7 +162,10 @@ final class CodeReader {
         work.image = image
         defer { work.image = nil }
         mirrorIsDue = plan.contains { if case .mirroredQR = $0 { true } else { false } } && mirrorReads.isDue()
-        handout.start(reads: plan.count)
+        turns.nextFrame()
+        handout.start(reads: plan.count) { read in
+            if case .mirroredQR = plan[read] { mirrorIsDue } else { turns.due[read] }
+        }
         if linear != nil && matrix != nil {
             parallel.run(count: 2, work)
         } else {
@@ -154,10 +173,19 @@ final class CodeReader {
         }
         var objects: [DetectedObject] = []
         for found in (try work.matrix.get() + work.helped.get()).sorted(by: { $0.read < $1.read }) {
-            if mirrorIsDue, case .mirroredQR = plan[found.read] { mirrorReads.made(found: !found.objects.isEmpty) }
+            if !found.objects.isEmpty { turns.found(found.read) }
+            let before = objects.count
             Self.add(found.objects, to: &objects) { $0.intersectionOverUnion($1) > 0.2 }
+            // zxing-cpp reads some codes either way: the mirrored read is
+            // made again on the next frame only for codes the others did not read.
+            if case .mirroredQR = plan[found.read] { mirrorReads.made(found: objects.count > before) }
         }
-        objects = try work.linear.get() + objects
+        let linearFinds = try work.linear.get()
+        if !linearFinds.across.isEmpty { turns.found(acrossRead) }
+        if !linearFinds.down.isEmpty { turns.found(downRead) }
+        var linearObjects = linearFinds.across
+        Self.add(linearFinds.down, to: &linearObjects, same: Self.touch)
+        objects = linearObjects + objects
         for why in (linear?.reader.takeLost() ?? []) + (matrix?.reader.takeLost() ?? []) {
             lostPictures += 1
             onLostPicture?(why)
@@ -169,7 +197,7 @@ final class CodeReader {
     private final class Work: RowWork {
         weak var reader: CodeReader?
         var image: LumaImage?
-        var linear: Result<[DetectedObject], Error> = .success([])
+        var linear: Result<LinearFinds, Error> = .success(([], []))
         var helped: Result<MatrixFinds, Error> = .success([])
         var matrix: Result<MatrixFinds, Error> = .success([])
 
@@ -213,28 +241,33 @@ final class CodeReader {
         try linear.reader.buffer(samples.size + (matrix == nil ? 0 : matrixRoom(width: w, height: h)))
     }
 
-    private func readLinear(_ image: LumaImage) throws -> [DetectedObject] {
-        guard let linear else { return [] }
+    /// The reads across and down, each on the frames it is due (`turns`).
+    private func readLinear(_ image: LumaImage) throws -> LinearFinds {
+        guard let linear else { return ([], []) }
         let (w, h) = (image.width, image.height)
         let samples = LinearSamples(width: w, height: h), pixels = image.pixels.baseAddress!
         let across = try linearBuffer(linear, samples, width: w, height: h), down = across + samples.rows * w
-        for row in 0..<samples.rows {
-            (across + row * w).update(from: pixels + row * samples.rowGap * w, count: w)
+        var found: LinearFinds = ([], [])
+        if turns.due[acrossRead] {
+            for row in 0..<samples.rows {
+                (across + row * w).update(from: pixels + row * samples.rowGap * w, count: w)
+            }
+            found.across = try linear.reader.read(linear.formats, across, width: w, height: samples.rows, stride: w, blackAndWhite: false) {
+                (Double($0), Double($1 * samples.rowGap))
+            }
         }
-        // Row by row, so that the frame is read once in order; the writes
-        // spread over one cache line per column.
-        for y in 0..<h {
-            let row = pixels + y * w
-            for column in 0..<samples.columns { down[column * h + y] = row[column * samples.columnGap] }
+        if turns.due[downRead] {
+            // Row by row, so that the frame is read once in order; the writes
+            // spread over one cache line per column.
+            for y in 0..<h {
+                let row = pixels + y * w
+                for column in 0..<samples.columns { down[column * h + y] = row[column * samples.columnGap] }
+            }
+            found.down = try linear.reader.read(linear.formats, down, width: h, height: samples.columns, stride: h, blackAndWhite: false) {
+                (Double($1 * samples.columnGap), Double($0))
+            }
         }
-        var objects = try linear.reader.read(linear.formats, across, width: w, height: samples.rows, stride: w, blackAndWhite: false) {
-            (Double($0), Double($1 * samples.rowGap))
-        }
-        let turned = try linear.reader.read(linear.formats, down, width: h, height: samples.columns, stride: h, blackAndWhite: false) {
-            (Double($1 * samples.columnGap), Double($0))
-        }
-        Self.add(turned, to: &objects, same: Self.touch)
-        return objects
+        return found
     }
 
     /// The matrix reads still left once the linear side is done, on its own
@@ -277,9 +310,8 @@ final class CodeReader {
         case let .whole(formats, turned):
             let found = try reader.read(formats, frame, width: w, height: h, stride: w, blackAndWhite: true, turnedToo: turned) { (Double($0), Double($1)) }
             return found + (formats & CodeFormat.qr.bit != 0 ? try moreQRCodes(than: found, with: reader, on: frame, width: w, height: h) : [])
-        case .mirroredQR:
-            guard mirrorIsDue else { return [] }
-            return try reader.read(CodeFormat.qr.bit, frame, width: w, height: h, stride: w, blackAndWhite: true, mirrored: true) { (Double($0), Double($1)) }
+        case let .mirroredQR(formats):
+            return try reader.read(formats, frame, width: w, height: h, stride: w, blackAndWhite: true, mirrored: true) { (Double($0), Double($1)) }
         case .aztecWindows:
             var found: [DetectedObject] = []
             let window = frame + w * h
@@ -357,13 +389,19 @@ final class CodeReader {
 private final class MatrixReadHandout {
     private let lock = ConditionLock()
     // Guarded by `lock`.
-    private var count = 0, next = 0
+    /// This frame's reads, by their places in the plan.
+    private var reads: [Int] = []
+    private var next = 0
     private var frame: UnsafePointer<UInt8>?
     private var isMade = false
 
-    /// A new frame, of `reads` reads.
-    func start(reads: Int) {
-        lock.withLock { (count, next, frame, isMade) = (reads, 0, nil, false) }
+    /// A new frame: the reads of the plan's `reads` that are `due`.
+    func start(reads: Int, due: (Int) -> Bool) {
+        lock.withLock {
+            self.reads.removeAll(keepingCapacity: true)
+            for read in 0..<reads where due(read) { self.reads.append(read) }
+            (next, frame, isMade) = (0, nil, false)
+        }
     }
 
     /// From the matrix side: the black-and-white frame is made (nil: it could not be).
@@ -377,9 +415,9 @@ private final class MatrixReadHandout {
     /// The next read's place in the plan, nil when none is left.
     func take() -> Int? {
         lock.withLock {
-            guard next < count else { return nil }
+            guard next < reads.count else { return nil }
             defer { next += 1 }
-            return next
+            return reads[next]
         }
     }
 
@@ -387,8 +425,8 @@ private final class MatrixReadHandout {
     /// once when none is (or the frame could not be made).
     func frameIfReadsLeft() -> UnsafePointer<UInt8>? {
         lock.withLock {
-            while !isMade && next < count { lock.wait() }
-            return next < count ? frame : nil
+            while !isMade && next < reads.count { lock.wait() }
+            return next < reads.count ? frame : nil
         }
     }
 }
