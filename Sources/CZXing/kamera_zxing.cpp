@@ -209,6 +209,8 @@ struct kamera_zxing {
     std::string error;
     // The program the helper was last started from.
     std::string program;
+    // The helper said hello in this build's protocol (a helper started early has not yet).
+    bool greeted = false;
 };
 
 namespace {
@@ -229,6 +231,7 @@ int stopHelper(kamera_zxing *reader) {
     }
     reader->helper = -1;
     reader->socket = -1;
+    reader->greeted = false;
     std::lock_guard<std::mutex> hold(liveLock);
     live.erase(std::remove(live.begin(), live.end(), reader), live.end());
     return status;
@@ -259,6 +262,12 @@ int aboveHelperDescriptors(int fd) {
     return moved;
 }
 
+// Makes the shared memory, without room yet, for a helper started before the first picture.
+bool makeMemory(kamera_zxing *reader) {
+    if (reader->memory < 0) reader->memory = aboveHelperDescriptors(memfd_create("kamera-zxing-pictures", MFD_CLOEXEC));
+    return reader->memory >= 0;
+}
+
 // Makes the shared memory hold at least `size` bytes.
 bool grow(kamera_zxing *reader, size_t size) {
     if (size <= reader->size) return true;
@@ -268,9 +277,8 @@ bool grow(kamera_zxing *reader, size_t size) {
         return false;
     }
     size = (size + (1 << 20) - 1) & ~size_t((1 << 20) - 1);
-    if (reader->memory < 0) reader->memory = aboveHelperDescriptors(memfd_create("kamera-zxing-pictures", MFD_CLOEXEC));
     void *memory = MAP_FAILED;
-    if (reader->memory >= 0 && ftruncate(reader->memory, off_t(size)) == 0)
+    if (makeMemory(reader) && ftruncate(reader->memory, off_t(size)) == 0)
         memory = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, reader->memory, 0);
     if (memory == MAP_FAILED) {
         reader->error = std::string("cannot make shared memory for the code reader's pictures: ") + strerror(errno);
@@ -373,24 +381,33 @@ bool greets(kamera_zxing *reader) {
     const bool ok = awaitReply(reader->socket) && readAll(reader->socket, hello, sizeof hello) && hello[0] == helloMagic &&
                     hello[1] == protocolVersion && hello[2] == sizeof(Request);
     if (!ok) stopHelper(reader);
+    reader->greeted = ok;
     return ok;
 }
 
-// Starts kamera-zxing-helper where it is installed, else (or when that one
-// does not start, or is of another build) this executable itself as the helper.
-bool startAnyHelper(kamera_zxing *reader) {
+// This executable's path, "" (and the reason in `error`) when it cannot be had.
+std::string thisProgram(kamera_zxing *reader) {
     char self[PATH_MAX];
     ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
     if (length <= 0) {
         reader->error = std::string("cannot find this program (/proc/self/exe) to start zxing-cpp's helper process: ") + strerror(errno);
-        return false;
+        return "";
     }
-    self[length] = 0;
+    return std::string(self, size_t(length));
+}
+
+// Starts kamera-zxing-helper where it is installed, else (or when that one
+// does not start, or is of another build) this executable itself as the
+// helper; or waits for the hello of the one `kamera_zxing_prestart` started.
+bool startAnyHelper(kamera_zxing *reader) {
+    if (reader->helper > 0 && !reader->greeted && greets(reader)) return true;
+    const std::string self = thisProgram(reader);
+    if (self.empty()) return false;
     const std::string installed = installedHelper(self);
     if (!installed.empty() && startHelper(reader, installed) && greets(reader)) return true;
     if (!startHelper(reader, self)) return false;
     if (greets(reader)) return true;
-    reader->error = std::string("zxing-cpp's helper process (") + self + ") did not start";
+    reader->error = "zxing-cpp's helper process (" + self + ") did not start";
     return false;
 }
 
@@ -417,6 +434,17 @@ extern "C" void kamera_zxing_free(kamera_zxing *reader) {
     delete reader;
 }
 
+extern "C" void kamera_zxing_prestart(kamera_zxing *reader) {
+    try {
+        if (reader->helper > 0) return;
+        const std::string self = thisProgram(reader);
+        const std::string installed = self.empty() ? "" : installedHelper(self);
+        if (!installed.empty() && makeMemory(reader)) startHelper(reader, installed);
+        reader->error.clear();
+    } catch (...) {
+    }
+}
+
 extern "C" uint8_t *kamera_zxing_buffer(kamera_zxing *reader, size_t size) {
     try {
         return grow(reader, std::max(size, size_t(1))) ? reader->buffer : nullptr;
@@ -439,7 +467,7 @@ extern "C" int kamera_zxing_read(kamera_zxing *reader, int formats, const uint8_
         }
         Request request{formats, width, height, stride, pixelStride, options, offset, 0};
         request.mapped = int64_t(reader->size);
-        if (reader->helper <= 0 && !startAnyHelper(reader)) return -1;
+        if ((reader->helper <= 0 || !reader->greeted) && !startAnyHelper(reader)) return -1;
         const int fd = reader->socket;
         if (!writeAll(fd, &request, sizeof request)) {
             reader->error = helperLost(reader, "closed");

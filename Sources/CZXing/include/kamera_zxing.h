@@ -1,8 +1,8 @@
 // Kamera's C face of zxing-cpp (a C++ library): a reader over an opaque
 // handle, its results kept in the handle until the next read. No C++ type
 // crosses this header, and no exception leaves the shim. zxing-cpp itself runs
-// in a helper process the reader starts at its first read, so that an abort
-// inside it costs one picture, not the program.
+// in a helper process the reader starts before its first read, so that an
+// abort inside it costs one picture, not the program.
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
@@ -16,6 +16,11 @@ typedef struct kamera_zxing kamera_zxing;
 /// A reader; NULL when out of memory.
 kamera_zxing *kamera_zxing_new(void);
 void kamera_zxing_free(kamera_zxing *reader);
+
+/// Starts the helper now, so that it is ready by the first read (it loads
+/// while Kamera sets up the rest); the first read waits for its hello, and
+/// starts another the usual way if it fails. Nothing is reported here.
+void kamera_zxing_prestart(kamera_zxing *reader);
 
 /// Memory the helper reads pictures from, at least `size` bytes, valid until
 /// the next call with a larger size; NULL when it cannot be had. Every picture
@@ -50,7 +55,7 @@ const char *kamera_zxing_error(const kamera_zxing *reader);
 /// The program the helper was last started from: kamera-zxing-helper
 /// ($KAMERA_ZXING_HELPER, else beside this executable or in ../lib/kamera
 /// from it), or this executable itself when there is none, or it does not
-/// start or is of another build; "" before the first read.
+/// start or is of another build; "" before one is started.
 const char *kamera_zxing_program(const kamera_zxing *reader);
 
 /// Result `index` of the last read: its format bit, its text (UTF-8, `length`

@@ -13,25 +13,26 @@ struct ReadTurns {
     static let turns = 4
     /// Which reads this frame gets, by their place.
     private(set) var due: [Bool]
-    private var foundLast: [Bool]
+    /// Which reads found codes on the frame before: they follow them.
+    private(set) var followed: [Bool]
     private var foundNow: [Bool]
     private var frame = 0
 
     /// `reads`: how many reads a frame has, each known by its place.
     init(reads: Int) {
         due = Array(repeating: true, count: reads)
-        foundLast = Array(repeating: false, count: reads)
-        foundNow = foundLast
+        followed = Array(repeating: false, count: reads)
+        foundNow = followed
     }
 
     /// Starts a frame, and sets which of the reads it gets (`due`).
     mutating func nextFrame() {
-        swap(&foundLast, &foundNow)
-        let codesInView = foundLast.contains(true)
+        swap(&followed, &foundNow)
+        let codesInView = followed.contains(true)
         frame += 1
         for read in due.indices {
             foundNow[read] = false
-            due[read] = !codesInView || foundLast[read] || (read + frame) % Self.turns == 0
+            due[read] = !codesInView || followed[read] || (read + frame) % Self.turns == 0
         }
     }
 

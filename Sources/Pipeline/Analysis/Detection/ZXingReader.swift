@@ -11,6 +11,7 @@ final class ZXingReader {
     init() throws {
         guard let reader = kamera_zxing_new() else { throw PipelineError("out of memory making the code reader") }
         self.reader = reader
+        kamera_zxing_prestart(reader)
     }
 
     deinit { kamera_zxing_free(reader) }
@@ -22,7 +23,7 @@ final class ZXingReader {
         return buffer
     }
 
-    /// The program the helper was last started from ("" before the first read).
+    /// The program the helper was last started from ("" before one is started).
     var program: String { String(cString: kamera_zxing_program(reader)) }
 
     /// The reasons pictures were lost since the last call, and forgets them.
