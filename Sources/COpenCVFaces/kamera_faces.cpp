@@ -5,6 +5,8 @@
 #include <opencv2/imgproc.hpp>
 #include <opencv2/objdetect.hpp>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -16,7 +18,12 @@ struct kamera_faces {
     // A second copy for the second thread: one classifier's buffers are not shared between threads.
     cv::CascadeClassifier second;
     cv::Mat scaled;
-    std::vector<cv::Rect> found, large;
+    std::vector<cv::Rect> found;
+    // With two threads: the window sizes scanned, smallest first, what each
+    // found (ungrouped), and the order they are taken in, costliest first.
+    std::vector<cv::Size> windows;
+    std::vector<std::vector<cv::Rect>> at_window;
+    std::vector<size_t> order;
     double scale = 1;
     std::string error;
 };
@@ -28,27 +35,26 @@ static const int neighbours = 3;
 static const double group_eps = 0.2;
 
 // The window sizes detectMultiScale scans from `min_size` up in an image of
-// `image` size, and the first one of the larger half of the work: a scale's
-// windows cost about the image's area over the scale squared, four times
-// that from a scale of 2 up, where OpenCV steps by one pixel instead of two.
-static cv::Size split_window(cv::Size window, int min_size, cv::Size image) {
-    std::vector<std::pair<cv::Size, double>> sizes;
-    double total = 0;
-    if (window.width <= 0 || window.height <= 0) return cv::Size();
+// `image` size, smallest first, into `faces->windows`, and into `faces->order`
+// their places from the costliest: a scale's windows cost about the image's
+// area over the scale squared, four times that from a scale of 2 up, where
+// OpenCV steps by one pixel instead of two.
+static void plan_windows(kamera_faces *faces, int min_size, cv::Size image) {
+    const cv::Size window = faces->cascade.getOriginalWindowSize();
+    std::vector<double> costs;
+    faces->windows.clear();
+    if (window.width <= 0 || window.height <= 0) return;
     for (double factor = 1;; factor *= scale_factor) {
         cv::Size size(cvRound(window.width * factor), cvRound(window.height * factor));
         if (size.width > image.width || size.height > image.height) break;
         if (size.width < min_size || size.height < min_size) continue;
-        const double cost = (factor > 2 ? 4 : 1) / (factor * factor);
-        sizes.push_back({size, cost});
-        total += cost;
+        faces->windows.push_back(size);
+        costs.push_back((factor > 2 ? 4 : 1) / (factor * factor));
     }
-    double sum = 0;
-    for (size_t i = 0; i + 1 < sizes.size(); i++) {
-        sum += sizes[i].second;
-        if (sum >= total / 2) return sizes[i + 1].first;
-    }
-    return cv::Size();
+    faces->order.resize(faces->windows.size());
+    for (size_t i = 0; i < faces->order.size(); i++) faces->order[i] = i;
+    std::stable_sort(faces->order.begin(), faces->order.end(), [&](size_t a, size_t b) { return costs[a] > costs[b]; });
+    if (faces->at_window.size() < faces->windows.size()) faces->at_window.resize(faces->windows.size());
 }
 
 extern "C" kamera_faces *kamera_faces_new(const char *path, char *error, size_t error_size) {
@@ -91,31 +97,41 @@ extern "C" int kamera_faces_detect(kamera_faces *faces, const uint8_t *luma, int
             image.copyTo(faces->scaled);
         }
         cv::equalizeHist(faces->scaled, faces->scaled);
-        cv::Size split = threads > 1 ? split_window(faces->cascade.getOriginalWindowSize(), min_size, faces->scaled.size()) : cv::Size();
-        if (split.width == 0) {
+        if (threads > 1) plan_windows(faces, min_size, faces->scaled.size());
+        if (threads <= 1 || faces->windows.size() < 2) {
             faces->cascade.detectMultiScale(faces->scaled, faces->found, scale_factor, neighbours, 0, cv::Size(min_size, min_size));
             return static_cast<int>(faces->found.size());
         }
-        // The scales from `split` up on a second thread, the smaller ones here, each ungrouped
-        // (0 neighbours); then grouped together as one call groups them.
+        // Each scale alone (0 neighbours: ungrouped), taken in turn by this
+        // thread and a second one, the costliest first, so that both finish
+        // together; then grouped as one call groups them, in its order.
+        std::atomic<size_t> next{0};
+        auto scan = [&](cv::CascadeClassifier &classifier) {
+            for (size_t k; (k = next.fetch_add(1)) < faces->order.size();) {
+                const size_t i = faces->order[k];
+                classifier.detectMultiScale(faces->scaled, faces->at_window[i], scale_factor, 0, 0, faces->windows[i], faces->windows[i]);
+            }
+        };
         std::exception_ptr failure;
-        std::thread larger([&] {
+        std::thread other([&] {
             try {
-                faces->second.detectMultiScale(faces->scaled, faces->large, scale_factor, 0, 0, split);
+                scan(faces->second);
             } catch (...) {
                 failure = std::current_exception();
+                next = faces->order.size();
             }
         });
         try {
-            faces->cascade.detectMultiScale(faces->scaled, faces->found, scale_factor, 0, 0, cv::Size(min_size, min_size),
-                                            cv::Size(split.width - 1, split.height - 1));
+            scan(faces->cascade);
         } catch (...) {
-            larger.join();
+            next = faces->order.size();
+            other.join();
             throw;
         }
-        larger.join();
+        other.join();
         if (failure) std::rethrow_exception(failure);
-        faces->found.insert(faces->found.end(), faces->large.begin(), faces->large.end());
+        for (size_t i = 0; i < faces->windows.size(); i++)
+            faces->found.insert(faces->found.end(), faces->at_window[i].begin(), faces->at_window[i].end());
         cv::groupRectangles(faces->found, neighbours, group_eps);
         return static_cast<int>(faces->found.size());
     } catch (const std::exception &e) {

@@ -19,8 +19,8 @@ void kamera_faces_free(kamera_faces *faces);
 /// Finds faces in an 8-bit luma image (`stride` bytes a row), looked at
 /// `scale` times its size (0 < scale <= 1), histogram-equalized, no smaller
 /// than `min_size` pixels of that scaled picture, on `threads` threads (1 or
-/// 2: the scales split between the caller's thread and one started and
-/// joined within the call; the same faces either way). Returns the number
+/// 2: the scales taken in turn, the costliest first, by the caller's thread
+/// and one started and joined within the call; the same faces either way). Returns the number
 /// found, or -1 with the reason in `kamera_faces_error`.
 int kamera_faces_detect(kamera_faces *faces, const uint8_t *luma, int width, int height, int stride, double scale, int min_size, int threads);
 

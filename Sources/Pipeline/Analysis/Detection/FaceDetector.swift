@@ -13,8 +13,9 @@ public final class FaceDetector {
     static let smallestFace = 24
 
     private let faces: OpaquePointer
-    /// 2: the larger scales on a second thread for each frame, started and
-    /// joined within `detect` (the same faces as one thread finds); 1 on a one-core machine.
+    /// 2: the scales taken in turn by the analysis thread and a second one
+    /// for each frame, started and joined within `detect` (the same faces
+    /// as one thread finds); 1 on a one-core machine.
     public let threads: Int
 
     public convenience init(model: FaceModel = .lbp, threads: Int? = nil) throws {
