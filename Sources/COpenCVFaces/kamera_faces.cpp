@@ -24,6 +24,7 @@ struct kamera_faces {
     std::vector<cv::Size> windows;
     std::vector<std::vector<cv::Rect>> at_window;
     std::vector<size_t> order;
+    std::vector<double> costs;
     double scale = 1;
     std::string error;
 };
@@ -41,7 +42,8 @@ static const double group_eps = 0.2;
 // OpenCV steps by one pixel instead of two.
 static void plan_windows(kamera_faces *faces, int min_size, cv::Size image) {
     const cv::Size window = faces->cascade.getOriginalWindowSize();
-    std::vector<double> costs;
+    std::vector<double> &costs = faces->costs;
+    costs.clear();
     faces->windows.clear();
     if (window.width <= 0 || window.height <= 0) return;
     for (double factor = 1;; factor *= scale_factor) {

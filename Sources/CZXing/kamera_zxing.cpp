@@ -400,10 +400,12 @@ std::string thisProgram(kamera_zxing *reader) {
 // does not start, or is of another build) this executable itself as the
 // helper; or waits for the hello of the one `kamera_zxing_prestart` started.
 bool startAnyHelper(kamera_zxing *reader) {
-    if (reader->helper > 0 && !reader->greeted && greets(reader)) return true;
+    // The installed helper, started early, that did not greet is not started again.
+    const bool prestarted = reader->helper > 0 && !reader->greeted;
+    if (prestarted && greets(reader)) return true;
     const std::string self = thisProgram(reader);
     if (self.empty()) return false;
-    const std::string installed = installedHelper(self);
+    const std::string installed = prestarted ? "" : installedHelper(self);
     if (!installed.empty() && startHelper(reader, installed) && greets(reader)) return true;
     if (!startHelper(reader, self)) return false;
     if (greets(reader)) return true;

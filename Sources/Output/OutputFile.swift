@@ -12,10 +12,10 @@ import Lifecycle
 /// - a character or block device or a FIFO is written in place, never
 ///   replaced (`-o /dev/null`, a pipe another program reads);
 /// - `-` is standard output;
-/// - a name of one of the process's open descriptors (`/dev/stdout`,
-///   `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`: a shell's redirection or
-///   `>(program)`) is written in place through that descriptor, where the
-///   shell left it;
+/// - `/dev/stdout` (and `/dev/fd/1`, `/proc/self/fd/1`) is standard output,
+///   as `-` is; another descriptor the shell gave (`/dev/stderr`, `/dev/fd/N`:
+///   a redirection such as `3>out.jsonl`, or `>(program)`) is written in
+///   place through that descriptor, where the shell left it;
 /// - a symbolic link is followed: its target is replaced, the link kept.
 public final class OutputFile {
     /// The name as the user gave it.
@@ -45,7 +45,7 @@ public final class OutputFile {
         switch kind {
         case .standardOutput:
             guard isatty(STDOUT_FILENO) == 0 else {
-                throw OutputError("-: standard output is a terminal; send it to a program or a file (kamera ... -o - | display), or give a file name")
+                throw OutputError("\(path): standard output is a terminal; send it to a program or a file (kamera ... -o - | display), or give a file name")
             }
             fd = STDOUT_FILENO
             target = "-"
@@ -259,6 +259,15 @@ public final class OutputFile {
         /// A regular file or a new name, at its resolved path.
         case file(String)
 
+        /// The descriptor written, for standard output and the shell's.
+        var openDescriptor: Int32? {
+            switch self {
+            case .standardOutput: STDOUT_FILENO
+            case .descriptor(let number): number
+            case .inPlace, .file: nil
+            }
+        }
+
         /// Written where it is, image after image, never replaced.
         var isInPlace: Bool {
             switch self {
@@ -268,30 +277,40 @@ public final class OutputFile {
         }
     }
 
-    /// The open descriptor that `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or `/proc/self/fd/N` names.
-    private static func descriptor(named path: String) -> Int32? {
-        let number: Int32?
+    /// The descriptor that `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or `/proc/self/fd/N` names, open or not.
+    private static func descriptorNumber(in path: String) -> Int32? {
         switch path {
-        case "/dev/stdout": number = STDOUT_FILENO
-        case "/dev/stderr": number = STDERR_FILENO
+        case "/dev/stdout": return STDOUT_FILENO
+        case "/dev/stderr": return STDERR_FILENO
         default:
             guard let prefix = ["/dev/fd/", "/proc/self/fd/"].first(where: path.hasPrefix) else { return nil }
-            number = Int32(path.dropFirst(prefix.count))
+            return Int32(path.dropFirst(prefix.count)).flatMap { $0 >= 0 ? $0 : nil }
         }
-        guard let number, number >= 0, fcntl(number, F_GETFD) >= 0 else { return nil }
-        return number
+    }
+
+    /// True for `-` and the names of descriptor 1 (`/dev/stdout`): standard output.
+    public static func isStandardOutput(_ path: String) -> Bool {
+        path == "-" || descriptorNumber(in: path) == STDOUT_FILENO
     }
 
     /// What writing to `path` means, symbolic links followed.
     static func kind(of path: String, example: String = "frame.png") throws -> Kind {
-        if path == "-" { return .standardOutput }
+        if isStandardOutput(path) { return .standardOutput }
         guard !path.isEmpty else {
             throw OutputError("the output name is empty; give a file name such as out.png, or - for standard output")
         }
-        if let number = descriptor(named: path) {
+        if let number = descriptorNumber(in: path) {
+            // Kamera's own descriptors (its camera, the code reader's helper) are close-on-exec; the shell's are not.
+            let flags = fcntl(number, F_GETFD)
+            guard flags >= 0, number <= STDERR_FILENO || flags & FD_CLOEXEC == 0 else {
+                throw OutputError("\(path): descriptor \(number) is not open; open it in the shell (kamera ... \(path) \(number)>out.jsonl) or give a file name")
+            }
             var info = stat()
             guard fstat(number, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR else {
                 throw OutputError("\(path): is a folder; give a file name such as \(example)")
+            }
+            guard fcntl(number, F_GETFL) & O_ACCMODE != O_RDONLY else {
+                throw OutputError("\(path): descriptor \(number) is open for reading only; open it for writing in the shell (\(number)>out.jsonl) or give a file name")
             }
             return .descriptor(number)
         }
@@ -332,6 +351,10 @@ public final class OutputFile {
 
     /// True when `a` and `b` would write the same regular file.
     public static func sameFile(_ a: String, _ b: String) -> Bool {
+        if let p = (try? kind(of: a))?.openDescriptor, let q = (try? kind(of: b))?.openDescriptor {
+            var first = stat(), second = stat()
+            return fstat(p, &first) == 0 && fstat(q, &second) == 0 && first.st_dev == second.st_dev && first.st_ino == second.st_ino
+        }
         guard case .file(let x)? = try? kind(of: a), case .file(let y)? = try? kind(of: b) else { return false }
         var first = stat(), second = stat()
         if stat(x, &first) == 0, stat(y, &second) == 0 { return first.st_dev == second.st_dev && first.st_ino == second.st_ino }

@@ -52,7 +52,7 @@ public enum OutputRequest: Equatable, Sendable {
 
     /// True for `-`, FIFOs and devices: written in place, frame after frame.
     static func isStream(_ text: String) -> Bool {
-        if text == "-" { return true }
+        if OutputFile.isStandardOutput(text) { return true }
         if (try? OutputFile.kind(of: text))?.isInPlace == true { return true }
         return false
     }
@@ -67,5 +67,5 @@ public enum OutputRequest: Equatable, Sendable {
     }
 
     /// True when the frames go to standard output.
-    public var isStandardOutput: Bool { name == "-" }
+    public var isStandardOutput: Bool { OutputFile.isStandardOutput(name) }
 }

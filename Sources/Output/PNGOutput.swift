@@ -32,7 +32,7 @@ public final class PNGOutput {
     /// True when images go one after another to one open stream.
     public var isStream: Bool {
         guard !pattern.isSequence else { return false }
-        if pattern.pattern == "-" { return true }
+        if OutputFile.isStandardOutput(pattern.pattern) { return true }
         if (try? OutputFile.kind(of: pattern.pattern))?.isInPlace == true { return true }
         return false
     }

@@ -65,7 +65,8 @@ public final class RunBuilder {
                 videos.append(try VideoRecording(path: path, settings: description.video, live: live, rate: description.settings.rate, sound: sound))
             }
         }
-        if description.outputs.filter(\.isStandardOutput).count + (description.saveInput == "-" ? 1 : 0) > 1 {
+        let inputToStandardOutput = description.saveInput.map(OutputFile.isStandardOutput) ?? false
+        if description.outputs.filter(\.isStandardOutput).count + (inputToStandardOutput ? 1 : 0) > 1 {
             throw PipelineError("standard output (-) is named more than once; it can take one stream")
         }
         if let saveInput = description.saveInput {
@@ -116,21 +117,22 @@ public final class RunBuilder {
         }
         // Standard output carries the JSON lines (by default with --analyze), or the scanner's lines.
         let metadataPath = description.metadata ?? (description.analyzers.isEmpty ? nil : "-")
-        let stdoutTaken = description.outputs.contains(where: \.isStandardOutput) || description.saveInput == "-"
-        if metadataPath == "-" && stdoutTaken {
+        let stdoutTaken = description.outputs.contains(where: \.isStandardOutput) || inputToStandardOutput
+        let metadataToStandardOutput = metadataPath.map(OutputFile.isStandardOutput) ?? false
+        if metadataToStandardOutput && stdoutTaken {
             throw PipelineError("standard output takes the frames; write the metadata to a file instead")
         }
-        if let metadataPath, metadataPath != "-" {
+        if let metadataPath, !metadataToStandardOutput {
             try OutputFile.check(metadataPath, example: "out.jsonl")
             if description.outputs.contains(where: { OutputFile.sameFile($0.name, metadataPath) }) {
                 throw PipelineError("the metadata file \(metadataPath) is also an output; give it another name")
             }
         }
-        if description.once && (metadataPath == "-" || stdoutTaken) {
+        if description.once && (metadataToStandardOutput || stdoutTaken) {
             throw PipelineError("--once prints the code on standard output, which \(stdoutTaken ? "the frames take" : "the metadata takes"); write \(stdoutTaken ? "the frames" : "the metadata") to a file")
         }
         let codes = description.detection.map { !$0.codeFormats.isEmpty } ?? false
-        scanner = codes && metadataPath != "-" && !stdoutTaken ? CodeScanner(once: description.once) : nil
+        scanner = codes && !metadataToStandardOutput && !stdoutTaken ? CodeScanner(once: description.once) : nil
         metadata = try metadataPath.map { try MetadataWriter(path: $0) }
     }
 

@@ -106,7 +106,7 @@ struct RenderCommand: ParsableCommand {
                 let a = analysis.statistics
                 logger.info("analysed \(a.analysed) frames, skipped \(a.skippedBusy) while the analysers were busy and \(a.skippedRate) for the rate")
             }
-            if let summary = loop.recorder?.summary, loop.recorder?.path != "-" { logger.notice("\(summary)") }
+            if let summary = loop.recorder?.summary, let path = loop.recorder?.path, !OutputFile.isStandardOutput(path) { logger.notice("\(summary)") }
             return loop.statistics.frames
         }
         if StopSignal.isRequested {
@@ -126,7 +126,7 @@ struct RenderCommand: ParsableCommand {
         var description = try describeRun(pipeline, outputs: outputs, outputOptions, display, gpuOptions)
         description.frames = frames
         if let saveInput {
-            if saveInput == "-" && description.outputs.contains(where: \.isStandardOutput) {
+            if OutputFile.isStandardOutput(saveInput) && description.outputs.contains(where: \.isStandardOutput) {
                 throw UsageError("-o - and --save-input - cannot both use standard output")
             }
             for case .png(let pattern) in description.outputs

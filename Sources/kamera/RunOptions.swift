@@ -52,8 +52,8 @@ func describeRun(_ pipeline: PipelineOptions, outputs: [String], _ options: Outp
         guard description.detection?.codeFormats.isEmpty == false else { throw UsageError("--once prints the first code read; add --detect codes") }
         description.once = true
     }
-    if !options.analyzers.isEmpty && (options.metadata ?? "-") == "-" && description.outputs.contains(where: \.isStandardOutput)
-        || !options.detect.isEmpty && options.metadata == "-" && description.outputs.contains(where: \.isStandardOutput) {
+    if !options.analyzers.isEmpty && OutputFile.isStandardOutput(options.metadata ?? "-") && description.outputs.contains(where: \.isStandardOutput)
+        || !options.detect.isEmpty && options.metadata.map(OutputFile.isStandardOutput) == true && description.outputs.contains(where: \.isStandardOutput) {
         throw UsageError("-o - takes standard output; write the metadata to a file with --metadata FILE")
     }
     if options.metadata == "" { throw UsageError("--metadata is empty; give a file such as out.jsonl, or - for standard output") }

@@ -160,6 +160,15 @@ final class OutputTests: KameraProcessTestCase {
         XCTAssertEqual(kept.last, "after")
         let fd5 = try String(contentsOfFile: run.path("fd5.txt"), encoding: .utf8)
         XCTAssertTrue(fd5.hasPrefix("{\"frame\": 0"), fd5)
+        // /dev/stdout is standard output as - is; a descriptor the shell did not open, or opened for reading, is refused.
+        for (arguments, message) in [(["-o", "-", "--metadata", "/dev/stdout"], "-o - takes standard output"),
+                                     (["--metadata", "/dev/fd/7"], "/dev/fd/7: descriptor 7 is not open; open it in the shell"),
+                                     (["--metadata", "/dev/fd/0"], "/dev/fd/0: descriptor 0 is open for reading only")] {
+            let refused = try run.run(["render", "--input-size", "64x48", "--detect", "codes"] + arguments)
+            XCTAssertEqual(refused.status, 1, "\(arguments): \(refused.stderr)")
+            XCTAssertTrue(refused.stderr.contains(message), "\(arguments): \(refused.stderr)")
+            XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, refused.stderr)
+        }
     }
     /// SIGKILL cannot be caught: whatever moment it comes, the folder holds
     /// whole PNGs only (unnamed files vanish with the process).

@@ -17,9 +17,10 @@ typedef struct kamera_zxing kamera_zxing;
 kamera_zxing *kamera_zxing_new(void);
 void kamera_zxing_free(kamera_zxing *reader);
 
-/// Starts the helper now, so that it is ready by the first read (it loads
-/// while Kamera sets up the rest); the first read waits for its hello, and
-/// starts another the usual way if it fails. Nothing is reported here.
+/// Starts kamera-zxing-helper now where it is installed, so that it is ready
+/// by the first read (it loads while Kamera sets up the rest); the first read
+/// waits for its hello, and starts this program as the helper if it fails.
+/// Nothing is reported here.
 void kamera_zxing_prestart(kamera_zxing *reader);
 
 /// Memory the helper reads pictures from, at least `size` bytes, valid until

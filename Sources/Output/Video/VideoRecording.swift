@@ -93,7 +93,7 @@ public final class VideoRecording: FrameSink {
         }
         try OutputFile.check(path, example: "clip.\(fileExtension(path))")
         if (try? OutputFile.kind(of: path))?.isInPlace == true, container.isISO, settings.faststart {
-            throw OutputError("\(excerpt(path)): --faststart rewrites the file at the end, which a FIFO or a device cannot take; write a file")
+            throw OutputError("\(excerpt(path)): --faststart rewrites the file at the end, which a FIFO, a device or a descriptor cannot take; write a file by its name")
         }
         let choice = try Self.encoder(for: settings.codec, container: container)
         if let crf = settings.crf {

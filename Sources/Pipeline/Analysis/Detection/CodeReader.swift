@@ -305,7 +305,10 @@ final class CodeReader {
     }
 
     private func readMatrix(_ image: LumaImage) throws -> MatrixFinds {
-        guard let matrix else { return [] }
+        guard let matrix, handout.hasReads else {
+            handout.made(nil)
+            return []
+        }
         let (w, h) = (image.width, image.height)
         let frame: UnsafeMutablePointer<UInt8>
         do {
@@ -436,6 +439,9 @@ private final class MatrixReadHandout {
             lock.broadcast()
         }
     }
+
+    /// Whether this frame has any read (while linear codes are followed, a frame may have none).
+    var hasReads: Bool { lock.withLock { !reads.isEmpty } }
 
     /// The next read's place in the plan, nil when none is left.
     func take() -> Int? {

@@ -19,7 +19,7 @@ public final class ObjectDetector: FrameAnalyzer {
     /// Frames whose codes were lost that way.
     public var lostPictures: Int { codes?.lostPictures ?? 0 }
     /// The programs zxing-cpp's helpers were started from: kamera-zxing-helper
-    /// where it is installed, else this executable; empty before the first frame.
+    /// where it is installed, else this executable; empty before one is started.
     public var codeReaderPrograms: [String] { codes?.helperPrograms.filter { !$0.isEmpty } ?? [] }
 
     /// `codeThreads`: how many threads read codes at once (at most 2; by default 2 on a machine of two cores or more).
