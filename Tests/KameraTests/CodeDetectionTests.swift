@@ -180,6 +180,34 @@ final class CodeDetectionTests: KameraProcessTestCase {
         XCTAssertEqual(try frames("alone.jsonl", "COMING"), Array(5..<16), "alone: from the frame it comes into view")
     }
 
+    /// A code away for half a second keeps its track and is printed once; one
+    /// away for a second and a half is new again: a second track, printed
+    /// again. With a slow analyser (`--detect-rate 3.5`: frames 0.3 s apart),
+    /// a code away for 1.1 s, missed three times, keeps its track too: it is
+    /// found 1.2 s after it was last seen, but missed for 0.9 s only.
+    func testACodeAwayForAMomentKeepsItsTrack() throws {
+        let result = try sh("""
+            qrencode -s 4 -m 2 -o a.png 'AWAY' && \
+            ffmpeg -v error -y -f lavfi -i color=white:s=320x240:r=30 -i a.png \
+              -filter_complex "[1]format=rgb24[a];[0][a]overlay=100:60:enable='lt(n,5)+between(n,20,24)+gte(n,70)',format=yuv420p" -frames:v 75 clip.y4m && \
+            $K render --input clip.y4m --crop none --frames 75 --detect codes --metadata m.jsonl && \
+            ffmpeg -v error -y -f lavfi -i color=white:s=320x240:r=30 -i a.png \
+              -filter_complex "[1]format=rgb24[a];[0][a]overlay=100:60:enable='lt(n,12)+gte(n,45)',format=yuv420p" -frames:v 60 slow.y4m && \
+            $K render --input slow.y4m --crop none --frames 60 --detect codes --detect-rate 3.5 --metadata slow.jsonl
+            """)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.output, "qr AWAY\nqr AWAY\nqr AWAY\n", "printed when it first comes, again after a second and a half away, and once in the slow run")
+        let slow = try lines("slow.jsonl").map { try objects($0).compactMap { $0["track"] as? Int } }
+        XCTAssertEqual(slow, [[1], [1], [], [], [], [1], [1]], "frames 0, 9, ... 54: missed at 0.6, 0.9 and 1.2 s, one track")
+        var tracks: [Int: Int] = [:]
+        for (n, line) in try lines("m.jsonl").enumerated() {
+            for object in try objects(line) { tracks[n] = object["track"] as? Int }
+        }
+        XCTAssertEqual(tracks.keys.sorted(), Array(0..<5) + Array(20..<25) + Array(70..<75), "read in every frame that shows it")
+        XCTAssertEqual(Set((0..<5).compactMap { tracks[$0] } + (20..<25).compactMap { tracks[$0] }), [1], "half a second away: one track")
+        XCTAssertEqual(Set((70..<75).compactMap { tracks[$0] }), [2], "a second and a half away: a new track")
+    }
+
     /// A frame without a code gives no object; `--once` then exits 1 saying so.
     func testNoCodeNoObject() throws {
         let result = try sh("""

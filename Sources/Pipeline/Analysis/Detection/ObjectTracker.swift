@@ -5,9 +5,12 @@ import Render
 /// the box it had, or its center within a box's size of it: it moved), a
 /// face by its box overlapping the one it had (intersection over union at
 /// least 0.3). A track ends when it is missed in `misses` analysed frames
-/// in a row that span more than `memory` seconds of frame time, so an object
-/// that left and came back is new again, and a slow analyser (a frame a
-/// second or less) does not end tracks for one detection missed.
+/// in a row, the last of them more than `memory` seconds of frame time
+/// after it was last seen, so an object that left and came back is new
+/// again, and a slow analyser (a frame a second or less) does not end tracks
+/// for one detection missed. The frame that finds it again does not count
+/// towards that time: an object away for half a second, found again by the
+/// next frame a slow analyser takes a second later, keeps its track.
 final class ObjectTracker {
     private struct Track {
         let number: Int
@@ -16,6 +19,8 @@ final class ObjectTracker {
         var bounds: PixelBox
         var seen: Double
         var missed = 0
+        /// The frame time of the last frame that missed it.
+        var lastMissed: Double
     }
 
     let memory: Double
@@ -27,8 +32,7 @@ final class ObjectTracker {
 
     /// Numbers `objects` (found at `time`, seconds) and marks the new ones.
     func assign(_ objects: inout [DetectedObject], at time: Double) {
-        tracks.removeAll { ($0.missed >= misses && time - $0.seen > memory) || time < $0.seen }
-        for i in tracks.indices { tracks[i].missed += 1 }
+        tracks.removeAll { ($0.missed >= misses && $0.lastMissed - $0.seen > memory) || time < $0.seen }
         var taken = Set<Int>()
         for i in objects.indices {
             let object = objects[i]
@@ -42,10 +46,14 @@ final class ObjectTracker {
             } else {
                 objects[i].track = next
                 objects[i].isNew = true
-                tracks.append(Track(number: next, type: object.type, value: object.value, bounds: object.bounds, seen: time))
+                tracks.append(Track(number: next, type: object.type, value: object.value, bounds: object.bounds, seen: time, lastMissed: time))
                 next += 1
             }
             taken.insert(objects[i].track)
+        }
+        for i in tracks.indices where !taken.contains(tracks[i].number) {
+            tracks[i].missed += 1
+            tracks[i].lastMissed = time
         }
     }
 
