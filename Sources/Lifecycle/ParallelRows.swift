@@ -79,6 +79,12 @@ public final class ParallelRows: @unchecked Sendable {
         (count * part / parts)..<(count * (part + 1) / parts)
     }
 
+    /// Which of this splitter's parts of `0..<count` holds `row` (0 for a run not split):
+    /// lets a job keep scratch memory for each part.
+    public func part(holding row: Int, count: Int) -> Int {
+        (0..<threads).first { Self.rows(part: $0, of: threads, count: count).contains(row) } ?? 0
+    }
+
     private func help(part: Int) {
         var seen = 0
         while true {

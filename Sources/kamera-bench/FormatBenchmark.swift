@@ -259,37 +259,48 @@ struct FormatBenchmark {
 
     /// The ISP on a random 8-bit mosaic beside the CPU's YUYV → RGBA conversion
     /// of a random frame of the same size (what a software renderer runs for a
-    /// YUYV camera), in memory, on the same threads: median of 20 each.
+    /// YUYV camera), in memory, on the same threads: 40 rounds, each timing the
+    /// three once in turn, so a slower minute of a shared machine slows all
+    /// three; medians of each, and the median of the rounds' ratios.
     func demosaicAgainstConversion(width: Int, height: Int) -> String {
-        func median(_ body: () -> Void) -> Double {
+        func time(_ body: () -> Void) -> Double {
+            let start = DispatchTime.now().uptimeNanoseconds
             body()
-            let times = (0..<20).map { _ in
-                let start = DispatchTime.now().uptimeNanoseconds
-                body()
-                return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-            }.sorted()
-            return (times[9] + times[10]) / 2
+            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        }
+        func median(_ values: [Double]) -> Double {
+            let sorted = values.sorted()
+            return (sorted[(sorted.count - 1) / 2] + sorted[sorted.count / 2]) / 2
         }
         var generator = SystemRandomNumberGenerator()
         let mosaic = (0..<width * height).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let target = FrameBuffer(format: .rgb24, width: width, height: height)
-        var ms: [String: Double] = [:]
-        mosaic.withUnsafeBytes { bytes in
-            let plane = Plane(bytes: bytes, bytesPerRow: width)
-            for demosaic in ISPSettings.Demosaic.allCases {
-                var settings = ISPSettings()
-                settings.demosaic = demosaic
-                let isp = BayerISP(settings: settings)
-                ms[demosaic.rawValue] = median { isp.process(plane, mosaic: RepackedFormat.rggb8.mosaic!, into: target) }
-            }
-        }
         let yuyv = FrameBuffer(format: .yuyv, width: width, height: height)
         for i in 0..<yuyv.allBytes.count { yuyv.allBytes[i] = UInt8.random(in: 0...255, using: &generator) }
         let frame = yuyv.frame(sequence: 0, timestamp: 0)
         let converter = YUVToRGBA()
-        ms["yuyv"] = median { converter.convert(frame, x: 0, y: 0, width: width, height: height) }
-        return String(format: "  in memory at %dx%d: ISP with Malvar %.2f ms, with bilinear %.2f ms; the CPU's YUYV → RGBA conversion %.2f ms; Malvar/YUYV %.2fx",
-                      width, height, ms["malvar"]!, ms["bilinear"]!, ms["yuyv"]!, ms["malvar"]! / ms["yuyv"]!)
+        let isps = ISPSettings.Demosaic.allCases.map { demosaic in
+            var settings = ISPSettings()
+            settings.demosaic = demosaic
+            return (demosaic, BayerISP(settings: settings))
+        }
+        var ms: [String: [Double]] = [:]
+        var ratios: [Double] = []
+        mosaic.withUnsafeBytes { bytes in
+            let plane = Plane(bytes: bytes, bytesPerRow: width)
+            for round in 0...40 {
+                var times: [String: Double] = [:]
+                for (demosaic, isp) in isps {
+                    times[demosaic.rawValue] = time { isp.process(plane, mosaic: RepackedFormat.rggb8.mosaic!, into: target) }
+                }
+                times["yuyv"] = time { converter.convert(frame, x: 0, y: 0, width: width, height: height) }
+                guard round > 0 else { continue }  // the first round warms the caches and starts the threads
+                for (key, value) in times { ms[key, default: []].append(value) }
+                ratios.append(times["malvar"]! / times["yuyv"]!)
+            }
+        }
+        return String(format: "  in memory at %dx%d: ISP with Malvar %.2f ms, with bilinear %.2f ms; the CPU's YUYV → RGBA conversion %.2f ms; Malvar/YUYV %.2fx (median of the rounds' ratios)",
+                      width, height, median(ms["malvar"]!), median(ms["bilinear"]!), median(ms["yuyv"]!), median(ratios))
     }
 
     /// Kamera's repack of the first frame of `input`, in memory: median of 20, milliseconds.

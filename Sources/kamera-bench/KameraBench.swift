@@ -69,7 +69,10 @@ struct KameraBench: ParsableCommand {
     @Flag(help: "Only the formats Kamera repacks (UYVY, NV21, YU12, RGB565, Y16, ...): raw file → PNG sequence at 720p and 1080p, Kamera beside ffmpeg, GStreamer (videoconvert, bayer2rgb, glcolorconvert) and its own run on the native format, and the repack alone in memory.")
     var formatsOnly = false
 
-    @Option(parsing: .unconditional, help: "With --formats-only: the frame sizes, comma-separated.")
+    @Flag(help: "Only the raw Bayer ISP in memory (Malvar and bilinear) beside the CPU's YUYV conversion, at the --format-sizes.")
+    var demosaicOnly = false
+
+    @Option(parsing: .unconditional, help: "With --formats-only or --demosaic-only: the frame sizes, comma-separated.")
     var formatSizes = "1280x720,1920x1080"
 
     @Flag(help: "Only the filters end to end: 1280x720 YUYV → blur, sharpen, 3x3 convolve, pixellate → PNG sequence, Kamera beside ffmpeg's gblur, unsharp, convolution and pixelize.")
@@ -130,9 +133,14 @@ struct KameraBench: ParsableCommand {
         }
         let detection = DetectionBenchmark(kamera: binary, media: URL(fileURLWithPath: detectionMedia), frames: endToEndFrames, runs: min(endToEndRuns, 3), peers: peers,
                                             faceSet: faceSet == "none" ? nil : URL(fileURLWithPath: faceSet))
+        let formatSizeList = try formatSizes.split(separator: ",").map { try SizeArgument.parse(String($0), option: "--format-sizes", example: "1280x720,1920x1080") }
+        if demosaicOnly {
+            let bench = FormatBenchmark(kamera: binary, sizes: formatSizeList, frames: endToEndFrames, runs: endToEndRuns, peers: peers)
+            print(formatSizeList.map { bench.demosaicAgainstConversion(width: $0.width, height: $0.height) }.joined(separator: "\n"))
+            return
+        }
         if formatsOnly {
-            let sizes = try formatSizes.split(separator: ",").map { try SizeArgument.parse(String($0), option: "--format-sizes", example: "1280x720,1920x1080") }
-            let bench = FormatBenchmark(kamera: binary, sizes: sizes, frames: endToEndFrames, runs: endToEndRuns, peers: peers)
+            let bench = FormatBenchmark(kamera: binary, sizes: formatSizeList, frames: endToEndFrames, runs: endToEndRuns, peers: peers)
             print(try bench.run { FileHandle.standardError.write(Data("formats: \($0)\n".utf8)) })
             return
         }

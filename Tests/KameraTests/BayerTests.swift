@@ -51,6 +51,26 @@ final class BayerTests: KameraProcessTestCase {
         }
     }
 
+    /// Frames large enough to be split between threads (each keeping its own
+    /// rows) match the reference as small ones do, and one thread's picture
+    /// equals three's byte for byte, whose parts start on odd rows. Widths that
+    /// are not a multiple of the eight pixels done at once are in both.
+    func testFramesSplitBetweenThreadsMatchTheReference() {
+        let (width, height) = (522, 262)
+        XCTAssertGreaterThanOrEqual(width * height, BayerISP.splitPixels)
+        let image = sampleImage(width: width, height: height)
+        for (format, demosaic) in [(RepackedFormat.rggb8, ISPSettings.Demosaic.malvar), (.gbrg12, .bilinear)] {
+            var s = ISPSettings()
+            (s.demosaic, s.whiteBalance, s.colorMatrix) = (demosaic, .gains(red: 1.4, green: 1, blue: 1.2), [1.2, -0.1, -0.1, -0.1, 1.2, -0.1, 0, -0.2, 1.2])
+            let samples = BayerReference.samples(format, image, light: SIMD3(0.7, 1, 0.8))
+            let want = BayerReference.process(format, samples, width: width, height: height, settings: s, gains: SIMD3(1.4, 1, 1.2))
+            let three = processed(format, samples, width: width, height: height, BayerISP(settings: s, threads: 3))
+            XCTAssertClose(three, want, tolerance: 1, "\(format) \(demosaic)")
+            let one = processed(format, samples, width: width, height: height, BayerISP(settings: s, threads: 1))
+            XCTAssertEqual(one.pixels, three.pixels, "\(format) \(demosaic): one thread against three")
+        }
+    }
+
     /// The frame a source hands on for the demosaic shader: `samples` copied
     /// raw by a `FrameRepacker` (`onGPU`), with the gains it worked out.
     func rawFrame(_ format: RepackedFormat, _ samples: [Int], width: Int, height: Int, _ settings: ISPSettings) -> (Frame, FrameBuffer) {
