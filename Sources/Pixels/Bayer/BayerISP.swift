@@ -14,13 +14,17 @@ public final class BayerISP {
     public private(set) var lastGains = SIMD3<Float>(1, 1, 1)
     /// `auto`'s gains, smoothed over the frames so far.
     private var smoothedGains: SIMD3<Float>?
-    /// For each thread, a window of five rows of balanced samples (0...1 each),
-    /// each row with a mirrored border of 2 on each side and room for the
-    /// lanes read past its end: the rows a pixel's 5x5 neighbourhood needs,
-    /// filled as the thread moves down, so they are read from the cache.
+    /// For each thread, a window of five rows of balanced samples (0...1 each):
+    /// the rows a pixel's 5x5 neighbourhood needs, filled as the thread moves
+    /// down, so they are read from the cache. A row is two halves, the samples
+    /// of the even columns and of the odd ones (so that eight lanes hold eight
+    /// pixels of one kind), each with a mirrored border of 1 and room for the lanes read past its end.
     private var windows = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
-    /// Floats in a window's row.
-    private var rowLength = 0
+    /// For each thread, the curve's table indices of a row's red, green and
+    /// blue (even columns, then odd ones), worked out in lanes before the table is read one value at a time.
+    private var indexRows = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
+    /// Floats in half a window's row, and indices in half an index row.
+    private var halfLength = 0
     /// The 8-bit encoded value of each linear value, indexed by its bits as a
     /// float (`CurveIndex`): steps of 1/1024 of the value, fine near black where curves are steep.
     private let encoded: [UInt8]
@@ -40,20 +44,25 @@ public final class BayerISP {
         parallel = ParallelRows(threads: threads, name: "kamera.isp")
     }
 
-    deinit { windows.deallocate() }
+    deinit {
+        windows.deallocate()
+        indexRows.deallocate()
+    }
 
     /// Processes the mosaic in `plane` (`mosaic`'s layout, the size of
     /// `target`) into `target`, an RGB24 buffer.
     public func process(_ plane: Plane, mosaic: BayerMosaic, into target: FrameBuffer) {
         let width = target.width, height = target.height
         precondition(target.format == .rgb24 && BayerMosaic.sizeProblem(width: width, height: height) == nil)
-        // Lanes read up to 2 + 7 samples past a row's last pixel; zeros keep the unused ones finite.
-        rowLength = width + 4 + Neighbourhood.Lanes.scalarCount
-        let count = parallel.threads * 5 * rowLength
+        // Lanes read up to 1 + 7 samples past a half's last; zeros keep the unused ones finite.
+        halfLength = width / 2 + 2 + Neighbourhood.Lanes.scalarCount
+        let count = parallel.threads * 5 * 2 * halfLength
         if windows.count != count {
             windows.deallocate()
             windows = .allocate(capacity: count)
             windows.initialize(repeating: 0)
+            indexRows.deallocate()
+            indexRows = .allocate(capacity: parallel.threads * 3 * 2 * halfLength)
         }
         let gains = gains(for: plane, mosaic: mosaic, width: width, height: height)
         let black = settings.blackLevel(for: mosaic)
@@ -147,10 +156,12 @@ public final class BayerISP {
 
         func work(rows: Range<Int>) {
             guard let task = isp.task, !rows.isEmpty else { return }
-            let window = isp.windows.baseAddress! + isp.parallel.part(holding: rows.lowerBound, count: task.height) * 5 * isp.rowLength
+            let part = isp.parallel.part(holding: rows.lowerBound, count: task.height)
+            let window = isp.windows.baseAddress! + part * 5 * 2 * isp.halfLength
+            let indices = isp.indexRows.baseAddress! + part * 3 * 2 * isp.halfLength
             switch isp.settings.demosaic {
-            case .malvar: isp.demosaic(rows, task, Malvar.self, window)
-            case .bilinear: isp.demosaic(rows, task, Bilinear.self, window)
+            case .malvar: isp.demosaic(rows, task, Malvar.self, window, indices)
+            case .bilinear: isp.demosaic(rows, task, Bilinear.self, window, indices)
             }
         }
     }
@@ -160,50 +171,72 @@ public final class BayerISP {
     static func mirror(_ i: Int, _ n: Int) -> Int { i < 0 ? -i : i >= n ? 2 * n - 2 - i : i }
 
     /// Row `padded` of the balanced samples (-2...height + 1, mirrored into
-    /// the frame) into `out`, at its column 0, with its border.
-    private func fill(_ padded: Int, _ task: Task, into out: UnsafeMutablePointer<Float>) {
+    /// the frame) into the halves at `evens` and `odds` (at their index 0), with their borders.
+    private func fill(_ padded: Int, _ task: Task, into evens: UnsafeMutablePointer<Float>, _ odds: UnsafeMutablePointer<Float>) {
         let (width, height, mosaic) = (task.width, task.height, task.mosaic)
         let y = Self.mirror(padded, height)
         let source = task.plane.bytes.baseAddress! + y * task.plane.bytesPerRow
         let even = task.scaled[mosaic.channel(x: 0, y: y)], odd = task.scaled[mosaic.channel(x: 1, y: y)]
         if mosaic.bits > 8 {
-            Self.balance(source.assumingMemoryBound(to: UInt16.self), out, width, task.black, mosaic.maximum, even, odd)
+            Self.balance(source.assumingMemoryBound(to: UInt16.self), evens, odds, width, task.black, mosaic.maximum, even, odd) { p in
+                // Two 16-bit samples in each 32-bit lane, the even column's low.
+                let pairs = UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt32>.self)
+                return (SIMD8<Int32>(truncatingIfNeeded: pairs & 0xFFFF), SIMD8<Int32>(truncatingIfNeeded: pairs &>> 16))
+            }
         } else {
-            Self.balance(source.assumingMemoryBound(to: UInt8.self), out, width, task.black, 255, even, odd)
+            Self.balance(source.assumingMemoryBound(to: UInt8.self), evens, odds, width, task.black, 255, even, odd) { p in
+                let pairs = UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt16>.self)
+                return (SIMD8<Int32>(truncatingIfNeeded: pairs & 0xFF), SIMD8<Int32>(truncatingIfNeeded: pairs &>> 8))
+            }
         }
-        (out[-2], out[-1], out[width], out[width + 1]) = (out[2], out[1], out[width - 2], out[width - 3])
+        // Columns -2 and -1 mirror 2 and 1; columns width and width + 1 mirror width - 2 and width - 3.
+        let half = width / 2
+        (evens[-1], odds[-1], evens[half], odds[half]) = (evens[1], odds[0], evens[half - 1], odds[half - 2])
     }
 
+    /// The samples of a row less the black level (at least 0), scaled by
+    /// their color's gain, into the even columns' and the odd columns' halves:
+    /// eight pairs at a time as `pairs` reads them, in Int32 lanes, where Swift
+    /// makes vector instructions of the limits (on Float lanes it does not).
     @inline(__always)
-    private static func balance<T: FixedWidthInteger & SIMDScalar>(_ source: UnsafePointer<T>, _ out: UnsafeMutablePointer<Float>, _ width: Int,
-                                                      _ black: Int, _ maximum: Int, _ even: Float, _ odd: Float) {
-        typealias Lanes = SIMD8<Float>
-        var x = 0
+    private static func balance<T: FixedWidthInteger>(_ source: UnsafePointer<T>, _ evens: UnsafeMutablePointer<Float>, _ odds: UnsafeMutablePointer<Float>,
+                                                      _ width: Int, _ black: Int, _ maximum: Int, _ even: Float, _ odd: Float,
+                                                      pairs: (UnsafePointer<T>) -> (SIMD8<Int32>, SIMD8<Int32>)) {
+        typealias Lanes = Neighbourhood.Lanes
+        var i = 0
+        let half = width / 2
         #if _endian(little)
-        // Limited in Int32 lanes, where Swift makes vector instructions of it (on Float lanes it does not).
-        let gains = Lanes(even, odd, even, odd, even, odd, even, odd)
-        while x + Lanes.scalarCount <= width {
-            let v = SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(source + x).loadUnaligned(as: SIMD8<T>.self))
-            UnsafeMutableRawPointer(out + x).storeBytes(of: Lanes((v.atMost(Int32(maximum)) &- Int32(black)).nonNegative) * gains, as: Lanes.self)
-            x += Lanes.scalarCount
+        @inline(__always) func balanced(_ v: SIMD8<Int32>, _ gain: Float) -> Lanes {
+            Lanes((v.atMost(Int32(maximum)) &- Int32(black)).nonNegative) * gain
+        }
+        while i + Lanes.scalarCount <= half {
+            let (e, o) = pairs(source + 2 &* i)
+            UnsafeMutableRawPointer(evens + i).storeBytes(of: balanced(e, even), as: Lanes.self)
+            UnsafeMutableRawPointer(odds + i).storeBytes(of: balanced(o, odd), as: Lanes.self)
+            i += Lanes.scalarCount
         }
         #endif
         let black = Float(black), top = Float(maximum)
-        while x < width {
-            out[x] = max(0, min(Float(T(littleEndian: source[x])), top) - black) * even
-            out[x + 1] = max(0, min(Float(T(littleEndian: source[x + 1])), top) - black) * odd
-            x += 2
+        while i < half {
+            evens[i] = max(0, min(Float(T(littleEndian: source[2 &* i])), top) - black) * even
+            odds[i] = max(0, min(Float(T(littleEndian: source[2 &* i &+ 1])), top) - black) * odd
+            i += 1
         }
     }
 
     /// Output rows `rows`: each pixel's missing colors interpolated by `K`
-    /// (eight pixels at a time), then the matrix and the curve.
-    private func demosaic<K: DemosaicKernel>(_ rows: Range<Int>, _ task: Task, _: K.Type, _ window: UnsafeMutablePointer<Float>) {
+    /// (eight pixels of one kind at a time), then the matrix and the curve.
+    private func demosaic<K: DemosaicKernel>(_ rows: Range<Int>, _ task: Task, _: K.Type, _ window: UnsafeMutablePointer<Float>,
+                                             _ indices: UnsafeMutablePointer<Int32>) {
         typealias Lanes = Neighbourhood.Lanes
-        let mosaic = task.mosaic, width = task.width, length = rowLength
-        // Padded row r (-2...height + 1) lives in the window's row r mod 5.
-        @inline(__always) func slot(_ r: Int) -> UnsafeMutablePointer<Float> { window + ((r + 5) % 5) * length + 2 }
-        for r in rows.lowerBound - 2..<rows.lowerBound + 2 { fill(r, task, into: slot(r)) }
+        let mosaic = task.mosaic, width = task.width, half = width / 2, length = halfLength
+        // Padded row r (-2...height + 1) lives in the window's row r mod 5: its even columns' half, then its odd columns'.
+        @inline(__always) func evens(_ r: Int) -> UnsafeMutablePointer<Float> { window + ((r + 5) % 5) * 2 * length + 1 }
+        @inline(__always) func odds(_ r: Int) -> UnsafeMutablePointer<Float> { evens(r) + length }
+        @inline(__always) func fiveRows(_ y: Int, _ half: (Int) -> UnsafeMutablePointer<Float>) -> RowWindow {
+            RowWindow(above2: half(y - 2), above: half(y - 1), row: half(y), below: half(y + 1), below2: half(y + 2))
+        }
+        for r in rows.lowerBound - 2..<rows.lowerBound + 2 { fill(r, task, into: evens(r), odds(r)) }
         // The matrix as nine scalars (identity when none), read once.
         let m = settings.colorMatrix ?? [1, 0, 0, 0, 1, 0, 0, 0, 1]
         let (m0, m1, m2, m3, m4, m5, m6, m7, m8) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
@@ -212,40 +245,48 @@ public final class BayerISP {
         encoded.withUnsafeBufferPointer { lut in
             let lut = lut.baseAddress!
             for y in rows {
-                fill(y + 2, task, into: slot(y + 2))
-                let around = RowWindow(slot(y - 2), slot(y - 1), slot(y), slot(y + 1), slot(y + 2))
+                fill(y + 2, task, into: evens(y + 2), odds(y + 2))
+                let (even, odd) = (fiveRows(y, evens), fiveRows(y, odds))
                 let out = UnsafeMutableRawPointer(mutating: target.bytes.baseAddress! + y * target.bytesPerRow).assumingMemoryBound(to: UInt8.self)
                 let redRow = (y & 1) == mosaic.redRow
-                // Red or blue samples sit on the columns of this parity (1 in their lanes), green on the others.
+                // Red or blue samples sit on the columns of this parity, green on the others.
                 let colorParity = redRow ? mosaic.redColumn : 1 - mosaic.redColumn
-                var colored = Lanes.zero
-                for lane in Swift.stride(from: colorParity, to: Lanes.scalarCount, by: 2) { colored[lane] = 1 }
-                let greened = 1 - colored
-                var x = 0
-                while x < width {
-                    let n = Neighbourhood(around, x)
-                    // The row's own color (red in a red row), green, and the color of the rows above and below.
-                    let rowColor = colored * n.center + greened * K.horizontal(n)
-                    var g = colored * K.greenAtRedOrBlue(n) + greened * n.center
-                    let otherColor = colored * K.diagonal(n) + greened * K.vertical(n)
-                    var (r, b) = redRow ? (rowColor, otherColor) : (otherColor, rowColor)
+                /// Eight pixels' colors into the index rows at `at`: `rowColor` is the row's own color (red in a red row),
+                /// `other` the color of the rows above and below.
+                @inline(__always) func put(_ rowColor: Lanes, _ green: Lanes, _ other: Lanes, at: Int) {
+                    var (r, g, b) = redRow ? (rowColor, green, other) : (other, green, rowColor)
                     if mixes {
                         (r, g, b) = (m0 * r + m1 * g + m2 * b, m3 * r + m4 * g + m5 * b, m6 * r + m7 * g + m8 * b)
                     }
-                    let (ri, gi, bi) = (CurveIndex.of(r), CurveIndex.of(g), CurveIndex.of(b))
-                    let o = out + 3 &* x
-                    @inline(__always) func put(_ lane: Int) {
-                        o[3 &* lane] = lut[Int(truncatingIfNeeded: ri[lane])]
-                        o[3 &* lane &+ 1] = lut[Int(truncatingIfNeeded: gi[lane])]
-                        o[3 &* lane &+ 2] = lut[Int(truncatingIfNeeded: bi[lane])]
-                    }
-                    if x &+ Lanes.scalarCount <= width {
-                        // A whole block, its count known, so the loop unrolls.
-                        for lane in 0..<Lanes.scalarCount { put(lane) }
+                    UnsafeMutableRawPointer(indices + at).storeBytes(of: CurveIndex.of(r), as: Neighbourhood.Indices.self)
+                    UnsafeMutableRawPointer(indices + (2 &* length &+ at)).storeBytes(of: CurveIndex.of(g), as: Neighbourhood.Indices.self)
+                    UnsafeMutableRawPointer(indices + (4 &* length &+ at)).storeBytes(of: CurveIndex.of(b), as: Neighbourhood.Indices.self)
+                }
+                @inline(__always) func colorSites(_ n: Neighbourhood, at: Int) { put(n.center, K.greenAtRedOrBlue(n), K.diagonal(n), at: at) }
+                @inline(__always) func greenSites(_ n: Neighbourhood, at: Int) { put(K.horizontal(n), n.center, K.vertical(n), at: at) }
+                var i = 0
+                while i < half {
+                    let evenSites = Neighbourhood(own: even, other: odd, i, left: i &- 1)
+                    let oddSites = Neighbourhood(own: odd, other: even, i, left: i)
+                    if colorParity == 0 {
+                        colorSites(evenSites, at: i)
+                        greenSites(oddSites, at: length &+ i)
                     } else {
-                        for lane in 0..<width &- x { put(lane) }
+                        greenSites(evenSites, at: i)
+                        colorSites(oddSites, at: length &+ i)
                     }
-                    x &+= Lanes.scalarCount
+                    i &+= Lanes.scalarCount
+                }
+                // The table, read one value at a time (the lanes have no gather).
+                let (ri, gi, bi) = (indices, indices + 2 &* length, indices + 4 &* length)
+                for i in 0..<half {
+                    let o = out + 6 &* i
+                    o[0] = lut[Int(truncatingIfNeeded: ri[i])]
+                    o[1] = lut[Int(truncatingIfNeeded: gi[i])]
+                    o[2] = lut[Int(truncatingIfNeeded: bi[i])]
+                    o[3] = lut[Int(truncatingIfNeeded: ri[length &+ i])]
+                    o[4] = lut[Int(truncatingIfNeeded: gi[length &+ i])]
+                    o[5] = lut[Int(truncatingIfNeeded: bi[length &+ i])]
                 }
             }
         }

@@ -1,17 +1,14 @@
-/// Five rows of samples, two above and two below the one a demosaic fills in.
+/// Five rows of the samples of one column parity (the even columns' or the
+/// odd ones'), two above and two below the row a demosaic fills in.
 struct RowWindow {
     let above2: UnsafePointer<Float>, above: UnsafePointer<Float>, row: UnsafePointer<Float>
     let below: UnsafePointer<Float>, below2: UnsafePointer<Float>
-
-    init(_ above2: UnsafeMutablePointer<Float>, _ above: UnsafeMutablePointer<Float>, _ row: UnsafeMutablePointer<Float>,
-         _ below: UnsafeMutablePointer<Float>, _ below2: UnsafeMutablePointer<Float>) {
-        (self.above2, self.above, self.row, self.below, self.below2) = (UnsafePointer(above2), UnsafePointer(above), UnsafePointer(row),
-                                                                        UnsafePointer(below), UnsafePointer(below2))
-    }
 }
 
-/// Eight samples in a row (`Lanes`), and the sums of their neighbours that
-/// the demosaics weigh.
+/// Eight samples of one column parity in a row (`Lanes`: columns 2i, 2i + 2,
+/// …), and the sums of their neighbours that the demosaics weigh: the samples
+/// of the same parity are in `own`, those of the other parity, between them,
+/// in `other`.
 struct Neighbourhood {
     typealias Lanes = SIMD8<Float>
     typealias Indices = SIMD8<Int32>
@@ -24,16 +21,18 @@ struct Neighbourhood {
     /// The four diagonal neighbours.
     let diagonals: Lanes
 
-    /// The samples from column `x` on of the window's middle row.
+    /// The samples from index `i` of `own`'s middle row on; their left
+    /// neighbours are at index `left` of `other` (i - 1 for even columns, i for odd ones).
     @inline(__always)
-    init(_ w: RowWindow, _ x: Int) {
-        @inline(__always) func at(_ row: UnsafePointer<Float>, _ dx: Int) -> Lanes { UnsafeRawPointer(row + (x &+ dx)).loadUnaligned(as: Lanes.self) }
-        center = at(w.row, 0)
-        across1 = at(w.row, -1) + at(w.row, 1)
-        down1 = at(w.above, 0) + at(w.below, 0)
-        across2 = at(w.row, -2) + at(w.row, 2)
-        down2 = at(w.above2, 0) + at(w.below2, 0)
-        diagonals = (at(w.above, -1) + at(w.above, 1)) + (at(w.below, -1) + at(w.below, 1))
+    init(own: RowWindow, other: RowWindow, _ i: Int, left: Int) {
+        @inline(__always) func at(_ row: UnsafePointer<Float>, _ index: Int) -> Lanes { UnsafeRawPointer(row + index).loadUnaligned(as: Lanes.self) }
+        let right = left &+ 1
+        center = at(own.row, i)
+        across1 = at(other.row, left) + at(other.row, right)
+        down1 = at(own.above, i) + at(own.below, i)
+        across2 = at(own.row, i &- 1) + at(own.row, i &+ 1)
+        down2 = at(own.above2, i) + at(own.below2, i)
+        diagonals = (at(other.above, left) + at(other.above, right)) + (at(other.below, left) + at(other.below, right))
     }
 }
 
