@@ -212,25 +212,36 @@ final class BayerTests: KameraProcessTestCase {
 
     /// `auto` balances the first frame by its own statistics, then each frame
     /// by the frames before it, moving a quarter of the way to the new gains a frame.
+    /// `auto` develops the first frame by its own statistics, and each later
+    /// one by the frames before, smoothed; past the first frame, the statistics
+    /// are gathered while the frame is processed, each row once, also when threads split it.
     func testAutoWhiteBalanceFollowsTheLightSmoothly() {
-        let (width, height) = (16, 12)
-        let gray = Image(width: width, height: height) { _, _ in SIMD4(0.5, 0.5, 0.5, 1) }
-        let warm = BayerReference.samples(.bggr8, gray, light: SIMD3(1, 0.8, 0.5))
-        let cool = BayerReference.samples(.bggr8, gray, light: SIMD3(0.5, 0.8, 1))
-        let isp = BayerISP(settings: ISPSettings())
-        _ = processed(.bggr8, warm, width: width, height: height, isp)
-        let warmGains = BayerReference.grayWorld(.bggr8, warm, width: width, height: height, black: 0)
-        let coolGains = BayerReference.grayWorld(.bggr8, cool, width: width, height: height, black: 0)
-        XCTAssertEqual(Double(isp.lastGains.z), warmGains.z, accuracy: 1e-3, "the first frame by its own statistics")
-        _ = processed(.bggr8, cool, width: width, height: height, isp)
-        XCTAssertEqual(Double(isp.lastGains.z), warmGains.z, accuracy: 1e-3, "the frame after the change by the frames before")
-        var expected = warmGains.z
-        for frame in 0..<12 {
-            _ = processed(.bggr8, cool, width: width, height: height, isp)
-            expected += (coolGains.z - expected) * 0.25
-            XCTAssertEqual(Double(isp.lastGains.z), expected, accuracy: 1e-3, "frame \(frame) after the change")
+        for (width, height, format, threads) in [(16, 12, RepackedFormat.bggr8, 1), (522, 262, .grbg16, 3)] {
+            // Colors that change down the frame, so a row counted twice or missed moves the gains.
+            let picture = width < 100 ? Image(width: width, height: height) { _, _ in SIMD4(0.5, 0.5, 0.5, 1) }
+                : Image(width: width, height: height) { x, y in
+                    let (fx, fy) = (Float(x) / Float(width), Float(y) / Float(height))
+                    return SIMD4(1 - 0.9 * fy, 0.1 + 0.9 * fy * fy, 0.3 + 0.4 * fx, 1)
+                }
+            let warm = BayerReference.samples(format, picture, light: SIMD3(1, 0.8, 0.5))
+            let cool = BayerReference.samples(format, picture, light: SIMD3(0.5, 0.8, 1))
+            let isp = BayerISP(settings: ISPSettings(), threads: threads)
+            let name = "\(width)x\(height) \(format), \(threads) threads"
+            _ = processed(format, warm, width: width, height: height, isp)
+            let warmGains = BayerReference.grayWorld(format, warm, width: width, height: height, black: 0)
+            let coolGains = BayerReference.grayWorld(format, cool, width: width, height: height, black: 0)
+            XCTAssertEqual(Double(isp.lastGains.z), warmGains.z, accuracy: 1e-3, "the first frame by its own statistics, \(name)")
+            _ = processed(format, cool, width: width, height: height, isp)
+            XCTAssertEqual(Double(isp.lastGains.z), warmGains.z, accuracy: 1e-3, "the frame after the change by the frames before, \(name)")
+            var expected = warmGains
+            for frame in 0..<12 {
+                _ = processed(format, cool, width: width, height: height, isp)
+                expected += (coolGains - expected) * 0.25
+                XCTAssertEqual(Double(isp.lastGains.x), expected.x, accuracy: 1e-4, "frame \(frame) after the change, \(name)")
+                XCTAssertEqual(Double(isp.lastGains.z), expected.z, accuracy: 1e-4, "frame \(frame) after the change, \(name)")
+            }
+            XCTAssertEqual(Double(isp.lastGains.z), coolGains.z, accuracy: 0.1, "settled on the new light, \(name)")
         }
-        XCTAssertEqual(Double(isp.lastGains.z), coolGains.z, accuracy: 0.1, "settled on the new light")
     }
 
     func testRawBayerFilesRenderTheISPsPicture() throws {

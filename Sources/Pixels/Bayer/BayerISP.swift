@@ -25,6 +25,9 @@ public final class BayerISP {
     private var indexRows = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
     /// Floats in half a window's row, and indices in half an index row.
     private var halfLength = 0
+    /// For each thread, the sums of the red, green and blue samples (less the
+    /// black level) of the rows it processed: `auto`'s statistics for the next frame.
+    private let statistics: UnsafeMutableBufferPointer<SIMD3<Double>>
     /// The 8-bit encoded value of each linear value, indexed by its bits as a
     /// float (`CurveIndex`): steps of 1/1024 of the value, fine near black where curves are steep.
     private let encoded: [UInt8]
@@ -42,11 +45,14 @@ public final class BayerISP {
         self.settings = settings
         encoded = CurveIndex.table { UInt8((settings.encode(Double($0)) * 255).rounded()) }
         parallel = ParallelRows(threads: threads, name: "kamera.isp")
+        statistics = .allocate(capacity: parallel.threads)
+        statistics.initialize(repeating: .zero)
     }
 
     deinit {
         windows.deallocate()
         indexRows.deallocate()
+        statistics.deallocate()
     }
 
     /// Processes the mosaic in `plane` (`mosaic`'s layout, the size of
@@ -64,12 +70,22 @@ public final class BayerISP {
             indexRows.deallocate()
             indexRows = .allocate(capacity: parallel.threads * 3 * 2 * halfLength)
         }
-        let gains = gains(for: plane, mosaic: mosaic, width: width, height: height)
+        // `auto` past its first frame gathers this frame's statistics while processing it, for the next one.
+        var following: SIMD3<Float>?
+        if case .auto = settings.whiteBalance, let smoothed = smoothedGains { following = smoothed }
+        let gains = following ?? gains(for: plane, mosaic: mosaic, width: width, height: height)
+        lastGains = gains
         let black = settings.blackLevel(for: mosaic)
         let scale = 1 / Float(mosaic.maximum - black)
-        task = Task(plane: plane, mosaic: mosaic, width: width, height: height, black: black, scaled: gains * scale, target: target)
+        task = Task(plane: plane, mosaic: mosaic, width: width, height: height, black: black, scaled: gains * scale, target: target,
+                    gathers: following != nil)
+        for part in statistics.indices { statistics[part] = .zero }
         width * height >= Self.splitPixels ? parallel.run(count: height, job) : job.work(rows: 0..<height)
         task = nil
+        if let used = following {
+            let own = Self.grayWorldGains(statistics.reduce(.zero, +))
+            smoothedGains = used + (own - used) * Self.smoothing
+        }
     }
 
     /// The white-balance gains for the frame in `plane`, as the setting says
@@ -106,6 +122,11 @@ public final class BayerISP {
             sums[mosaic.channel(x: 0, y: y)] += Double(even)
             sums[mosaic.channel(x: 1, y: y)] += Double(odd)
         }
+        return Self.grayWorldGains(sums)
+    }
+
+    /// The gray-world gains of the red, green and blue sums.
+    static func grayWorldGains(_ sums: SIMD3<Double>) -> SIMD3<Float> {
         // Green has twice the samples of red and blue.
         let means = SIMD3(sums.x, sums.y / 2, sums.z)
         func gain(_ mean: Double) -> Float { mean > 0 ? Float(min(8, max(0.125, means.y / mean))) : 1 }
@@ -113,26 +134,27 @@ public final class BayerISP {
     }
 
     /// The sums of a row's samples in even and odd columns, each less the
-    /// black level (at least 0), eight at a time in Int32 lanes (no lane's sum
-    /// overflows below 2¹⁵ samples of 16 bits a lane).
+    /// black level (at least 0), eight pairs at a time in Int32 lanes (no
+    /// lane's sum overflows below 2¹⁵ pairs of 16 bits a lane).
     @inline(__always)
-    private static func sums<T: FixedWidthInteger & SIMDScalar>(_ source: UnsafePointer<T>, _ width: Int, _ black: Int, _ maximum: Int) -> (Int, Int) {
-        var x = 0
+    private static func sums<T: RawSample>(_ source: UnsafePointer<T>, _ width: Int, _ black: Int, _ maximum: Int) -> (Int, Int) {
+        var i = 0
+        let half = width / 2
         var even = 0, odd = 0
         #if _endian(little)
-        var lanes = SIMD8<Int32>.zero
-        while x + 8 <= width {
-            let v = SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(source + x).loadUnaligned(as: SIMD8<T>.self))
-            lanes &+= (v.atMost(Int32(maximum)) &- Int32(black)).nonNegative
-            x += 8
+        var (evens, odds) = (SIMD8<Int32>.zero, SIMD8<Int32>.zero)
+        while i + 8 <= half {
+            let (e, o) = T.pairs(source + 2 &* i)
+            evens &+= (e.atMost(Int32(maximum)) &- Int32(black)).nonNegative
+            odds &+= (o.atMost(Int32(maximum)) &- Int32(black)).nonNegative
+            i += 8
         }
-        even = Int(lanes[0]) + Int(lanes[2]) + Int(lanes[4]) + Int(lanes[6])
-        odd = Int(lanes[1]) + Int(lanes[3]) + Int(lanes[5]) + Int(lanes[7])
+        (even, odd) = (Int(evens.wrappedSum()), Int(odds.wrappedSum()))
         #endif
-        while x < width {
-            even &+= max(0, min(Int(T(littleEndian: source[x])), maximum) - black)
-            odd &+= max(0, min(Int(T(littleEndian: source[x + 1])), maximum) - black)
-            x += 2
+        while i < half {
+            even &+= max(0, min(Int(T(littleEndian: source[2 &* i])), maximum) - black)
+            odd &+= max(0, min(Int(T(littleEndian: source[2 &* i &+ 1])), maximum) - black)
+            i += 1
         }
         return (even, odd)
     }
@@ -146,6 +168,8 @@ public final class BayerISP {
         /// Each color's gain over the range above black.
         let scaled: SIMD3<Float>
         let target: FrameBuffer
+        /// Whether the rows' sums are kept in `statistics`.
+        let gathers: Bool
     }
 
     /// A frame's rows, for `ParallelRows`.
@@ -160,8 +184,8 @@ public final class BayerISP {
             let window = isp.windows.baseAddress! + part * 5 * 2 * isp.halfLength
             let indices = isp.indexRows.baseAddress! + part * 3 * 2 * isp.halfLength
             switch isp.settings.demosaic {
-            case .malvar: isp.demosaic(rows, task, Malvar.self, window, indices)
-            case .bilinear: isp.demosaic(rows, task, Bilinear.self, window, indices)
+            case .malvar: isp.demosaic(rows, task, Malvar.self, window, indices, isp.statistics.baseAddress! + part)
+            case .bilinear: isp.demosaic(rows, task, Bilinear.self, window, indices, isp.statistics.baseAddress! + part)
             }
         }
     }
@@ -171,23 +195,20 @@ public final class BayerISP {
     static func mirror(_ i: Int, _ n: Int) -> Int { i < 0 ? -i : i >= n ? 2 * n - 2 - i : i }
 
     /// Row `padded` of the balanced samples (-2...height + 1, mirrored into
-    /// the frame) into the halves at `evens` and `odds` (at their index 0), with their borders.
-    private func fill(_ padded: Int, _ task: Task, into evens: UnsafeMutablePointer<Float>, _ odds: UnsafeMutablePointer<Float>) {
+    /// the frame) into the halves at `evens` and `odds` (at their index 0),
+    /// with their borders; its sums (less the black level) added to `sums` when given.
+    private func fill(_ padded: Int, _ task: Task, into evens: UnsafeMutablePointer<Float>, _ odds: UnsafeMutablePointer<Float>,
+                      adding sums: UnsafeMutablePointer<SIMD3<Double>>? = nil) {
         let (width, height, mosaic) = (task.width, task.height, task.mosaic)
         let y = Self.mirror(padded, height)
         let source = task.plane.bytes.baseAddress! + y * task.plane.bytesPerRow
         let even = task.scaled[mosaic.channel(x: 0, y: y)], odd = task.scaled[mosaic.channel(x: 1, y: y)]
-        if mosaic.bits > 8 {
-            Self.balance(source.assumingMemoryBound(to: UInt16.self), evens, odds, width, task.black, mosaic.maximum, even, odd) { p in
-                // Two 16-bit samples in each 32-bit lane, the even column's low.
-                let pairs = UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt32>.self)
-                return (SIMD8<Int32>(truncatingIfNeeded: pairs & 0xFFFF), SIMD8<Int32>(truncatingIfNeeded: pairs &>> 16))
-            }
-        } else {
-            Self.balance(source.assumingMemoryBound(to: UInt8.self), evens, odds, width, task.black, 255, even, odd) { p in
-                let pairs = UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt16>.self)
-                return (SIMD8<Int32>(truncatingIfNeeded: pairs & 0xFF), SIMD8<Int32>(truncatingIfNeeded: pairs &>> 8))
-            }
+        let (evenSum, oddSum) = mosaic.bits > 8
+            ? Self.balance(source.assumingMemoryBound(to: UInt16.self), evens, odds, width, task.black, mosaic.maximum, even, odd)
+            : Self.balance(source.assumingMemoryBound(to: UInt8.self), evens, odds, width, task.black, 255, even, odd)
+        if let sums {
+            sums.pointee[mosaic.channel(x: 0, y: y)] += Double(evenSum)
+            sums.pointee[mosaic.channel(x: 1, y: y)] += Double(oddSum)
         }
         // Columns -2 and -1 mirror 2 and 1; columns width and width + 1 mirror width - 2 and width - 3.
         let half = width / 2
@@ -196,38 +217,45 @@ public final class BayerISP {
 
     /// The samples of a row less the black level (at least 0), scaled by
     /// their color's gain, into the even columns' and the odd columns' halves:
-    /// eight pairs at a time as `pairs` reads them, in Int32 lanes, where Swift
-    /// makes vector instructions of the limits (on Float lanes it does not).
+    /// eight pairs at a time, in Int32 lanes, where Swift makes vector
+    /// instructions of the limits (on Float lanes it does not). Returns the
+    /// sums of the even and the odd columns' samples less the black level
+    /// (no lane's sum overflows below 2¹⁵ pairs of 16 bits a lane).
     @inline(__always)
-    private static func balance<T: FixedWidthInteger>(_ source: UnsafePointer<T>, _ evens: UnsafeMutablePointer<Float>, _ odds: UnsafeMutablePointer<Float>,
-                                                      _ width: Int, _ black: Int, _ maximum: Int, _ even: Float, _ odd: Float,
-                                                      pairs: (UnsafePointer<T>) -> (SIMD8<Int32>, SIMD8<Int32>)) {
+    private static func balance<T: RawSample>(_ source: UnsafePointer<T>, _ evens: UnsafeMutablePointer<Float>, _ odds: UnsafeMutablePointer<Float>,
+                                              _ width: Int, _ black: Int, _ maximum: Int, _ even: Float, _ odd: Float) -> (Int, Int) {
         typealias Lanes = Neighbourhood.Lanes
         var i = 0
         let half = width / 2
+        var evenSum = 0, oddSum = 0
         #if _endian(little)
-        @inline(__always) func balanced(_ v: SIMD8<Int32>, _ gain: Float) -> Lanes {
-            Lanes((v.atMost(Int32(maximum)) &- Int32(black)).nonNegative) * gain
-        }
+        var (evenSums, oddSums) = (SIMD8<Int32>.zero, SIMD8<Int32>.zero)
         while i + Lanes.scalarCount <= half {
-            let (e, o) = pairs(source + 2 &* i)
-            UnsafeMutableRawPointer(evens + i).storeBytes(of: balanced(e, even), as: Lanes.self)
-            UnsafeMutableRawPointer(odds + i).storeBytes(of: balanced(o, odd), as: Lanes.self)
+            let (e, o) = T.pairs(source + 2 &* i)
+            let (above, aboveOdd) = ((e.atMost(Int32(maximum)) &- Int32(black)).nonNegative, (o.atMost(Int32(maximum)) &- Int32(black)).nonNegative)
+            evenSums &+= above
+            oddSums &+= aboveOdd
+            UnsafeMutableRawPointer(evens + i).storeBytes(of: Lanes(above) * even, as: Lanes.self)
+            UnsafeMutableRawPointer(odds + i).storeBytes(of: Lanes(aboveOdd) * odd, as: Lanes.self)
             i += Lanes.scalarCount
         }
+        (evenSum, oddSum) = (Int(evenSums.wrappedSum()), Int(oddSums.wrappedSum()))
         #endif
-        let black = Float(black), top = Float(maximum)
         while i < half {
-            evens[i] = max(0, min(Float(T(littleEndian: source[2 &* i])), top) - black) * even
-            odds[i] = max(0, min(Float(T(littleEndian: source[2 &* i &+ 1])), top) - black) * odd
+            let e = max(0, min(Int(T(littleEndian: source[2 &* i])), maximum) - black)
+            let o = max(0, min(Int(T(littleEndian: source[2 &* i &+ 1])), maximum) - black)
+            (evenSum, oddSum) = (evenSum &+ e, oddSum &+ o)
+            evens[i] = Float(e) * even
+            odds[i] = Float(o) * odd
             i += 1
         }
+        return (evenSum, oddSum)
     }
 
     /// Output rows `rows`: each pixel's missing colors interpolated by `K`
     /// (eight pixels of one kind at a time), then the matrix and the curve.
     private func demosaic<K: DemosaicKernel>(_ rows: Range<Int>, _ task: Task, _: K.Type, _ window: UnsafeMutablePointer<Float>,
-                                             _ indices: UnsafeMutablePointer<Int32>) {
+                                             _ indices: UnsafeMutablePointer<Int32>, _ sums: UnsafeMutablePointer<SIMD3<Double>>) {
         typealias Lanes = Neighbourhood.Lanes
         let mosaic = task.mosaic, width = task.width, half = width / 2, length = halfLength
         // Padded row r (-2...height + 1) lives in the window's row r mod 5: its even columns' half, then its odd columns'.
@@ -236,7 +264,9 @@ public final class BayerISP {
         @inline(__always) func fiveRows(_ y: Int, _ half: (Int) -> UnsafeMutablePointer<Float>) -> RowWindow {
             RowWindow(above2: half(y - 2), above: half(y - 1), row: half(y), below: half(y + 1), below2: half(y + 2))
         }
-        for r in rows.lowerBound - 2..<rows.lowerBound + 2 { fill(r, task, into: evens(r), odds(r)) }
+        // Each row is counted by the thread whose rows hold it.
+        @inline(__always) func fill(_ r: Int) { self.fill(r, task, into: evens(r), odds(r), adding: task.gathers && rows.contains(r) ? sums : nil) }
+        for r in rows.lowerBound - 2..<rows.lowerBound + 2 { fill(r) }
         // The matrix as nine scalars (identity when none), read once.
         let m = settings.colorMatrix ?? [1, 0, 0, 0, 1, 0, 0, 0, 1]
         let (m0, m1, m2, m3, m4, m5, m6, m7, m8) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
@@ -245,7 +275,7 @@ public final class BayerISP {
         encoded.withUnsafeBufferPointer { lut in
             let lut = lut.baseAddress!
             for y in rows {
-                fill(y + 2, task, into: evens(y + 2), odds(y + 2))
+                fill(y + 2)
                 let (even, odd) = (fiveRows(y, evens), fiveRows(y, odds))
                 let out = UnsafeMutableRawPointer(mutating: target.bytes.baseAddress! + y * target.bytesPerRow).assumingMemoryBound(to: UInt8.self)
                 let redRow = (y & 1) == mosaic.redRow
