@@ -14,6 +14,8 @@ struct FormatBenchmark {
     var frames = 20
     var runs = 3
     var peers = true
+    /// The formats to time by name (with the native formats they become); nil: all.
+    var only: Set<String>? = nil
 
     /// ffmpeg's name of a format; nil where ffmpeg has none.
     static func ffmpegName(_ format: SourceFormat) -> String? {
@@ -113,8 +115,10 @@ struct FormatBenchmark {
                 return (["/usr/bin/env", "gst-launch-1.0", "-q"] + parse + ["!"] + convert
                         + ["!", "video/x-raw,format=RGB", "!", "pngenc", "!", "multifilesink", "location=\(out)/f-%03d.png"], environment)
             }
+            let chosen = formats.filter { only?.contains($0.name) ?? true }
+            let measured = formats.filter { f in chosen.contains { $0.name == f.name || $0.native.name == f.name } }
             for round in -1..<runs {
-                for format in formats {
+                for format in measured {
                     let start = (round + 1) % Self.programs.count
                     for program in Self.programs[start...] + Self.programs[..<start] {
                         guard let (line, environment) = job(program, format) else { continue }
@@ -135,7 +139,7 @@ struct FormatBenchmark {
                 }
             }
             func median(_ key: String) -> Double? { seconds[key]?.median }
-            for format in formats {
+            for format in measured {
                 let own = median("kamera \(format.name)")
                 var row = format.name.padded(8) + "\(w)x\(h)".padded(12)
                 if case .repacked(let f) = format {

@@ -72,6 +72,9 @@ struct KameraBench: ParsableCommand {
     @Flag(help: "Only the raw Bayer ISP in memory (Malvar and bilinear) beside the CPU's YUYV conversion, at the --format-sizes.")
     var demosaicOnly = false
 
+    @Option(parsing: .unconditional, help: "With --formats-only: only these formats (Kamera's names, comma-separated) and the native formats they become.")
+    var onlyFormats: String?
+
     @Option(parsing: .unconditional, help: "With --formats-only or --demosaic-only: the frame sizes, comma-separated.")
     var formatSizes = "1280x720,1920x1080"
 
@@ -140,7 +143,8 @@ struct KameraBench: ParsableCommand {
             return
         }
         if formatsOnly {
-            let bench = FormatBenchmark(kamera: binary, sizes: formatSizeList, frames: endToEndFrames, runs: endToEndRuns, peers: peers)
+            let bench = FormatBenchmark(kamera: binary, sizes: formatSizeList, frames: endToEndFrames, runs: endToEndRuns, peers: peers,
+                                        only: onlyFormats.map { Set($0.split(separator: ",").map(String.init)) })
             print(try bench.run { FileHandle.standardError.write(Data("formats: \($0)\n".utf8)) })
             return
         }
