@@ -29,7 +29,7 @@ public final class BayerISP {
     /// black level) of the rows it processed: `auto`'s statistics for the next frame.
     private let statistics: UnsafeMutableBufferPointer<SIMD3<Double>>
     /// The 8-bit encoded value of each linear value, indexed by its bits as a
-    /// float (`CurveIndex`): steps of 1/1024 of the value, fine near black where curves are steep.
+    /// float (`CurveIndex`): steps of 1/512 to 1/1024 of the value, fine near black where curves are steep.
     private let encoded: [UInt8]
     private let parallel: ParallelRows
     private lazy var job = Job(self)

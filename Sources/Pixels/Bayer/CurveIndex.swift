@@ -1,6 +1,6 @@
 /// Where a linear value (0...1) is found in a table of a transfer curve:
 /// its bits as a 32-bit float, rounded to 9 bits of mantissa and counted
-/// from 2⁻²⁴, so a value is off by 1/2048 of itself at most, the same
+/// from 2⁻²⁴, so a value is off by 1/1024 of itself at most, the same
 /// relative accuracy from black to white without a square root or a
 /// logarithm, in a table of 12 KB. Values at or below 2⁻²⁴ share the first
 /// entry, which holds black.

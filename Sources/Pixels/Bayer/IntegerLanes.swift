@@ -1,7 +1,7 @@
 /// Limits on eight 32-bit integers by masks made of shifts, which Swift
 /// compiles to vector instructions (its `pointwiseMin` and `pointwiseMax`
-/// it may leave as calls over the lanes one by one). The differences must
-/// not overflow: lanes and limits within ±2³⁰ of each other.
+/// it may leave as calls over the lanes one by one). A lane less its limit
+/// must not overflow Int32.
 extension SIMD8 where Scalar == Int32 {
     @inline(__always) func atLeast(_ low: Int32) -> Self {
         let d = self &- low
