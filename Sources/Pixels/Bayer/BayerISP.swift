@@ -145,15 +145,15 @@ public final class BayerISP {
         var (evens, odds) = (SIMD8<Int32>.zero, SIMD8<Int32>.zero)
         while i + 8 <= half {
             let (e, o) = T.pairs(source + 2 &* i)
-            evens &+= (e.atMost(Int32(maximum)) &- Int32(black)).nonNegative
-            odds &+= (o.atMost(Int32(maximum)) &- Int32(black)).nonNegative
+            evens &+= aboveBlack(e, black, maximum)
+            odds &+= aboveBlack(o, black, maximum)
             i += 8
         }
         (even, odd) = (Int(evens.wrappedSum()), Int(odds.wrappedSum()))
         #endif
         while i < half {
-            even &+= max(0, min(Int(T(littleEndian: source[2 &* i])), maximum) - black)
-            odd &+= max(0, min(Int(T(littleEndian: source[2 &* i &+ 1])), maximum) - black)
+            even &+= aboveBlack(source[2 &* i], black, maximum)
+            odd &+= aboveBlack(source[2 &* i &+ 1], black, maximum)
             i += 1
         }
         return (even, odd)
@@ -232,7 +232,7 @@ public final class BayerISP {
         var (evenSums, oddSums) = (SIMD8<Int32>.zero, SIMD8<Int32>.zero)
         while i + Lanes.scalarCount <= half {
             let (e, o) = T.pairs(source + 2 &* i)
-            let (above, aboveOdd) = ((e.atMost(Int32(maximum)) &- Int32(black)).nonNegative, (o.atMost(Int32(maximum)) &- Int32(black)).nonNegative)
+            let (above, aboveOdd) = (aboveBlack(e, black, maximum), aboveBlack(o, black, maximum))
             evenSums &+= above
             oddSums &+= aboveOdd
             UnsafeMutableRawPointer(evens + i).storeBytes(of: Lanes(above) * even, as: Lanes.self)
@@ -242,8 +242,8 @@ public final class BayerISP {
         (evenSum, oddSum) = (Int(evenSums.wrappedSum()), Int(oddSums.wrappedSum()))
         #endif
         while i < half {
-            let e = max(0, min(Int(T(littleEndian: source[2 &* i])), maximum) - black)
-            let o = max(0, min(Int(T(littleEndian: source[2 &* i &+ 1])), maximum) - black)
+            let e = aboveBlack(source[2 &* i], black, maximum)
+            let o = aboveBlack(source[2 &* i &+ 1], black, maximum)
             (evenSum, oddSum) = (evenSum &+ e, oddSum &+ o)
             evens[i] = Float(e) * even
             odds[i] = Float(o) * odd

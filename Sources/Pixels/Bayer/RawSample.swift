@@ -20,3 +20,15 @@ extension UInt16: RawSample {
         return (unsafeBitCast(pairs & 0xFFFF, to: SIMD8<Int32>.self), unsafeBitCast(pairs &>> 16, to: SIMD8<Int32>.self))
     }
 }
+
+/// Samples in lanes less the black level, each limited to the format's `maximum` first, and at least 0.
+@inline(__always)
+func aboveBlack(_ lanes: SIMD8<Int32>, _ black: Int, _ maximum: Int) -> SIMD8<Int32> {
+    (lanes.atMost(Int32(maximum)) &- Int32(black)).nonNegative
+}
+
+/// One stored sample less the black level, limited to the format's `maximum` first, and at least 0.
+@inline(__always)
+func aboveBlack<T: RawSample>(_ sample: T, _ black: Int, _ maximum: Int) -> Int {
+    max(0, min(Int(T(littleEndian: sample)), maximum) - black)
+}
