@@ -2,6 +2,7 @@ import CV4L2
 import DRM
 import Foundation
 import Glibc
+import Lifecycle
 import Pixels
 
 /// Frames from a V4L2 camera through mmap streaming: the counterpart of
@@ -66,8 +67,11 @@ public final class CameraSource: FrameSource {
     var foundFormat = v4l2_format()
     var foundRate = v4l2_streamparm()
     var modeRestored = false
-    /// How long `nextFrame` waits for the driver before giving up, in milliseconds.
-    public var timeoutMilliseconds: Int32 = 3000
+    /// How long `nextFrame` waits for the driver before giving up, in
+    /// milliseconds: as long as fswebcam's default, because a camera's first
+    /// frame can be slow (exposure settling, a loaded machine) and a stop
+    /// signal ends the wait at once anyway.
+    public var timeoutMilliseconds: Int32 = 10_000
 
     /// Opens `path`, sets the mode that fits `request` and starts streaming into
     /// buffers placed as `memory` says for the chosen mode.
@@ -224,8 +228,10 @@ public final class CameraSource: FrameSource {
             held = nil
             try requeue(index)
         }
+        let undecodedBefore = statistics.undecoded
         guard let (frame, index) = try dequeue(timeout: timeoutMilliseconds) else {
-            throw CaptureError("\(device.path): no frame from the camera in \(timeoutMilliseconds) ms")
+            if StopSignal.isRequested { return nil }
+            throw noFrame(undecoded: statistics.undecoded - undecodedBefore)
         }
         held = index
         return frame
@@ -243,8 +249,16 @@ public final class CameraSource: FrameSource {
         }
     }
 
+    /// The error for a wait that ran out; `undecoded`: compressed frames that
+    /// came in the wait but gave no picture.
+    func noFrame(undecoded: Int) -> CaptureError {
+        CaptureError("\(device.path): no frame from the camera in \(timeoutMilliseconds) ms"
+                     + (undecoded > 0 ? " (\(undecoded) came but could not be decoded)" : ""))
+    }
+
     /// Takes the next frame and a ticket to hand it back with (`requeue`); the
-    /// frame stays valid until then. Nil when none came within `timeout` ms.
+    /// frame stays valid until then. Nil when none came within `timeout` ms,
+    /// or sooner once a stop signal came.
     public func dequeue(timeout: Int32) throws -> (Frame, Int)? {
         var buffer = v4l2_buffer()
         var ticket = 0
@@ -256,8 +270,10 @@ public final class CameraSource: FrameSource {
             clock_gettime(CLOCK_MONOTONIC, &waited)
             let left = deadline - (Int64(waited.tv_sec) * 1000 + Int64(waited.tv_nsec) / 1_000_000)
             var poller = pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)
-            let ready = left > 0 ? poll(&poller, 1, Int32(left)) : 0
-            if ready < 0 && errno == EINTR { continue }
+            // In slices, so that a stop signal (delivered to any thread) ends the wait.
+            if StopSignal.isRequested { return nil }
+            let ready = left > 0 ? poll(&poller, 1, Int32(min(left, 100))) : 0
+            if ready < 0 && errno == EINTR || ready == 0 && left > 100 { continue }
             guard ready > 0 else { return nil }
             if poller.revents & Int16(POLLERR | POLLHUP) != 0 && poller.revents & Int16(POLLIN) == 0 {
                 throw disconnected(ENODEV, "stream error")

@@ -34,8 +34,9 @@ public final class CaptureQueue: FrameSource {
 
     public var captureStatistics: CaptureStatistics? { state.withLock { state.statistics } }
 
-    /// The oldest waiting frame; blocks until one comes. Errors of the capture
-    /// thread (an unplugged camera) are thrown here.
+    /// The oldest waiting frame; blocks until one comes (nil when a stop
+    /// signal came first). Errors of the capture thread (an unplugged camera)
+    /// are thrown here.
     public func nextFrame() throws -> Frame? { try state.next() }
 
     private final class State: @unchecked Sendable {
@@ -99,10 +100,12 @@ public final class CaptureQueue: FrameSource {
                 try camera.requeue(ticket)
             }
             let deadline = Date().addingTimeInterval(Double(camera.timeoutMilliseconds) / 1000)
+            let undecodedBefore = statistics.undecoded
             while waiting.isEmpty && failure == nil {
-                guard condition.wait(until: deadline) else {
-                    throw CaptureError("\(camera.device.path): no frame from the camera in \(camera.timeoutMilliseconds) ms")
-                }
+                // In slices, so that a stop signal (delivered to any thread) ends the wait.
+                if StopSignal.isRequested { return nil }
+                if Date() >= deadline { throw camera.noFrame(undecoded: statistics.undecoded - undecodedBefore) }
+                _ = condition.wait(until: min(deadline, Date().addingTimeInterval(0.1)))
             }
             if waiting.isEmpty, let failure { throw failure }
             let next = waiting.removeFirst()

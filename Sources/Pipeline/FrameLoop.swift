@@ -105,6 +105,8 @@ public final class FrameLoop {
             }
             try zoom.apply(to: renderer)
             guard let frame = try session.nextFrame() else {
+                // A camera's wait ends with no frame when a stop signal came.
+                if StopSignal.isRequested { return .stopSignal }
                 if statistics.frames == 0 { throw PipelineError("\(session.source?.summary ?? "the input"): holds no frames") }
                 return .inputEnded
             }
@@ -134,6 +136,7 @@ public final class FrameLoop {
         while warmup.map({ taken < $0 }) ?? (taken < 120) {
             if StopSignal.isRequested { return }
             guard let frame = try session.nextFrame() else {
+                if StopSignal.isRequested { return }
                 throw PipelineError("\(session.source?.summary ?? "the input") ended during the warm-up frames; use a smaller --warmup")
             }
             taken += 1

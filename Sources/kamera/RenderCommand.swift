@@ -99,8 +99,8 @@ struct RenderCommand: ParsableCommand {
             }
             progress.clear()
             if let capture = source.captureStatistics {
-                let rate = capture.measuredRate.map { String(format: "%.2f", $0) } ?? "unknown"
-                logger.info("\(capture), capture rate \(rate) fps, upload \(renderer.cache.lastPath)")
+                let rate = capture.measuredRate.map { String(format: "%.2f fps", $0) } ?? "unknown"
+                logger.info("\(capture), capture rate \(rate), upload \(renderer.cache.lastPath)")
             }
             if let analysis = loop.analysis {
                 let a = analysis.statistics

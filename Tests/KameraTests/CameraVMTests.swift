@@ -43,6 +43,16 @@ final class CameraVMTests: XCTestCase {
     cut -d' ' -f1 /proc/uptime > luma-before.txt
     $K render --camera $D --format yuyv --input-size 640x480 --frames 10 --analyze luma --metadata luma.jsonl --save-input luma.raw -o luma-%d.png 2> luma.log
     cut -d' ' -f1 /proc/uptime > luma-after.txt
+    v4l2-ctl -d $D -c percentage_of_dropped_buffers=100
+    $K render --camera $D --input-size 320x180 --frames 1 -o silent.png 2> silent.txt; echo $? > silent.rc
+    $K render -v --camera $D --input-size 320x180 --frames 1 -o silent-int.png 2> silent-int.txt &
+    P=$!
+    until grep -q "source: $D" silent-int.txt 2>/dev/null; do sleep 0.1; done
+    sleep 0.5
+    start=$(date +%s%N)
+    kill -INT $P; wait $P; echo $? > silent-int.rc
+    echo $(( ($(date +%s%N) - start) / 1000000 )) > silent-int.ms
+    v4l2-ctl -d $D -c percentage_of_dropped_buffers=0
     $K render --camera $D --input-size 320x180 --frames 100000 --size 16x16 -o busy-%06d.png 2> /dev/null &
     P=$!
     until [ -e busy-000001.png ]; do sleep 0.1; done
@@ -243,6 +253,24 @@ final class CameraVMTests: XCTestCase {
         let message = try file("busy.txt")
         XCTAssertTrue(message.hasPrefix("kamera: error: /dev/video0 is busy: held by kamera (pid "), message)
         XCTAssertEqual(message.split(separator: "\n").count, 1)
+    }
+
+    /// A camera that gives no frame (vivid told to drop every buffer): the
+    /// run ends after the camera's timeout with one line; Ctrl-C ends the
+    /// wait at once, with no file written.
+    func testASilentCameraTimesOutAndCtrlCEndsTheWait() throws {
+        let message = try file("silent.txt")
+        XCTAssertEqual(try file("silent.rc").trimmingCharacters(in: .whitespacesAndNewlines), "1", message)
+        XCTAssertEqual(message, "kamera: error: /dev/video0: no frame from the camera in 10000 ms\n")
+        let interrupted = try file("silent-int.txt")
+        XCTAssertEqual(try file("silent-int.rc").trimmingCharacters(in: .whitespacesAndNewlines), "130", interrupted)
+        XCTAssertTrue(interrupted.contains("interrupted after 0 of 1 frame(s)"), interrupted)
+        let ms = try XCTUnwrap(Int(try file("silent-int.ms").trimmingCharacters(in: .whitespacesAndNewlines)))
+        print("silent camera: kamera exited \(ms) ms after SIGINT")
+        // Catches a wait that runs to the camera's 10 s timeout, with room for a loaded machine.
+        XCTAssertLessThan(ms, 6_000, "Ctrl-C ends the wait for a frame")
+        let written = try FileManager.default.contentsOfDirectory(atPath: try folder().path).filter { $0.hasPrefix("silent") && $0.hasSuffix(".png") }
+        XCTAssertEqual(written, [])
     }
 
     func testUnplugEndsTheRunCleanly() throws {

@@ -18,10 +18,10 @@ final class CodeCameraVMTests: XCTestCase {
     ffmpeg -nostdin -loglevel error -f lavfi -i color=gray:s=640x480:r=30 -i code.png \
       -filter_complex "[1]format=rgb24[c];[0][c]overlay=240:140:enable='gte(n,15)',format=yuvj420p" -frames:v 120 -c:v mjpeg -q:v 3 clip.mjpeg
     """ + VMScriptRun.loopbackCamera(
-        feed: "ffmpeg -nostdin -loglevel error -re -stream_loop -1 -f mjpeg -framerate 30 -i clip.mjpeg -c:v copy -f v4l2 /dev/video10",
+        feed: "ffmpeg -nostdin -loglevel error -re -stream_loop -1 -f mjpeg -framerate 30 -i clip.mjpeg -c:v copy -f v4l2 /dev/video10 2> feed.log",
         then: """
     cut -d' ' -f1 /proc/uptime > before.txt
-    "$KAMERA" render --camera /dev/video10 --format mjpeg --frames 90 --crop none --detect codes --metadata live.jsonl > scanner.txt 2> render.log
+    "$KAMERA" render -v --camera /dev/video10 --format mjpeg --frames 90 --crop none --detect codes --metadata live.jsonl > scanner.txt 2> render.log
     echo $? > render.rc
     cut -d' ' -f1 /proc/uptime > after.txt
     code=$(timeout 120 "$KAMERA" preview --camera /dev/video10 --format mjpeg --detect codes --once 2> once.log)
@@ -35,8 +35,8 @@ final class CodeCameraVMTests: XCTestCase {
         let (status, log) = try VMTests.run(["bash", "-c", Self.script], vmArguments: ["--loopback", "--timeout", "400"], in: folder)
         XCTAssertEqual(status, 0, "run-in-vm failed:\n\(log.suffix(3000))")
         func text(_ name: String) throws -> String { try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) }
-        let renderLog = try text("render.log"), onceLog = try text("once.log")
-        XCTAssertEqual(try text("render.rc").trimmingCharacters(in: .whitespacesAndNewlines), "0", renderLog)
+        let renderLog = try text("render.log"), onceLog = try text("once.log"), feedLog = try text("feed.log")
+        XCTAssertEqual(try text("render.rc").trimmingCharacters(in: .whitespacesAndNewlines), "0", renderLog + "\nffmpeg feeding the camera:\n" + feedLog)
         let before = Double(try text("before.txt").trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         let after = Double(try text("after.txt").trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         var stamps: [Double] = [], read = 0, seen = ""
