@@ -34,7 +34,9 @@ final class BayerTests: KameraProcessTestCase {
                 settings.append(s)
             }
         }
-        for (width, height) in [(32, 20), (6, 4)] {
+        // 4, 8 and 10: narrower than the eight pixels of one kind done at once, exactly
+        // one lane set, and one more than a lane set on one of the halves.
+        for (width, height) in [(32, 20), (6, 4), (4, 4), (8, 4), (10, 6)] {
             let image = sampleImage(width: width, height: height)
             for (i, format) in Self.bayerFormats.enumerated() {
                 for var s in settings {
@@ -68,6 +70,21 @@ final class BayerTests: KameraProcessTestCase {
             XCTAssertClose(three, want, tolerance: 1, "\(format) \(demosaic)")
             let one = processed(format, samples, width: width, height: height, BayerISP(settings: s, threads: 1))
             XCTAssertEqual(one.pixels, three.pixels, "\(format) \(demosaic): one thread against three")
+        }
+    }
+
+    /// One ISP given frames of changing sizes in turn (a camera switching
+    /// modes, files of different sizes) matches the reference on each: its
+    /// rows, windows and thread parts follow the frame.
+    func testOneISPFollowsFramesOfChangingSize() {
+        var s = ISPSettings()
+        (s.whiteBalance, s.blackLevel) = (.gains(red: 1.5, green: 1, blue: 1.2), 64)
+        let isp = BayerISP(settings: s, threads: 3)
+        for (width, height) in [(522, 262), (10, 6), (700, 300), (4, 4), (522, 262)] {
+            let image = sampleImage(width: width, height: height)
+            let samples = BayerReference.samples(.bggr10, image, light: SIMD3(0.7, 1, 0.8), black: 64)
+            let want = BayerReference.process(.bggr10, samples, width: width, height: height, settings: s, gains: SIMD3(1.5, 1, 1.2))
+            XCTAssertClose(processed(.bggr10, samples, width: width, height: height, isp), want, tolerance: 1, "\(width)x\(height)")
         }
     }
 
