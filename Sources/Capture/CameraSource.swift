@@ -134,7 +134,9 @@ public final class CameraSource: FrameSource {
             || (pix.ycbcr_enc == UInt32(V4L2_YCBCR_ENC_DEFAULT.rawValue) && pix.colorspace == V4L2_COLORSPACE_REC709.rawValue)
         colorSpace = YUVColorSpace(matrix: yuv709 ? .bt709 : .bt601,
                                    range: pix.quantization == UInt32(V4L2_QUANTIZATION_FULL_RANGE.rawValue) ? .full : .limited)
-        let placement = mode.isConverted ? .mmap : try memory(mode)
+        // Asked for every mode, so the caller learns why converted ones are copied.
+        let asked = try memory(mode)
+        let placement = mode.isConverted ? .mmap : asked
         try allocateBuffers(count: bufferCount, bytesPerRow: Int(pix.bytesperline), imageSize: Int(pix.sizeimage), memory: placement)
         var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
         e = V4L2.ioctl(device.fd, KAMERA_VIDIOC_STREAMON, &type)

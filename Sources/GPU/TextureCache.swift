@@ -71,6 +71,7 @@ public final class TextureCache {
     /// What the cache holds on the GPU and knows of it, made with the first
     /// texture: a frame converted to memory and handed on needs none of it.
     private struct Device {
+        let glesMajorVersion: Int
         let supportsRowLength: Bool
         /// GL_MAX_TEXTURE_SIZE.
         let maxTextureSize: Int
@@ -120,7 +121,7 @@ public final class TextureCache {
         let context = try context.open()
         var maxSize: GLint = 0
         glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &maxSize)
-        let made = Device(supportsRowLength: context.glesMajorVersion >= 3 || context.glExtensions.contains("GL_EXT_unpack_subimage"),
+        let made = Device(glesMajorVersion: context.glesMajorVersion, supportsRowLength: context.glesMajorVersion >= 3 || context.glExtensions.contains("GL_EXT_unpack_subimage"),
                           maxTextureSize: Int(maxSize), offersBGRA: context.glExtensions.contains("GL_EXT_texture_format_BGRA8888"),
                           converted: try Framebuffer(width: 1, height: 1), copier: try context.copier(), importer: DMABufImporter(context: context), quad: Quad())
         if made.importer == nil {
@@ -140,12 +141,18 @@ public final class TextureCache {
         get throws { try opened().importer != nil }
     }
 
-    /// The formats whose dma-bufs are imported; the others are copied.
-    public static let importedFormats: [PixelFormat] = [.yuyv, .rgba, .bgra]
+    /// The formats whose dma-bufs are imported; the others are copied. GREY
+    /// is imported as a one-channel (R8) texture shown gray by texture
+    /// swizzle, which OpenGL ES 2 lacks.
+    public static let importedFormats: [PixelFormat] = [.yuyv, .rgba, .bgra, .grey]
 
-    /// Why a frame of `format` is copied rather than imported, nil when it can be imported.
-    public static func notImported(_ format: PixelFormat) -> String? {
-        importedFormats.contains(format) ? nil : "\(format.fourcc) frames are not imported (\(importedFormats.map { $0.name.uppercased() }.joined(separator: ", ")) are)"
+    /// Why a frame of `format` is copied rather than imported on a context of
+    /// `glesMajorVersion`, nil when it can be imported.
+    public static func notImported(_ format: PixelFormat, glesMajorVersion: Int) -> String? {
+        if format == .grey && glesMajorVersion < 3 {
+            return "GREY frames are imported only with OpenGL ES 3 (texture swizzle), and the context is OpenGL ES \(glesMajorVersion)"
+        }
+        return importedFormats.contains(format) ? nil : "\(format.fourcc) frames are not imported (\(importedFormats.map { $0.name.uppercased() }.joined(separator: ", ")) are)"
     }
 
     /// Drops imported buffers; call it when the source changes, as its
@@ -363,7 +370,8 @@ public final class TextureCache {
         case .yuyv: (fourcc, width) = ("AB24", (frame.width + 1) / 2)  // Y0 U Y1 V as R G B A, as uploaded
         case .rgba: (fourcc, width) = ("AB24", frame.width)
         case .bgra: (fourcc, width) = ("AR24", frame.width)            // B G R A in memory
-        case .nv12, .rgb24, .grey, .bayer8, .bayer16: return nil
+        case .grey: (fourcc, width) = ("R8  ", frame.width)
+        case .nv12, .rgb24, .bayer8, .bayer16: return nil
         }
         return DMABufImporter.Layout(fourcc: FourCC.code(fourcc), width: width, height: frame.height,
                                      pitch: plane.bytesPerRow, offset: dmabuf.offset)
@@ -380,14 +388,21 @@ public final class TextureCache {
         // Decided once per source: after a failure, copy without trying again.
         if !importVerified, let copyReason { return try fallBack(copyReason) }
         guard let importer = gpu.importer else { return try fallBack("no dma-buf import") }
+        if let why = Self.notImported(frame.format, glesMajorVersion: gpu.glesMajorVersion) { return try fallBack(why) }
         guard let layout = importLayout(for: frame), let dmabuf = frame.planes[0].dmabuf else {
-            return try fallBack(Self.notImported(frame.format) ?? "the frame's planes are not in one dma-buf")
+            return try fallBack("the frame's planes are not in one dma-buf")
         }
         let result: TextureView
         do {
             let texture = try importer.texture(for: dmabuf, layout: layout)
             if frame.format == .yuyv {
                 result = try convert(frame, on: gpu, program: yuyv(), planes: texture, 0, rect: rect, region: region, transform: transform)
+            } else if frame.format == .grey {
+                // R8 samples as (r, 0, 0, 1); read as (r, r, r, 1), as the copied GL_LUMINANCE texture is.
+                GL.bindTexture(texture)
+                glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_SWIZZLE_G), GL_RED)
+                glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_SWIZZLE_B), GL_RED)
+                result = TextureView(name: texture, width: frame.width, height: frame.height, region: region)
             } else {
                 result = TextureView(name: texture, width: frame.width, height: frame.height, region: region)
             }

@@ -40,8 +40,10 @@ final class CameraBufferPlan {
                 : "a GPU's display opened on its card (EGL platform gbm:/dev/dri/cardN) usually can"
             return try copy("the EGL display (\(context.platform)) cannot import dma-bufs (no EGL_EXT_image_dma_buf_import); \(hint)")
         }
-        if mode.isCompressed { return try copy("\(mode.fourcc) frames are compressed and decoded on the CPU") }
-        if let why = TextureCache.notImported(mode.format) { return try copy(why) }
+        let fourcc = mode.fourcc.trimmingCharacters(in: .whitespaces)
+        if mode.isCompressed { return try copy("\(fourcc) frames are compressed and decoded on the CPU") }
+        if mode.isConverted { return try copy("\(fourcc) frames are converted on the CPU into memory of Kamera's own") }
+        if let why = TextureCache.notImported(mode.format, glesMajorVersion: context.glesMajorVersion) { return try copy(why) }
         if let node = allocatingNode() { return .drm(node) }
         if context.rendersInSoftware {
             // Measured: Mesa's llvmpipe imports the camera's own exported buffers but

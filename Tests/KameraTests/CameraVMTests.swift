@@ -34,10 +34,12 @@ final class CameraVMTests: XCTestCase {
     v4l2-ctl -d $D --get-fmt-video > fmt-after.txt
     $K render --camera $D --fps max --input-size 1920x1080 --frames 1 --size 32x32 -o slowmax.png 2> slowmax.log; echo $? > slowmax.rc
     $K render -v --camera $D --fps max --frames 20 --cube --size 1024x1024 -o slow-%02d.png 2> slow.log
-    for f in yuyv bgra; do
+    for f in yuyv bgra grey; do
       $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format $f --input-size 640x480 --frames 3 --upload dmabuf --save-input dm-$f.raw -o dm-$f-%d.png 2> dm-$f.log
     done
     $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format nv12 --input-size 640x480 -o dm-nv12.png 2> dm-nv12.log
+    $K render -v --gpu gbm:/dev/dri/card0 --gles 2 --camera $D --format grey --input-size 640x480 -o dm-grey2.png 2> dm-grey2.log
+    $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format uyvy --input-size 640x480 -o dm-uyvy.png 2> dm-uyvy.log
     $K render -v --camera $D --format yuyv --input-size 640x480 -o dm-device.png 2> dm-device.log
     $K render --camera $D --format yuyv --upload dmabuf -o dm-err.png 2> dm-err.txt; echo $? > dm-err.rc
     cut -d' ' -f1 /proc/uptime > luma-before.txt
@@ -208,6 +210,13 @@ final class CameraVMTests: XCTestCase {
     /// The CPU reference of a tightly packed frame: YUV decoded, RGB24 and BGRA reordered.
     static func reference(_ frame: Frame) -> Image {
         if frame.format.isYUV { return CPUReference.decode(frame) }
+        if frame.format == .grey {
+            let bytes = frame.planes[0].bytes
+            return Image(width: frame.width, height: frame.height) { x, y in
+                let v = Float(bytes[y * frame.planes[0].bytesPerRow + x]) / 255
+                return SIMD4(v, v, v, 1)
+            }
+        }
         let bytes = frame.planes[0].bytes, size = frame.format == .rgb24 ? 3 : 4
         return Image(width: frame.width, height: frame.height) { x, y in
             let i = (y * frame.width + x) * size
@@ -316,7 +325,7 @@ final class CameraVMTests: XCTestCase {
     /// that the GPU imports. The PNGs match the CPU reference of the raw frame
     /// and the copy path on the same frame.
     func testDMABufImportMatchesCopyAndReference() throws {
-        for format in [PixelFormat.yuyv, .bgra] {
+        for format in [PixelFormat.yuyv, .bgra, .grey] {
             let log = try file("dm-\(format.name).log")
             XCTAssertTrue(log.contains("upload: dmabuf (camera buffers: dma-buf from /dev/dri/card0)"), log)
             XCTAssertTrue(log.contains("upload dmabuf"), "status line names the path: \(log)")
@@ -338,6 +347,11 @@ final class CameraVMTests: XCTestCase {
         let nv12 = try file("dm-nv12.log")
         XCTAssertTrue(nv12.contains("frames are copied: NV12 frames are not imported"), nv12)
         XCTAssertTrue(nv12.contains("upload: copy (camera buffers: mmap)"), nv12)
+        let grey = try file("dm-grey2.log")
+        XCTAssertTrue(grey.contains("frames are copied: GREY frames are imported only with OpenGL ES 3 (texture swizzle), and the context is OpenGL ES 2"), grey)
+        let uyvy = try file("dm-uyvy.log")
+        XCTAssertTrue(uyvy.contains("frames are copied: UYVY frames are converted on the CPU into memory of Kamera's own"), uyvy)
+        XCTAssertTrue(uyvy.contains("upload: copy (camera buffers: mmap)"), uyvy)
         let device = try file("dm-device.log")
         XCTAssertTrue(device.contains("frames are copied: the EGL display (device) cannot import dma-bufs"), device)
         XCTAssertEqual(try file("dm-err.rc").trimmingCharacters(in: .whitespacesAndNewlines), "1")
