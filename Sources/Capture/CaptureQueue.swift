@@ -67,6 +67,8 @@ public final class CaptureQueue: FrameSource {
             while !withLock({ stopping }) {
                 do {
                     let dequeued = try camera.dequeue(timeout: 100)
+                    // A stop signal makes `dequeue` return at once: the run is ending, nothing more to take.
+                    if dequeued == nil && StopSignal.isRequested { break }
                     condition.lock()
                     if let (frame, ticket) = dequeued {
                         if waiting.count == depth {

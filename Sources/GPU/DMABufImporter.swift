@@ -14,6 +14,10 @@ final class DMABufImporter {
         var height: Int
         var pitch: Int
         var offset: Int
+        /// GL_LINEAR for a picture sampled as it is, GL_NEAREST for packed samples a shader unpacks.
+        var filter: Int32
+        /// A one-channel format read as gray: (r, r, r, 1) by texture swizzle (OpenGL ES 3).
+        var gray = false
     }
 
     private let display: EGLDisplay
@@ -43,10 +47,14 @@ final class DMABufImporter {
         guard let image = eglCreateImage(display, nil, EGLenum(EGL_LINUX_DMA_BUF_EXT), nil, attributes) else {
             throw GPUError("eglCreateImage of a \(layout.width)x\(layout.height) \(FourCC.text(layout.fourcc)) dma-buf failed (EGL error 0x\(String(eglGetError(), radix: 16)))")
         }
-        let texture = GL.makeTexture(filter: GL_NEAREST)
+        let texture = GL.makeTexture(filter: layout.filter)
         guard kamera_glEGLImageTargetTexture2DOES(UInt32(GL_TEXTURE_2D), image) != 0 else {
             release(image, texture)
             throw GPUError("glEGLImageTargetTexture2DOES is missing")
+        }
+        if layout.gray {
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_SWIZZLE_G), GL_RED)
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_SWIZZLE_B), GL_RED)
         }
         if let e = GL.error() {
             release(image, texture)

@@ -361,7 +361,8 @@ public final class TextureCache {
     }
 
     /// How a frame's first plane is imported: the DRM format whose texels the
-    /// copy path's texture has too, so the same shaders read both.
+    /// copy path's texture has too, sampled the same way, so the same shaders
+    /// read both. GREY's R8 reads as the copied GL_LUMINANCE texture does by swizzle.
     private func importLayout(for frame: Frame) -> DMABufImporter.Layout? {
         let plane = frame.planes[0]
         guard let dmabuf = plane.dmabuf else { return nil }
@@ -373,8 +374,8 @@ public final class TextureCache {
         case .grey: (fourcc, width) = ("R8  ", frame.width)
         case .nv12, .rgb24, .bayer8, .bayer16: return nil
         }
-        return DMABufImporter.Layout(fourcc: FourCC.code(fourcc), width: width, height: frame.height,
-                                     pitch: plane.bytesPerRow, offset: dmabuf.offset)
+        return DMABufImporter.Layout(fourcc: FourCC.code(fourcc), width: width, height: frame.height, pitch: plane.bytesPerRow,
+                                     offset: dmabuf.offset, filter: frame.format == .yuyv ? GL_NEAREST : GL_LINEAR, gray: frame.format == .grey)
     }
 
     /// The texture for `frame` by dma-buf import, or nil when it is to be copied.
@@ -397,12 +398,6 @@ public final class TextureCache {
             let texture = try importer.texture(for: dmabuf, layout: layout)
             if frame.format == .yuyv {
                 result = try convert(frame, on: gpu, program: yuyv(), planes: texture, 0, rect: rect, region: region, transform: transform)
-            } else if frame.format == .grey {
-                // R8 samples as (r, 0, 0, 1); read as (r, r, r, 1), as the copied GL_LUMINANCE texture is.
-                GL.bindTexture(texture)
-                glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_SWIZZLE_G), GL_RED)
-                glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_SWIZZLE_B), GL_RED)
-                result = TextureView(name: texture, width: frame.width, height: frame.height, region: region)
             } else {
                 result = TextureView(name: texture, width: frame.width, height: frame.height, region: region)
             }

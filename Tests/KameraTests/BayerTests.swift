@@ -34,9 +34,9 @@ final class BayerTests: KameraProcessTestCase {
                 settings.append(s)
             }
         }
-        // 4, 8 and 10: narrower than the eight pixels of one kind done at once, exactly
-        // one lane set, and one more than a lane set on one of the halves.
-        for (width, height) in [(32, 20), (6, 4), (4, 4), (8, 4), (10, 6)] {
+        // Each half row (the even or the odd columns) goes eight pixels at a time: widths 4
+        // (the smallest), 16 (one lane set to a half) and 18 (one more pixel to a half).
+        for (width, height) in [(32, 20), (6, 4), (4, 4), (16, 4), (18, 6)] {
             let image = sampleImage(width: width, height: height)
             for (i, format) in Self.bayerFormats.enumerated() {
                 for var s in settings {

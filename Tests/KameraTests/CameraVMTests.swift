@@ -37,6 +37,7 @@ final class CameraVMTests: XCTestCase {
     for f in yuyv bgra grey; do
       $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format $f --input-size 640x480 --frames 3 --upload dmabuf --save-input dm-$f.raw -o dm-$f-%d.png 2> dm-$f.log
     done
+    $K render --gpu gbm:/dev/dri/card0 --camera $D --format grey --input-size 640x480 --frames 3 --upload dmabuf --size 200x200 --save-input dm-small.raw -o dm-small-%d.png
     $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format nv12 --input-size 640x480 -o dm-nv12.png 2> dm-nv12.log
     $K render -v --gpu gbm:/dev/dri/card0 --gles 2 --camera $D --format grey --input-size 640x480 -o dm-grey2.png 2> dm-grey2.log
     $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format uyvy --input-size 640x480 -o dm-uyvy.png 2> dm-uyvy.log
@@ -49,7 +50,7 @@ final class CameraVMTests: XCTestCase {
     $K render --camera $D --input-size 320x180 --frames 1 -o silent.png 2> silent.txt; echo $? > silent.rc
     $K render -v --camera $D --input-size 320x180 --frames 1 -o silent-int.png 2> silent-int.txt &
     P=$!
-    until grep -q "source: $D" silent-int.txt 2>/dev/null; do sleep 0.1; done
+    until grep -q "source: $D" silent-int.txt 2>/dev/null || ! kill -0 $P 2>/dev/null; do sleep 0.1; done
     sleep 0.5
     start=$(date +%s%N)
     kill -INT $P; wait $P; echo $? > silent-int.rc
@@ -340,6 +341,17 @@ final class CameraVMTests: XCTestCase {
             let copied = try GPUHarness.render(frame, settings: RenderSettings())
             XCTAssertClose(imported, copied, tolerance: 1, "\(format.name) dma-buf vs copy")
         }
+    }
+
+    /// An imported GREY frame scaled down is filtered as the copied one is.
+    func testImportedGreyScalesAsTheCopyDoes() throws {
+        let source = try RawVideoSource(path: try folder().appendingPathComponent("dm-small.raw").path, format: .grey, width: 640, height: 480)
+        var last: Frame?
+        while let f = try source.nextFrame() { last = f }
+        var settings = RenderSettings()
+        settings.outputSize = (200, 200)
+        let copied = try GPUHarness.render(try XCTUnwrap(last), settings: settings)
+        XCTAssertClose(try image("dm-small-2.png"), copied, tolerance: 1, "GREY dma-buf vs copy at 200x200")
     }
 
     /// Where import is not possible or known bad, frames are copied and the log says why.
