@@ -1,7 +1,9 @@
 #pragma once
 #include <errno.h>
 #include <sys/ioctl.h>
+#include <sys/sysmacros.h>
 #include <linux/videodev2.h>
+#include <linux/media.h>
 #include <libv4l2.h>
 #include <libv4lconvert.h>
 
@@ -36,3 +38,14 @@ static const unsigned long KAMERA_VIDIOC_G_EXT_CTRLS = VIDIOC_G_EXT_CTRLS;
 static const unsigned long KAMERA_VIDIOC_S_EXT_CTRLS = VIDIOC_S_EXT_CTRLS;
 static const unsigned long KAMERA_VIDIOC_EXPBUF = VIDIOC_EXPBUF;
 static const unsigned int KAMERA_CTRL_FLAG_NEXT = V4L2_CTRL_FLAG_NEXT_CTRL | V4L2_CTRL_FLAG_NEXT_COMPOUND;
+
+// The media controller: what a camera's graph holds (its sensor, for the black level).
+static const unsigned long KAMERA_MEDIA_IOC_DEVICE_INFO = MEDIA_IOC_DEVICE_INFO;
+static const unsigned long KAMERA_MEDIA_IOC_G_TOPOLOGY = MEDIA_IOC_G_TOPOLOGY;
+static const unsigned int KAMERA_MEDIA_ENT_F_CAM_SENSOR = MEDIA_ENT_F_CAM_SENSOR;
+static const unsigned int KAMERA_MEDIA_INTF_T_V4L_VIDEO = MEDIA_INTF_T_V4L_VIDEO;
+static const unsigned int KAMERA_MEDIA_LNK_FL_ENABLED = MEDIA_LNK_FL_ENABLED;
+static const unsigned int KAMERA_MEDIA_LNK_FL_LINK_TYPE = MEDIA_LNK_FL_LINK_TYPE;
+static const unsigned int KAMERA_MEDIA_LNK_FL_DATA_LINK = MEDIA_LNK_FL_DATA_LINK;
+static const unsigned int KAMERA_MEDIA_LNK_FL_INTERFACE_LINK = MEDIA_LNK_FL_INTERFACE_LINK;
+static inline unsigned long long kamera_makedev(unsigned int major, unsigned int minor) { return makedev(major, minor); }

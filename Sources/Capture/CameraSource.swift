@@ -24,6 +24,8 @@ public final class CameraSource: FrameSource {
     var decoder: FrameDecoder?
     /// Repacks (or demosaics) frames of a format Kamera does not read as it is.
     var repacker: FrameRepacker?
+    /// A raw Bayer camera's black level when the request gave none, and where it came from.
+    public private(set) var sensorBlackLevel: SensorBlackLevel?
     /// MJPEG and repacked formats: frames are decoded or repacked into these,
     /// and the driver's buffer goes back at once. A slot stays taken until its frame is handed back; slots are not tied
     /// to buffer indices because some drivers (v4l2loopback) hand out an index
@@ -124,7 +126,12 @@ public final class CameraSource: FrameSource {
             V4L2.ioctl(device.fd, KAMERA_VIDIOC_S_PARM, &parm)
         }
         self.mode = mode
-        repacker = mode.repacked.map { FrameRepacker(format: $0, isp: request.isp) }
+        var isp = request.isp
+        if let mosaic = mode.repacked?.mosaic, isp.blackLevel == nil {
+            let found = SensorBlackLevel.of(camera: path, bits: mosaic.bits)
+            (isp.blackLevel, sensorBlackLevel) = (found.level, found)
+        }
+        repacker = mode.repacked.map { FrameRepacker(format: $0, isp: isp) }
         if mode.viaLibV4L {
             guard let converter = LibV4LConverter(fd: device.fd) else { throw CaptureError("\(path): libv4lconvert could not start for \(mode.fourcc)") }
             converter.source = format

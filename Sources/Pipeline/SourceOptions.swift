@@ -49,7 +49,9 @@ public struct SourceOptions: Equatable {
             var request = CameraRequest(format: format, size: inputSize, rate: cameraRate)
             request.isp = isp
             guard let renderer, renderer.settings.upload != .copy else {
-                return CaptureQueue(camera: try CameraSource(path: path, request: request))
+                let source = try CameraSource(path: path, request: request)
+                if let black = source.sensorBlackLevel { note(black.reason) }
+                return CaptureQueue(camera: source)
             }
             let plan = CameraBufferPlan(upload: renderer.settings.upload, context: try renderer.openContext(),
                                         canImport: try renderer.cache.canImportDMABuf)
@@ -62,6 +64,7 @@ public struct SourceOptions: Equatable {
                 source = try CameraSource(path: path, request: request)
             }
             if let reason = plan.reason { note(reason) }
+            if let black = source.sensorBlackLevel { note(black.reason) }
             renderer.cache.forgetImportedBuffers()
             return CaptureQueue(camera: source)
         }

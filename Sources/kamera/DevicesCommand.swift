@@ -34,6 +34,8 @@ struct DevicesCommand: ParsableCommand {
     struct Entry: Encodable {
         var device: CameraInfo
         var formats: [CameraFormat]?
+        /// For cameras with raw Bayer formats: the black level Kamera takes when --black-level is not given.
+        var rawBlackLevel: String?
     }
 
     func run() throws {
@@ -52,7 +54,9 @@ struct DevicesCommand: ParsableCommand {
             infos = CameraDevice.list()
         }
         let entries = try infos.map { info in
-            Entry(device: info, formats: formats || device != nil ? try CameraDevice(path: info.path).formats(libv4l: true) : nil)
+            let list = formats || device != nil ? try CameraDevice(path: info.path).formats(libv4l: true) : nil
+            let bits = Set((list ?? []).compactMap { $0.repacked?.mosaic?.bits }).sorted()
+            return Entry(device: info, formats: list, rawBlackLevel: bits.isEmpty ? nil : SensorBlackLevel.summary(camera: info.path, bits: bits))
         }
         if json {
             try printJSON(entries)
@@ -66,6 +70,7 @@ struct DevicesCommand: ParsableCommand {
             let d = entry.device
             print("\(d.path): \(d.card) (driver \(d.driver), bus \(d.busInfo))\(d.busy ? " [in use]" : "")")
             print("  capabilities: \(d.capabilities.joined(separator: ", "))")
+            if let black = entry.rawBlackLevel { print("  raw Bayer \(black)") }
             for f in entry.formats ?? [] {
                 let reads = f.reading?.howRead ?? "not read by Kamera"
                 print("  \(f.fourcc)  \(f.description)  (\(reads))")

@@ -7,7 +7,7 @@ struct ISPOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Raw Bayer: the demosaic, malvar (Malvar-He-Cutler 5x5, the default) or bilinear (faster, softer).")
     var demosaic = "malvar"
 
-    @Option(parsing: .unconditional, help: "Raw Bayer: the black level subtracted from each sample, in the format's units (default 0: V4L2 drivers such as vivid give black as 0; a sensor with a pedestal wants e.g. 16 at 8 bits, 64 at 10).")
+    @Option(parsing: .unconditional, help: "Raw Bayer: the black level subtracted from each sample, in the format's units, such as 16 at 8 bits or 64 at 10 (default: a camera's sensor's datasheet value when its media graph names a sensor Kamera knows, as `kamera devices --formats` and -v say; else 0).")
     var blackLevel: String?
 
     @Option(parsing: .unconditional, help: "Raw Bayer white balance: auto (gray world on the frames before, smoothed; the default), gray-world (each frame's own), off, or gains R,G,B.")

@@ -42,7 +42,7 @@ final class BayerTests: KameraProcessTestCase {
                 for var s in settings {
                     let bits = format.mosaic!.bits
                     s.blackLevel = i % 2 == 0 ? 0 : 16 << (bits - 8)
-                    let samples = BayerReference.samples(format, image, light: SIMD3(0.7, 1, 0.8), black: s.blackLevel)
+                    let samples = BayerReference.samples(format, image, light: SIMD3(0.7, 1, 0.8), black: s.blackLevel ?? 0)
                     let gains: SIMD3<Double>
                     if case .gains(let r, let g, let b) = s.whiteBalance { gains = SIMD3(Double(r), Double(g), Double(b)) } else { gains = SIMD3(1, 1, 1) }
                     let want = BayerReference.process(format, samples, width: width, height: height, settings: s, gains: gains)
@@ -130,11 +130,11 @@ final class BayerTests: KameraProcessTestCase {
             var s = setting
             let bits = format.mosaic!.bits
             s.blackLevel = i % 3 == 0 ? 16 << (bits - 8) : 0
-            let samples = BayerReference.samples(format, image, light: SIMD3(0.7, 1, 0.8), black: s.blackLevel)
+            let samples = BayerReference.samples(format, image, light: SIMD3(0.7, 1, 0.8), black: s.blackLevel ?? 0)
             let gains: SIMD3<Double>
             switch s.whiteBalance {
             case .gains(let r, let g, let b): gains = SIMD3(Double(r), Double(g), Double(b))
-            case .grayWorld: gains = BayerReference.grayWorld(format, samples, width: width, height: height, black: s.blackLevel)
+            case .grayWorld: gains = BayerReference.grayWorld(format, samples, width: width, height: height, black: s.blackLevel ?? 0)
             default: gains = SIMD3(1, 1, 1)
             }
             let want = BayerReference.process(format, samples, width: width, height: height, settings: s, gains: gains)

@@ -9,7 +9,8 @@ import XCTest
 /// them, within 2 of 255 (with the square crop for one of them). Then the
 /// color check, on both paths: vivid's 75 % color bars through Kamera's
 /// demosaic, auto white balance and curve land within ΔE2000 5 of the bars'
-/// known colors. The VM must boot; if it cannot, the test fails.
+/// known colors. With no sensor in vivid's media graph, the black level is 0
+/// and `-v` and `kamera devices --formats` say why. The VM must boot; if it cannot, the test fails.
 final class BayerVMTests: XCTestCase {
     static let formats = RepackedFormat.allCases.filter { $0.mosaic != nil && !$0.isMIPIPacked }  // vivid has no packed ones
     static let (width, height) = (320, 180)
@@ -71,9 +72,13 @@ final class BayerVMTests: XCTestCase {
             let log = try String(contentsOf: folder.appendingPathComponent("b-\(format.fourcc).log"), encoding: .utf8)
             XCTAssertTrue(log.contains("\(Self.width)x\(Self.height) \(format.fourcc)"), "\(format): \(log)")
             XCTAssertTrue(listing.contains("\(format.fourcc)") && listing.contains("demosaiced on the GPU, or to rgb24 on the CPU with a software renderer"), listing)
+            XCTAssertTrue(listing.contains("raw Bayer black level 0 at 8 bits, 0 at 10 bits, 0 at 12 bits, 0 at 16 bits: no sensor feeds /dev/video0 in /dev/media0 (vivid)"), listing)
             let gpuLog = try String(contentsOf: folder.appendingPathComponent("b-\(format.fourcc)-gpu.log"), encoding: .utf8)
             XCTAssertTrue(log.contains("demosaiced to rgb24 on the CPU"), "\(format): \(log)")
             XCTAssertTrue(gpuLog.contains("demosaiced on the GPU"), "\(format): \(gpuLog)")
+            // vivid's media graph (/dev/media0) holds no sensor, so no black level is taken from one.
+            let bits = format.mosaic!.bits
+            XCTAssertTrue(log.contains("black level 0 at \(bits) bits: no sensor feeds /dev/video0 in /dev/media0 (vivid); --black-level N sets one"), "\(format): \(log)")
             let want = BayerReference.process(format, try samples(format, in: folder), width: Self.width, height: Self.height,
                                               settings: settings, gains: SIMD3(1, 1, 1))
             XCTAssertClose(try image(folder.appendingPathComponent("b-\(format.fourcc)-2.png")), want, tolerance: 2, "\(format), CPU")

@@ -35,11 +35,13 @@ public struct ISPSettings: Equatable, Sendable {
     }
 
     public var demosaic = Demosaic.malvar
-    /// Subtracted from every sample, in the format's own units (64 is 16 at 8 bits for a 10-bit sensor).
-    public var blackLevel = 0
+    /// Subtracted from every sample, in the format's own units (64 is 16 at 8 bits
+    /// for a 10-bit sensor); nil for the source's own: a camera's sensor's
+    /// (`SensorBlackLevel`), else 0.
+    public var blackLevel: Int?
 
     /// The black level as applied to `mosaic`'s samples: below its largest sample, so some light remains.
-    public func blackLevel(for mosaic: BayerMosaic) -> Int { min(blackLevel, mosaic.maximum - 1) }
+    public func blackLevel(for mosaic: BayerMosaic) -> Int { min(blackLevel ?? 0, mosaic.maximum - 1) }
     public var whiteBalance = WhiteBalance.auto
     /// Row-major 3x3 color correction applied to linear RGB after the demosaic; nil for none.
     public var colorMatrix: [Float]?

@@ -58,7 +58,7 @@ enum BayerReference {
     /// `format`), white balanced with `gains`; edges mirrored without repeating the edge sample.
     static func process(_ format: RepackedFormat, _ samples: [Int], width: Int, height: Int, settings: ISPSettings,
                         gains: SIMD3<Double>) -> Image {
-        let top = Double((1 << format.mosaic!.bits) - 1), black = Double(settings.blackLevel)
+        let top = Double((1 << format.mosaic!.bits) - 1), black = Double(settings.blackLevel ?? 0)
         func mirror(_ i: Int, _ n: Int) -> Int { i < 0 ? -i : i >= n ? 2 * n - 2 - i : i }
         func value(_ x: Int, _ y: Int) -> Double {
             let (mx, my) = (mirror(x, width), mirror(y, height))
