@@ -18,6 +18,14 @@ public struct CameraMode: Equatable, Sendable {
     public var isCompressed: Bool { compressed != nil }
     /// Frames reach Kamera in memory of its own (decoded, repacked or converted), not in the driver's buffers.
     public var isConverted: Bool { isCompressed || repacked != nil || viaLibV4L }
+    /// Raw Bayer that the GPU demosaics as the driver gave it (8-bit, or 16-bit
+    /// words; not MIPI-packed), when `rawBayerOnGPU`: handed on in the driver's
+    /// buffers, like a native format, with only its statistics read on the CPU.
+    public func isRawInPlace(rawBayerOnGPU: Bool) -> Bool {
+        rawBayerOnGPU && repacked.map { $0.mosaic != nil && !$0.isMIPIPacked } == true
+    }
+    /// Frames reach Kamera in memory of its own rather than in the driver's buffers.
+    public func isConverted(rawBayerOnGPU: Bool) -> Bool { isConverted && !isRawInPlace(rawBayerOnGPU: rawBayerOnGPU) }
     public var width: Int
     public var height: Int
     /// nil leaves the rate as it is.

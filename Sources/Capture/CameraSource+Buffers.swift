@@ -21,6 +21,7 @@ extension CameraSource {
             throw CaptureError("\(device.path): cannot get capture buffers: \(e == 0 ? "the driver gave none" : V4L2.message(e))")
         }
         memory = placement
+        bufferBayer = Array(repeating: nil, count: Int(request.count))
         let layouts = mode.repacked?.planeLayouts(width: mode.width, height: mode.height) ?? mode.format.planeLayouts(width: mode.width, height: mode.height)
         if case .drm(let node) = placement {
             let drm = try DRMNode(path: node)
@@ -34,7 +35,7 @@ extension CameraSource {
             }
             return
         }
-        if mode.isConverted {
+        if intoSlots {
             // The consumer holds one frame and a queue may hold more: two slots
             // beyond the driver's buffers, as some drivers give as few as two.
             if let codec = mode.compressed { decoder = try codec.decoder(width: mode.width, height: mode.height) }

@@ -35,6 +35,11 @@ public final class CameraSource: FrameSource {
     var slotTaken: [Bool] = []
     /// For raw Bayer handed on raw (`ISPSettings.onGPU`): how to develop the frame in each slot.
     var slotBayer: [RawBayer?] = []
+    /// Frames go into slots of Kamera's own (decoded, repacked, demosaiced on the
+    /// CPU); false when the driver's buffers are handed on (`CameraMode.isConverted(rawBayerOnGPU:)`).
+    let intoSlots: Bool
+    /// For raw Bayer handed on in the driver's buffers: how to develop the frame in each buffer.
+    var bufferBayer: [RawBayer?] = []
     let slotLock = NSLock()
     /// Compressed frames that could not be decoded and were skipped.
     public internal(set) var corruptFrames = 0
@@ -126,6 +131,7 @@ public final class CameraSource: FrameSource {
             V4L2.ioctl(device.fd, KAMERA_VIDIOC_S_PARM, &parm)
         }
         self.mode = mode
+        intoSlots = mode.isConverted(rawBayerOnGPU: request.isp.onGPU)
         var isp = request.isp
         if let mosaic = mode.repacked?.mosaic, isp.blackLevel == nil {
             let found = SensorBlackLevel.of(camera: path, bits: mosaic.bits)
@@ -143,7 +149,7 @@ public final class CameraSource: FrameSource {
                                    range: pix.quantization == UInt32(V4L2_QUANTIZATION_FULL_RANGE.rawValue) ? .full : .limited)
         // Asked for every mode, so the caller learns why converted ones are copied.
         let asked = try memory(mode)
-        let placement = mode.isConverted ? .mmap : asked
+        let placement = intoSlots ? .mmap : asked
         try allocateBuffers(count: bufferCount, bytesPerRow: Int(pix.bytesperline), imageSize: Int(pix.sizeimage), memory: placement)
         var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
         e = V4L2.ioctl(device.fd, KAMERA_VIDIOC_STREAMON, &type)
@@ -249,7 +255,7 @@ public final class CameraSource: FrameSource {
     /// Hands back the frame `dequeue` gave with `ticket`: the driver's buffer, or
     /// for MJPEG and repacked formats the slot holding the frame.
     public func requeue(_ ticket: Int) throws {
-        if mode.isConverted {
+        if intoSlots {
             slotLock.lock()
             slotTaken[ticket] = false
             slotLock.unlock()
@@ -298,7 +304,10 @@ public final class CameraSource: FrameSource {
                 continue
             }
             ticket = Int(buffer.index)
-            if mode.isConverted {
+            if let repacker, !intoSlots {
+                bufferBayer[ticket] = repacker.rawBayer(for: bufferPlanes[ticket][0], width: mode.width, height: mode.height)
+            }
+            if intoSlots {
                 // Into a slot of Kamera's own; the driver's buffer goes straight back. A frame
                 // that reached Kamera moves the sequence on even when dropped: not the driver's loss.
                 guard let slot = takeSlot() else {
@@ -327,11 +336,11 @@ public final class CameraSource: FrameSource {
         let timestamp = UInt64(buffer.timestamp.tv_sec) * 1_000_000_000 + UInt64(buffer.timestamp.tv_usec) * 1000
         if first == nil { first = (buffer.sequence, timestamp) }
         latest = (buffer.sequence, timestamp)
-        let planes = mode.isConverted ? decodedPlanes[ticket] : bufferPlanes[ticket]
+        let planes = intoSlots ? decodedPlanes[ticket] : bufferPlanes[ticket]
         var frame = Frame(format: frameFormat, width: mode.width, height: mode.height, planes: planes,
                           timestamp: timestamp, sequence: UInt64(buffer.sequence),
                           colorSpace: (decoder as? VideoStreamDecoder)?.colorSpace ?? colorSpace, storage: self)
-        if repacker != nil { frame.bayer = slotBayer[ticket] }
+        if repacker != nil { frame.bayer = intoSlots ? slotBayer[ticket] : bufferBayer[ticket] }
         return (frame, ticket)
     }
 }

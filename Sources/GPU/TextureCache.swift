@@ -142,17 +142,20 @@ public final class TextureCache {
     }
 
     /// The formats whose dma-bufs are imported; the others are copied. GREY
-    /// is imported as a one-channel (R8) texture shown gray by texture
-    /// swizzle, which OpenGL ES 2 lacks.
-    public static let importedFormats: [PixelFormat] = [.yuyv, .rgba, .bgra, .grey]
+    /// and raw Bayer are imported as one- or two-channel (R8, GR88) textures
+    /// read as the copy path's luminance textures by texture swizzle, which
+    /// OpenGL ES 2 lacks.
+    public static let importedFormats: [PixelFormat] = [.yuyv, .rgba, .bgra, .grey, .bayer8, .bayer16]
+    static let swizzledFormats: [PixelFormat] = [.grey, .bayer8, .bayer16]
 
     /// Why a frame of `format` is copied rather than imported on a context of
     /// `glesMajorVersion`, nil when it can be imported.
     public static func notImported(_ format: PixelFormat, glesMajorVersion: Int) -> String? {
-        if format == .grey && glesMajorVersion < 3 {
-            return "GREY frames are imported only with OpenGL ES 3 (texture swizzle), and the context is OpenGL ES \(glesMajorVersion)"
+        let formats = importedFormats.filter { glesMajorVersion >= 3 || !swizzledFormats.contains($0) }
+        if swizzledFormats.contains(format) && glesMajorVersion < 3 {
+            return "\(format.fourcc) frames are imported only with OpenGL ES 3 (texture swizzle), and the context is OpenGL ES \(glesMajorVersion)"
         }
-        return importedFormats.contains(format) ? nil : "\(format.fourcc) frames are not imported (\(importedFormats.map { $0.name.uppercased() }.joined(separator: ", ")) are)"
+        return formats.contains(format) ? nil : "\(format.fourcc) frames are not imported (\(formats.map { $0.name.uppercased() }.joined(separator: ", ")) are)"
     }
 
     /// Drops imported buffers; call it when the source changes, as its
@@ -288,17 +291,18 @@ public final class TextureCache {
             nv12Program = program
             return try convert(frame, on: gpu, program: program, planes: planes[0], planes[1], rect: rect, region: region, transform: transform)
         case .bayer8, .bayer16:
-            return try demosaic(frame, on: gpu, rect: rect, region: region)
+            let sixteen = frame.format == .bayer16
+            upload(frame, on: gpu, plane: 0, format: GLenum(sixteen ? GL_LUMINANCE_ALPHA : GL_LUMINANCE), bytesPerPixel: sixteen ? 2 : 1,
+                   width: frame.width, height: frame.height)
+            return try demosaic(frame, texture: planes[0], on: gpu, rect: rect, region: region)
         }
     }
 
-    /// A raw Bayer frame developed by the demosaic pass, over the crop only.
-    private func demosaic(_ frame: Frame, on gpu: Device, rect: (x: Int, y: Int, width: Int, height: Int), region: TextureRegion) throws -> TextureView {
+    /// A raw Bayer frame in `texture` (uploaded or imported) developed by the demosaic pass, over the crop only.
+    private func demosaic(_ frame: Frame, texture: GLuint, on gpu: Device, rect: (x: Int, y: Int, width: Int, height: Int),
+                          region: TextureRegion) throws -> TextureView {
         guard let bayer = frame.bayer else { throw GPUError("a raw \(frame.format.name) frame came without its Bayer pattern") }
         if let problem = BayerMosaic.sizeProblem(width: frame.width, height: frame.height) { throw GPUError(problem) }
-        let sixteen = frame.format == .bayer16
-        upload(frame, on: gpu, plane: 0, format: GLenum(sixteen ? GL_LUMINANCE_ALPHA : GL_LUMINANCE), bytesPerPixel: sixteen ? 2 : 1,
-               width: frame.width, height: frame.height)
         let method = bayer.settings.demosaic
         let program = try bayerPrograms[method] ?? BayerProgram(demosaic: method)
         bayerPrograms[method] = program
@@ -306,7 +310,7 @@ public final class TextureCache {
         gpu.converted.bind()
         program.program.use()
         program.set(frame: frame, bayer: bayer)
-        GL.bindTexture(planes[0])
+        GL.bindTexture(texture)
         gpu.quad.draw(Quad.vertices(filling: region))
         return gpu.converted.asTexture
     }
@@ -371,11 +375,13 @@ public final class TextureCache {
         case .yuyv: (fourcc, width) = ("AB24", (frame.width + 1) / 2)  // Y0 U Y1 V as R G B A, as uploaded
         case .rgba: (fourcc, width) = ("AB24", frame.width)
         case .bgra: (fourcc, width) = ("AR24", frame.width)            // B G R A in memory
-        case .grey: (fourcc, width) = ("R8  ", frame.width)
-        case .nv12, .rgb24, .bayer8, .bayer16: return nil
+        case .grey, .bayer8: (fourcc, width) = ("R8  ", frame.width)
+        case .bayer16: (fourcc, width) = ("GR88", frame.width)         // low byte, high byte
+        case .nv12, .rgb24: return nil
         }
-        return DMABufImporter.Layout(fourcc: FourCC.code(fourcc), width: width, height: frame.height, pitch: plane.bytesPerRow,
-                                     offset: dmabuf.offset, filter: frame.format == .yuyv ? GL_NEAREST : GL_LINEAR, gray: frame.format == .grey)
+        let swizzle: DMABufImporter.Swizzle = frame.format == .bayer16 ? .grayAlpha : Self.swizzledFormats.contains(frame.format) ? .gray : .none
+        return DMABufImporter.Layout(fourcc: FourCC.code(fourcc), width: width, height: frame.height, pitch: plane.bytesPerRow, offset: dmabuf.offset,
+                                     filter: frame.format == .yuyv || frame.format.isMosaic ? GL_NEAREST : GL_LINEAR, swizzle: swizzle)
     }
 
     /// The texture for `frame` by dma-buf import, or nil when it is to be copied.
@@ -398,6 +404,8 @@ public final class TextureCache {
             let texture = try importer.texture(for: dmabuf, layout: layout)
             if frame.format == .yuyv {
                 result = try convert(frame, on: gpu, program: yuyv(), planes: texture, 0, rect: rect, region: region, transform: transform)
+            } else if frame.format.isMosaic {
+                result = try demosaic(frame, texture: texture, on: gpu, rect: rect, region: region)
             } else {
                 result = TextureView(name: texture, width: frame.width, height: frame.height, region: region)
             }
@@ -417,9 +425,13 @@ public final class TextureCache {
             }
             importVerified = true
             copyReason = nil
+            // The copy drew into the same target; draw the imported frame again.
             if frame.format == .yuyv {
                 return try convert(frame, on: gpu, program: yuyv(), planes: importer.texture(for: dmabuf, layout: layout), 0, rect: rect, region: region,
                                    transform: transform)
+            }
+            if frame.format.isMosaic {
+                return try demosaic(frame, texture: importer.texture(for: dmabuf, layout: layout), on: gpu, rect: rect, region: region)
             }
         }
         return result

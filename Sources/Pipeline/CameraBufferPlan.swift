@@ -1,6 +1,7 @@
 import Capture
 import DRM
 import GPU
+import Pixels
 
 /// Decides where a camera's buffers live so the GPU can read them without a
 /// copy: buffers allocated on a DRM device and given to the camera
@@ -10,15 +11,18 @@ final class CameraBufferPlan {
     let upload: TextureCache.Upload
     private let context: GPUContext
     private let canImport: Bool
+    /// Raw Bayer reaches the GPU's demosaic shader as the driver gave it (not on a software renderer).
+    private let rawBayerOnGPU: Bool
     /// Why the frames will be copied, when they will.
     private(set) var reason: String?
     /// The placement `memory(for:)` chose, once asked.
     private(set) var chosen: CameraMemory?
 
-    init(upload: TextureCache.Upload, context: GPUContext, canImport: Bool) {
+    init(upload: TextureCache.Upload, context: GPUContext, canImport: Bool, rawBayerOnGPU: Bool) {
         self.upload = upload
         self.context = context
         self.canImport = canImport
+        self.rawBayerOnGPU = rawBayerOnGPU
     }
 
     /// The placement for `mode`; throws when `--upload dmabuf` cannot be had.
@@ -42,8 +46,13 @@ final class CameraBufferPlan {
         }
         let fourcc = mode.fourcc.trimmingCharacters(in: .whitespaces)
         if mode.isCompressed { return try copy("\(fourcc) frames are compressed and decoded on the CPU") }
-        if mode.isConverted { return try copy("\(fourcc) frames are converted on the CPU into memory of Kamera's own") }
-        if let why = TextureCache.notImported(mode.format, glesMajorVersion: context.glesMajorVersion) { return try copy(why) }
+        if mode.isConverted(rawBayerOnGPU: rawBayerOnGPU) {
+            let why = mode.repacked?.mosaic == nil ? "" : mode.repacked!.isMIPIPacked ? " (MIPI-packed Bayer is unpacked first)"
+                : " (raw Bayer is demosaiced on the CPU for a software renderer; --yuv-conversion shader demosaics on the GPU)"
+            return try copy("\(fourcc) frames are converted on the CPU into memory of Kamera's own\(why)")
+        }
+        let format = mode.isRawInPlace(rawBayerOnGPU: rawBayerOnGPU) ? RawBayer.pixelFormat(of: mode.repacked!.mosaic!) : mode.format
+        if let why = TextureCache.notImported(format, glesMajorVersion: context.glesMajorVersion) { return try copy(why) }
         if let node = allocatingNode() { return .drm(node) }
         if context.rendersInSoftware {
             // Measured: Mesa's llvmpipe imports the camera's own exported buffers but

@@ -54,7 +54,7 @@ public struct SourceOptions: Equatable {
                 return CaptureQueue(camera: source)
             }
             let plan = CameraBufferPlan(upload: renderer.settings.upload, context: try renderer.openContext(),
-                                        canImport: try renderer.cache.canImportDMABuf)
+                                        canImport: try renderer.cache.canImportDMABuf, rawBayerOnGPU: isp.onGPU)
             let source: CameraSource
             do {
                 source = try CameraSource(path: path, request: request) { mode in try plan.memory(for: mode) }

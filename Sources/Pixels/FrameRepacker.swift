@@ -48,6 +48,14 @@ public final class FrameRepacker {
         return RawBayer(format: format.unpacked, settings: isp.settings, gains: gains)
     }
 
+    /// How to develop a raw frame handed on as the driver gave it (`output` is
+    /// its layout): the gains from its statistics, with no copy.
+    public func rawBayer(for plane: Plane, width: Int, height: Int) -> RawBayer? {
+        guard let isp, let mosaic = format.mosaic, output.isMosaic, !format.isMIPIPacked else { return nil }
+        let gains = isp.gains(for: plane, mosaic: mosaic, width: width, height: height)
+        return RawBayer(format: format, settings: isp.settings, gains: gains)
+    }
+
     /// MIPI-packed frames unpacked into 16-bit words before the CPU's ISP, kept between frames of one size.
     private var unpacked: FrameBuffer?
 

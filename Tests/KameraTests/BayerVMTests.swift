@@ -32,6 +32,10 @@ final class BayerVMTests: XCTestCase {
         $K render --camera $D --format BG10 --input-size \(width)x\(height) --crop none --gamma none --frames 5 -o bars-%d.png
         $K render --camera $D --format GB16 --input-size \(width)x\(height) --crop none --gamma none --frames 5 --yuv-conversion shader -o bars-gpu-%d.png
         $K devices --formats $D > formats.txt
+        for f in RGGB BG10; do
+          $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format $f --input-size \(width)x\(height) --crop none \(plain) --frames 3 --yuv-conversion shader --upload dmabuf -o dm-$f-%d.png 2> dm-$f.log
+        done
+        $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format RGGB --input-size \(width)x\(height) \(plain) -o dm-cpu.png 2> dm-cpu.log
         """
     }
 
@@ -93,6 +97,27 @@ final class BayerVMTests: XCTestCase {
                 XCTAssertClose(try image(folder.appendingPathComponent("square-2.png")), square, tolerance: 2, "\(format), square crop, bilinear")
             }
         }
+    }
+
+    /// Zero-copy: on EGL over GBM on vkms, 8-bit and 16-bit-word Bayer frames
+    /// fill DRM-allocated buffers that the demosaic shader reads as they are,
+    /// equal to the copy path and the reference; where the CPU demosaics, the log says why frames are copied.
+    func testImportedBayerMatchesCopyAndReference() throws {
+        let folder = try folder()
+        var settings = ISPSettings()
+        (settings.gamma, settings.whiteBalance) = (.none, .off)
+        for format in [RepackedFormat.rggb8, .bggr10] {
+            let log = try String(contentsOf: folder.appendingPathComponent("dm-\(format.fourcc).log"), encoding: .utf8)
+            XCTAssertTrue(log.contains("upload: dmabuf (camera buffers: dma-buf from /dev/dri/card0)"), "\(format): \(log)")
+            XCTAssertTrue(log.contains("demosaiced on the GPU"), "\(format): \(log)")
+            let want = BayerReference.process(format, try samples(format, in: folder), width: Self.width, height: Self.height,
+                                              settings: settings, gains: SIMD3(1, 1, 1))
+            let imported = try image(folder.appendingPathComponent("dm-\(format.fourcc)-2.png"))
+            XCTAssertClose(imported, want, tolerance: 2, "\(format), dma-buf vs reference")
+            XCTAssertClose(imported, try image(folder.appendingPathComponent("b-\(format.fourcc)-gpu-2.png")), tolerance: 1, "\(format), dma-buf vs copy")
+        }
+        let cpu = try String(contentsOf: folder.appendingPathComponent("dm-cpu.log"), encoding: .utf8)
+        XCTAssertTrue(cpu.contains("frames are copied: RGGB frames are converted on the CPU into memory of Kamera's own (raw Bayer is demosaiced on the CPU for a software renderer; --yuv-conversion shader demosaics on the GPU)"), cpu)
     }
 
     /// vivid's 75 % bars, left to right, in 8-bit sRGB.
