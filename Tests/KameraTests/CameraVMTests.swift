@@ -198,10 +198,7 @@ final class CameraVMTests: XCTestCase {
             XCTAssertTrue(log.contains("wrote \(format.name)-sq-29.png"), log)
             for (raw, png, crop) in [("\(format.name).raw", "\(format.name)-sq-29.png", CropMode.square),
                                      ("\(format.name)-none.raw", "\(format.name)-none-1.png", .none)] {
-                let source = try RawVideoSource(path: try folder().appendingPathComponent(raw).path, format: format, width: 640, height: 480)
-                var last: Frame?
-                while let f = try source.nextFrame() { last = f }
-                let full = Self.reference(try XCTUnwrap(last))
+                let full = Self.reference(try RawVideoSource.lastFrame(of: try folder().appendingPathComponent(raw), format: format))
                 let reference = crop == .square ? CPUReference.crop(full, x: 80, y: 0, width: 480, height: 480) : full
                 XCTAssertClose(try image(png), reference, tolerance: 2, "\(format.name) \(crop)")
             }
@@ -303,10 +300,8 @@ final class CameraVMTests: XCTestCase {
     /// digitally: the output shows the center half of the square.
     func testDigitalZoomShowsTheCenterHalf() throws {
         XCTAssertTrue(try file("zoom.log").contains("zoom 2.00x (digital)"))
-        let source = try RawVideoSource(path: try folder().appendingPathComponent("zoom.raw").path, format: .yuyv, width: 640, height: 480)
-        var last: Frame?
-        while let f = try source.nextFrame() { last = f }
-        let reference = CPUReference.crop(CPUReference.decode(try XCTUnwrap(last)), x: 200, y: 120, width: 240, height: 240)
+        let last = try RawVideoSource.lastFrame(of: try folder().appendingPathComponent("zoom.raw"), format: .yuyv)
+        let reference = CPUReference.crop(CPUReference.decode(last), x: 200, y: 120, width: 240, height: 240)
         XCTAssertClose(try image("zoom-2.png"), reference, tolerance: 2, "zoom 2x")
     }
 
@@ -330,10 +325,7 @@ final class CameraVMTests: XCTestCase {
             let log = try file("dm-\(format.name).log")
             XCTAssertTrue(log.contains("upload: dmabuf (camera buffers: dma-buf from /dev/dri/card0)"), log)
             XCTAssertTrue(log.contains("upload dmabuf"), "status line names the path: \(log)")
-            let source = try RawVideoSource(path: try folder().appendingPathComponent("dm-\(format.name).raw").path, format: format, width: 640, height: 480)
-            var last: Frame?
-            while let f = try source.nextFrame() { last = f }
-            let frame = try XCTUnwrap(last)
+            let frame = try RawVideoSource.lastFrame(of: try folder().appendingPathComponent("dm-\(format.name).raw"), format: format)
             let full = Self.reference(frame)
             let imported = try image("dm-\(format.name)-2.png")
             XCTAssertClose(imported, CPUReference.crop(full, x: 80, y: 0, width: 480, height: 480), tolerance: 2, "\(format.name) dma-buf vs CPU")
@@ -345,12 +337,10 @@ final class CameraVMTests: XCTestCase {
 
     /// An imported GREY frame scaled down is filtered as the copied one is.
     func testImportedGreyScalesAsTheCopyDoes() throws {
-        let source = try RawVideoSource(path: try folder().appendingPathComponent("dm-small.raw").path, format: .grey, width: 640, height: 480)
-        var last: Frame?
-        while let f = try source.nextFrame() { last = f }
+        let last = try RawVideoSource.lastFrame(of: try folder().appendingPathComponent("dm-small.raw"), format: .grey)
         var settings = RenderSettings()
         settings.outputSize = (200, 200)
-        let copied = try GPUHarness.render(try XCTUnwrap(last), settings: settings)
+        let copied = try GPUHarness.render(last, settings: settings)
         XCTAssertClose(try image("dm-small-2.png"), copied, tolerance: 1, "GREY dma-buf vs copy at 200x200")
     }
 
