@@ -82,8 +82,16 @@ extension CameraSource {
                 exportedFDs.append(export.fd)
                 fd = export.fd
             }
-            bufferPlanes.append(mode.repacked.map { $0.planes(in: UnsafeRawBufferPointer(memory), width: mode.width, height: mode.height, bytesPerRow: bytesPerRow) }
-                ?? planes(in: memory, layouts: layouts, bytesPerRow: bytesPerRow, fd: fd))
+            guard let repacked = mode.repacked else {
+                bufferPlanes.append(planes(in: memory, layouts: layouts, bytesPerRow: bytesPerRow, fd: fd))
+                try queue(index)
+                continue
+            }
+            // Exported only for raw Bayer handed on in place; each plane keeps its place in the dma-buf.
+            bufferPlanes.append(repacked.planes(in: UnsafeRawBufferPointer(memory), width: mode.width, height: mode.height, bytesPerRow: bytesPerRow).map { plane in
+                Plane(bytes: plane.bytes, bytesPerRow: plane.bytesPerRow,
+                      dmabuf: fd.map { DMABufPlane(fd: $0, offset: UnsafeRawPointer(plane.bytes.baseAddress!) - UnsafeRawPointer(memory.baseAddress!)) })
+            })
             try queue(index)
         }
     }

@@ -253,7 +253,7 @@ public final class CameraSource: FrameSource {
     }
 
     /// Hands back the frame `dequeue` gave with `ticket`: the driver's buffer, or
-    /// for MJPEG and repacked formats the slot holding the frame.
+    /// for frames decoded or repacked into memory of Kamera's own the slot holding the frame.
     public func requeue(_ ticket: Int) throws {
         if intoSlots {
             slotLock.lock()

@@ -93,6 +93,8 @@ public struct MediaGraph: Equatable, Sendable {
                     }
                 }
             }
+            // ENOSPC: objects were added since the counts were read.
+            if read == ENOSPC { continue }
             guard read == 0 else { throw CaptureError("\(path): cannot read the media graph: \(V4L2.message(read))") }
             guard topology.topology_version == counts.topology_version else { continue }
             entities = entityList.map { e in

@@ -43,7 +43,11 @@ public struct SensorBlackLevel: Equatable, Sendable {
             bits.map { SensorBlackLevel(level: 0, bits: $0, source: why + "; --black-level N sets one") }
         }
         guard let (graph, device) = found else { return none("\(path) has no media controller graph to name its sensor") }
-        guard let sensor = graph.sensors(feeding: device)?.first else { return none("no sensor feeds \(path) in \(graph.path) (\(graph.model))") }
+        let sensors = graph.sensors(feeding: device) ?? []
+        guard let sensor = sensors.first else { return none("no sensor feeds \(path) in \(graph.path) (\(graph.model))") }
+        guard Set(sensors.map { model(ofEntity: $0.name) }).count == 1 else {
+            return none("\(sensors.count) sensors can feed \(path) in \(graph.path) (\(sensors.map { "\"\($0.name)\"" }.joined(separator: ", "))) and none is linked to it")
+        }
         let model = model(ofEntity: sensor.name)
         guard knownSensors[model] != nil else {
             return none("sensor \"\(sensor.name)\" in \(graph.path) is not one whose black level Kamera knows")

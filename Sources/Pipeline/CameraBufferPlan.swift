@@ -48,7 +48,7 @@ final class CameraBufferPlan {
         if mode.isCompressed { return try copy("\(fourcc) frames are compressed and decoded on the CPU") }
         if mode.isConverted(rawBayerOnGPU: rawBayerOnGPU) {
             let why = mode.repacked?.mosaic == nil ? "" : mode.repacked!.isMIPIPacked ? " (MIPI-packed Bayer is unpacked first)"
-                : " (raw Bayer is demosaiced on the CPU for a software renderer; --yuv-conversion shader demosaics on the GPU)"
+                : " (raw Bayer is demosaiced on the CPU here, as on a software renderer or with --yuv-conversion cpu; --yuv-conversion shader demosaics on the GPU)"
             return try copy("\(fourcc) frames are converted on the CPU into memory of Kamera's own\(why)")
         }
         let format = mode.isRawInPlace(rawBayerOnGPU: rawBayerOnGPU) ? RawBayer.pixelFormat(of: mode.repacked!.mosaic!) : mode.format

@@ -2,8 +2,9 @@
 /// layout, frame after frame: a repack for most (`RepackedFormat.repack`),
 /// the image signal processor for raw Bayer (`BayerISP`, which keeps white
 /// balance statistics and buffers from frame to frame). With `ISPSettings.onGPU`,
-/// raw Bayer is copied as it is (MIPI-packed: unpacked) and only its gains
-/// are worked out here.
+/// raw Bayer is left raw for the GPU's demosaic and only its gains are worked
+/// out here: MIPI-packed frames are unpacked (`repack`); the others are read
+/// where the camera put them (`rawBayer(for:)`).
 public final class FrameRepacker {
     public let format: RepackedFormat
     /// The processor of a Bayer format, nil for the others.

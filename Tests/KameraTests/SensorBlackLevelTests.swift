@@ -59,6 +59,12 @@ final class SensorBlackLevelTests: XCTestCase {
         let levels = SensorBlackLevel.of(camera: "/dev/video0", bits: [8, 10], in: (graph, dev_t(node)))
         XCTAssertEqual(levels.map(\.level), [4, 16])
         XCTAssertEqual(levels[1].reason, "black level 16 at 10 bits: the ov5640 sensor's (\"ov5640 3-003c\" in /dev/media0)")
+        // Neither linked: no guess between two models.
+        var unlinked = graph
+        unlinked.links[1].enabled = false
+        XCTAssertEqual(unlinked.sensors(feeding: dev_t(node))?.count, 2)
+        let unsure = SensorBlackLevel.of(camera: "/dev/video0", bits: [10], in: (unlinked, dev_t(node)))[0]
+        XCTAssertEqual(unsure.reason, "black level 0 at 10 bits: 2 sensors can feed /dev/video0 in /dev/media0 (\"imx219 4-0010\", \"ov5640 3-003c\") and none is linked to it; --black-level N sets one")
     }
 
     func testUnknownOrMissingSensorsGiveZeroAndSayWhy() {
