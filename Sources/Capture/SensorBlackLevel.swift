@@ -45,7 +45,7 @@ public struct SensorBlackLevel: Equatable, Sendable {
         guard let (graph, device) = found else { return none("\(path) has no media controller graph to name its sensor") }
         let sensors = graph.sensors(feeding: device) ?? []
         guard let sensor = sensors.first else { return none("no sensor feeds \(path) in \(graph.path) (\(graph.model))") }
-        guard Set(sensors.map { model(ofEntity: $0.name) }).count == 1 else {
+        guard Set(sensors.map { Self.model(ofEntity: $0.name) }).count == 1 else {
             return none("\(sensors.count) sensors can feed \(path) in \(graph.path) (\(sensors.map { "\"\($0.name)\"" }.joined(separator: ", "))) and none is linked to it")
         }
         let model = model(ofEntity: sensor.name)
