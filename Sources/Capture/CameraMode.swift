@@ -18,14 +18,19 @@ public struct CameraMode: Equatable, Sendable {
     public var isCompressed: Bool { compressed != nil }
     /// Frames reach Kamera in memory of its own (decoded, repacked or converted), not in the driver's buffers.
     public var isConverted: Bool { isCompressed || repacked != nil || viaLibV4L }
-    /// Raw Bayer that the GPU demosaics as the driver gave it (8-bit, or 16-bit
-    /// words; not MIPI-packed), when `rawBayerOnGPU`: handed on in the driver's
-    /// buffers, like a native format, with only its statistics read on the CPU.
-    public func isRawInPlace(rawBayerOnGPU: Bool) -> Bool {
-        rawBayerOnGPU && repacked.map { $0.mosaic != nil && !$0.isMIPIPacked } == true
+    /// Frames the GPU's conversion reads as the driver gave them
+    /// (`RepackedFormat.readOnGPU`: other orders of packed 4:2:2, raw Bayer
+    /// not MIPI-packed), when `convertsOnGPU`: handed on in the driver's buffers,
+    /// like a native format, with only a Bayer frame's statistics read on the CPU.
+    public func isReadInPlace(convertsOnGPU: Bool) -> Bool {
+        convertsOnGPU && repacked?.readOnGPU != nil
     }
     /// Frames reach Kamera in memory of its own rather than in the driver's buffers.
-    public func isConverted(rawBayerOnGPU: Bool) -> Bool { isConverted && !isRawInPlace(rawBayerOnGPU: rawBayerOnGPU) }
+    public func isConverted(convertsOnGPU: Bool) -> Bool { isConverted && !isReadInPlace(convertsOnGPU: convertsOnGPU) }
+    /// The layout frames are handed on in.
+    public func handedOn(convertsOnGPU: Bool) -> PixelFormat {
+        isReadInPlace(convertsOnGPU: convertsOnGPU) ? repacked!.readOnGPU! : format
+    }
     public var width: Int
     public var height: Int
     /// nil leaves the rate as it is.

@@ -21,7 +21,6 @@ extension CameraSource {
             throw CaptureError("\(device.path): cannot get capture buffers: \(e == 0 ? "the driver gave none" : V4L2.message(e))")
         }
         memory = placement
-        bufferBayer = Array(repeating: nil, count: Int(request.count))
         let layouts = mode.repacked?.planeLayouts(width: mode.width, height: mode.height) ?? mode.format.planeLayouts(width: mode.width, height: mode.height)
         if case .drm(let node) = placement {
             let drm = try DRMNode(path: node)

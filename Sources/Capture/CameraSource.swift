@@ -36,10 +36,8 @@ public final class CameraSource: FrameSource {
     /// For raw Bayer handed on raw (`ISPSettings.onGPU`): how to develop the frame in each slot.
     var slotBayer: [RawBayer?] = []
     /// Frames go into slots of Kamera's own (decoded, repacked, demosaiced on the
-    /// CPU); false when the driver's buffers are handed on (`CameraMode.isConverted(rawBayerOnGPU:)`).
+    /// CPU); false when the driver's buffers are handed on (`CameraMode.isConverted(convertsOnGPU:)`).
     let intoSlots: Bool
-    /// For raw Bayer handed on in the driver's buffers: how to develop the frame in each buffer.
-    var bufferBayer: [RawBayer?] = []
     let slotLock = NSLock()
     /// Compressed frames that could not be decoded and were skipped.
     public internal(set) var corruptFrames = 0
@@ -131,7 +129,7 @@ public final class CameraSource: FrameSource {
             V4L2.ioctl(device.fd, KAMERA_VIDIOC_S_PARM, &parm)
         }
         self.mode = mode
-        intoSlots = mode.isConverted(rawBayerOnGPU: request.isp.onGPU)
+        intoSlots = mode.isConverted(convertsOnGPU: request.isp.onGPU)
         var isp = request.isp
         if let mosaic = mode.repacked?.mosaic, isp.blackLevel == nil {
             let found = SensorBlackLevel.of(camera: path, bits: mosaic.bits)
@@ -277,6 +275,8 @@ public final class CameraSource: FrameSource {
     public func dequeue(timeout: Int32) throws -> (Frame, Int)? {
         var buffer = v4l2_buffer()
         var ticket = 0
+        // For raw Bayer handed on in the driver's buffer: how to develop it.
+        var bayer: RawBayer?
         var waited = timespec()
         clock_gettime(CLOCK_MONOTONIC, &waited)
         let deadline = Int64(waited.tv_sec) * 1000 + Int64(waited.tv_nsec) / 1_000_000 + Int64(timeout)
@@ -305,7 +305,7 @@ public final class CameraSource: FrameSource {
             }
             ticket = Int(buffer.index)
             if let repacker, !intoSlots {
-                bufferBayer[ticket] = repacker.rawBayer(for: bufferPlanes[ticket][0], width: mode.width, height: mode.height)
+                bayer = repacker.rawBayer(for: bufferPlanes[ticket][0], width: mode.width, height: mode.height)
             }
             if intoSlots {
                 // Into a slot of Kamera's own; the driver's buffer goes straight back. A frame
@@ -340,7 +340,7 @@ public final class CameraSource: FrameSource {
         var frame = Frame(format: frameFormat, width: mode.width, height: mode.height, planes: planes,
                           timestamp: timestamp, sequence: UInt64(buffer.sequence),
                           colorSpace: (decoder as? VideoStreamDecoder)?.colorSpace ?? colorSpace, storage: self)
-        if repacker != nil { frame.bayer = intoSlots ? slotBayer[ticket] : bufferBayer[ticket] }
+        if repacker != nil { frame.bayer = intoSlots ? slotBayer[ticket] : bayer }
         return (frame, ticket)
     }
 }

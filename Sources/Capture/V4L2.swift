@@ -29,6 +29,7 @@ extension PixelFormat {
         case .rgb24: ["RGB3"]
         case .grey: ["GREY"]
         case .bayer8, .bayer16: []  // read as `RepackedFormat`s, which say the pattern
+        case .uyvy, .yvyu, .vyuy: []  // read as `RepackedFormat`s, handed on as they are only for the GPU
         }
     }
 
@@ -42,7 +43,7 @@ extension PixelFormat {
     public var bytesPerPixel: Double {
         switch self {
         case .nv12: 1.5
-        case .yuyv: 2
+        case .yuyv, .uyvy, .yvyu, .vyuy: 2
         case .rgb24: 3
         case .rgba, .bgra: 4
         case .grey, .bayer8: 1

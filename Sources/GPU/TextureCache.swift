@@ -8,9 +8,10 @@ import Shaders
 /// with `glTexSubImage2D`, so steady state allocates nothing. The square crop
 /// costs no CPU copy: RGBA, RGB24 and GREY frames are uploaded whole and the
 /// crop is a texture region; YUYV and NV12 are converted to RGB by a fragment
-/// shader that only covers the cropped rectangle, and raw Bayer frames
-/// (`bayer8`, `bayer16`, which sources hand on only when this cache does not
-/// convert on the CPU) are demosaiced by one (`bayer.frag`).
+/// shader that only covers the cropped rectangle (`yuyv.frag` reads the other
+/// orders of packed 4:2:2 too), and raw Bayer frames (`bayer8`, `bayer16`;
+/// sources hand these and the other 4:2:2 orders on only when this cache does
+/// not convert on the CPU) are demosaiced by one (`bayer.frag`).
 ///
 /// Frames whose planes are dma-bufs (a camera with `CameraMemory.drm` or
 /// `.exported`) are imported as EGLImages instead of copied, when `upload`
@@ -36,7 +37,8 @@ public final class TextureCache {
         case auto
         /// A conversion pass on the GPU (`yuyv.frag`, `nv12.frag`).
         case shader
-        /// On the CPU (`YUVToRGBA`), uploading RGBA of the cropped size.
+        /// On the CPU (`YUVToRGBA`), uploading RGBA of the cropped size. Frames
+        /// in layouts it does not read (UYVY...) still take the shader.
         case cpu
     }
 
@@ -92,7 +94,8 @@ public final class TextureCache {
     }
     private var planes: [GLuint] = []
     private var layout: (format: PixelFormat, width: Int, height: Int)?
-    private var yuyvProgram: YUVProgram?
+    /// `yuyv.frag` for each order of packed 4:2:2.
+    private var pairPrograms: [PixelFormat: YUVProgram] = [:]
     private var nv12Program: YUVProgram?
     private var swizzleProgram: ShaderProgram?
     private var bayerPrograms: [ISPSettings.Demosaic: BayerProgram] = [:]
@@ -145,7 +148,7 @@ public final class TextureCache {
     /// and raw Bayer are imported as one- or two-channel (R8, GR88) textures
     /// read as the copy path's luminance textures by texture swizzle, which
     /// OpenGL ES 2 lacks.
-    public static let importedFormats: [PixelFormat] = [.yuyv, .rgba, .bgra, .grey, .bayer8, .bayer16]
+    public static let importedFormats: [PixelFormat] = [.yuyv, .uyvy, .yvyu, .vyuy, .rgba, .bgra, .grey, .bayer8, .bayer16]
     static let swizzledFormats: [PixelFormat] = [.grey, .bayer8, .bayer16]
 
     /// Why a frame of `format` is copied rather than imported on a context of
@@ -177,9 +180,14 @@ public final class TextureCache {
         crop.rectangle(width: frame.width, height: frame.height, zoom: zoom)
     }
 
+    /// Whether a copied frame of `format` is converted on the CPU.
+    private func convertsOnCPU(_ format: PixelFormat) -> Bool {
+        convertsYUVOnCPU && YUVToRGBA.formats.contains(format)
+    }
+
     /// True when `frame` is converted on the CPU, so `convertedPixels` can hand its bytes over.
     public func convertsToMemory(_ frame: Frame) -> Bool {
-        frame.format.isYUV && convertsYUVOnCPU && upload != .dmabuf && (upload == .copy || frame.planes[0].dmabuf == nil)
+        convertsOnCPU(frame.format) && upload != .dmabuf && (upload == .copy || frame.planes[0].dmabuf == nil)
             && frame.width > 0 && frame.height > 0
     }
 
@@ -245,7 +253,7 @@ public final class TextureCache {
             throw GPUError("dma-buf import required, but the \(frame.format.name) frame is not in a dma-buf (only V4L2 cameras share their buffers); copy it instead")
         }
         lastPath = .copy
-        if frame.format.isYUV && convertsYUVOnCPU {
+        if convertsOnCPU(frame.format) {
             let halved = mosaic == 1 && magnification < Self.halvingMagnification && rect.width > 1 && rect.height > 1
             lastConversionHalved = halved
             return (try convertedOnCPU(frame, on: gpu, rect: rect, transform: transform, halved: halved, mosaic: mosaic), folds)
@@ -280,9 +288,9 @@ public final class TextureCache {
             GL.bindTexture(planes[0])
             gpu.quad.draw(Quad.vertices(filling: region))
             return gpu.converted.asTexture
-        case .yuyv:
+        case .yuyv, .uyvy, .yvyu, .vyuy:
             upload(frame, on: gpu, plane: 0, format: GLenum(GL_RGBA), bytesPerPixel: 4, width: (frame.width + 1) / 2, height: frame.height)
-            return try convert(frame, on: gpu, program: yuyv(), planes: planes[0], 0, rect: rect, region: region, transform: transform)
+            return try convert(frame, on: gpu, program: pairProgram(frame.format), planes: planes[0], 0, rect: rect, region: region, transform: transform)
         case .nv12:
             upload(frame, on: gpu, plane: 0, format: GLenum(GL_LUMINANCE), bytesPerPixel: 1, width: frame.width, height: frame.height)
             upload(frame, on: gpu, plane: 1, format: GLenum(GL_LUMINANCE_ALPHA), bytesPerPixel: 2,
@@ -344,9 +352,14 @@ public final class TextureCache {
         return TextureView(name: convertedUpload!.texture, width: size.width, height: size.height, region: .full)
     }
 
-    private func yuyv() throws -> YUVProgram {
-        let program = try yuyvProgram ?? YUVProgram(fragment: ShaderSource.yuyv, name: "yuyv.frag")
-        yuyvProgram = program
+    /// `yuyv.frag` reading the 4:2:2 order of `format`: its texels' channels
+    /// swizzled so that they read Y0, U, Y1, V.
+    private func pairProgram(_ format: PixelFormat) throws -> YUVProgram {
+        if let program = pairPrograms[format] { return program }
+        let order = format.pairOrder!, channels = Array("rgba")
+        let swizzle = String([order.y0, order.u, order.y1, order.v].map { channels[$0] })
+        let program = try YUVProgram(fragment: "#define PAIR_ORDER \(swizzle)\n" + ShaderSource.yuyv, name: "yuyv.frag (\(format.fourcc))")
+        pairPrograms[format] = program
         return program
     }
 
@@ -370,18 +383,17 @@ public final class TextureCache {
     private func importLayout(for frame: Frame) -> DMABufImporter.Layout? {
         let plane = frame.planes[0]
         guard let dmabuf = plane.dmabuf else { return nil }
-        let (fourcc, width): (String, Int)
+        let (fourcc, width, swizzle): (String, Int, DMABufImporter.Swizzle)
         switch frame.format {
-        case .yuyv: (fourcc, width) = ("AB24", (frame.width + 1) / 2)  // Y0 U Y1 V as R G B A, as uploaded
-        case .rgba: (fourcc, width) = ("AB24", frame.width)
-        case .bgra: (fourcc, width) = ("AR24", frame.width)            // B G R A in memory
-        case .grey, .bayer8: (fourcc, width) = ("R8  ", frame.width)
-        case .bayer16: (fourcc, width) = ("GR88", frame.width)         // low byte, high byte
+        case .yuyv, .uyvy, .yvyu, .vyuy: (fourcc, width, swizzle) = ("AB24", (frame.width + 1) / 2, .none)  // a pair's 4 bytes as R G B A, as uploaded
+        case .rgba: (fourcc, width, swizzle) = ("AB24", frame.width, .none)
+        case .bgra: (fourcc, width, swizzle) = ("AR24", frame.width, .none)            // B G R A in memory
+        case .grey, .bayer8: (fourcc, width, swizzle) = ("R8  ", frame.width, .gray)
+        case .bayer16: (fourcc, width, swizzle) = ("GR88", frame.width, .grayAlpha)    // low byte, high byte
         case .nv12, .rgb24: return nil
         }
-        let swizzle: DMABufImporter.Swizzle = frame.format == .bayer16 ? .grayAlpha : Self.swizzledFormats.contains(frame.format) ? .gray : .none
         return DMABufImporter.Layout(fourcc: FourCC.code(fourcc), width: width, height: frame.height, pitch: plane.bytesPerRow, offset: dmabuf.offset,
-                                     filter: frame.format == .yuyv || frame.format.isMosaic ? GL_NEAREST : GL_LINEAR, swizzle: swizzle)
+                                     filter: frame.format.isYUV || frame.format.isMosaic ? GL_NEAREST : GL_LINEAR, swizzle: swizzle)
     }
 
     /// The texture for `frame` by dma-buf import, or nil when it is to be copied.
@@ -399,16 +411,18 @@ public final class TextureCache {
         guard let layout = importLayout(for: frame), let dmabuf = frame.planes[0].dmabuf else {
             return try fallBack("the frame's planes are not in one dma-buf")
         }
+        // The imported texture, converted where the format needs a pass.
+        func draw() throws -> TextureView {
+            let texture = try importer.texture(for: dmabuf, layout: layout)
+            if frame.format.isYUV {
+                return try convert(frame, on: gpu, program: pairProgram(frame.format), planes: texture, 0, rect: rect, region: region, transform: transform)
+            }
+            if frame.format.isMosaic { return try demosaic(frame, texture: texture, on: gpu, rect: rect, region: region) }
+            return TextureView(name: texture, width: frame.width, height: frame.height, region: region)
+        }
         let result: TextureView
         do {
-            let texture = try importer.texture(for: dmabuf, layout: layout)
-            if frame.format == .yuyv {
-                result = try convert(frame, on: gpu, program: yuyv(), planes: texture, 0, rect: rect, region: region, transform: transform)
-            } else if frame.format.isMosaic {
-                result = try demosaic(frame, texture: texture, on: gpu, rect: rect, region: region)
-            } else {
-                result = TextureView(name: texture, width: frame.width, height: frame.height, region: region)
-            }
+            result = try draw()
         } catch {
             return try fallBack("\(error)")
         }
@@ -425,14 +439,8 @@ public final class TextureCache {
             }
             importVerified = true
             copyReason = nil
-            // The copy drew into the same target; draw the imported frame again.
-            if frame.format == .yuyv {
-                return try convert(frame, on: gpu, program: yuyv(), planes: importer.texture(for: dmabuf, layout: layout), 0, rect: rect, region: region,
-                                   transform: transform)
-            }
-            if frame.format.isMosaic {
-                return try demosaic(frame, texture: importer.texture(for: dmabuf, layout: layout), on: gpu, rect: rect, region: region)
-            }
+            // The copy drew into the same target (a pass's); draw the imported frame again.
+            return try draw()
         }
         return result
     }
@@ -457,7 +465,7 @@ public final class TextureCache {
         case .bgra: specs = [(uploadsBGRADirectly ? GLenum(GL_BGRA_EXT) : GLenum(GL_RGBA), frame.width, frame.height)]
         case .rgb24: specs = [(GLenum(GL_RGB), frame.width, frame.height)]
         case .grey: specs = [(GLenum(GL_LUMINANCE), frame.width, frame.height)]
-        case .yuyv: specs = [(GLenum(GL_RGBA), (frame.width + 1) / 2, frame.height)]
+        case .yuyv, .uyvy, .yvyu, .vyuy: specs = [(GLenum(GL_RGBA), (frame.width + 1) / 2, frame.height)]
         case .nv12: specs = [(GLenum(GL_LUMINANCE), frame.width, frame.height),
                              (GLenum(GL_LUMINANCE_ALPHA), (frame.width + 1) / 2, (frame.height + 1) / 2)]
         case .bayer8: specs = [(GLenum(GL_LUMINANCE), frame.width, frame.height)]

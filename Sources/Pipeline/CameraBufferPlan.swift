@@ -11,18 +11,19 @@ final class CameraBufferPlan {
     let upload: TextureCache.Upload
     private let context: GPUContext
     private let canImport: Bool
-    /// Raw Bayer reaches the GPU's demosaic shader as the driver gave it (not on a software renderer).
-    private let rawBayerOnGPU: Bool
+    /// The GPU converts YUV and demosaics raw Bayer, so formats it reads as the
+    /// driver gave them are not repacked (not on a software renderer).
+    private let convertsOnGPU: Bool
     /// Why the frames will be copied, when they will.
     private(set) var reason: String?
     /// The placement `memory(for:)` chose, once asked.
     private(set) var chosen: CameraMemory?
 
-    init(upload: TextureCache.Upload, context: GPUContext, canImport: Bool, rawBayerOnGPU: Bool) {
+    init(upload: TextureCache.Upload, context: GPUContext, canImport: Bool, convertsOnGPU: Bool) {
         self.upload = upload
         self.context = context
         self.canImport = canImport
-        self.rawBayerOnGPU = rawBayerOnGPU
+        self.convertsOnGPU = convertsOnGPU
     }
 
     /// The placement for `mode`; throws when `--upload dmabuf` cannot be had.
@@ -46,12 +47,14 @@ final class CameraBufferPlan {
         }
         let fourcc = mode.fourcc.trimmingCharacters(in: .whitespaces)
         if mode.isCompressed { return try copy("\(fourcc) frames are compressed and decoded on the CPU") }
-        if mode.isConverted(rawBayerOnGPU: rawBayerOnGPU) {
-            let why = mode.repacked?.mosaic == nil ? "" : mode.repacked!.isMIPIPacked ? " (MIPI-packed Bayer is unpacked first)"
-                : " (raw Bayer is demosaiced on the CPU here, as on a software renderer or with --yuv-conversion cpu; --yuv-conversion shader demosaics on the GPU)"
+        if mode.isConverted(convertsOnGPU: convertsOnGPU) {
+            let why = mode.repacked?.isMIPIPacked == true ? " (MIPI-packed Bayer is unpacked first)"
+                : mode.repacked?.mosaic != nil ? " (raw Bayer is demosaiced on the CPU here, as on a software renderer or with --yuv-conversion cpu; --yuv-conversion shader demosaics on the GPU)"
+                : mode.repacked?.readOnGPU != nil ? " (YUV is converted on the CPU here, as on a software renderer or with --yuv-conversion cpu; --yuv-conversion shader converts \(fourcc) on the GPU as it is)"
+                : ""
             return try copy("\(fourcc) frames are converted on the CPU into memory of Kamera's own\(why)")
         }
-        let format = mode.isRawInPlace(rawBayerOnGPU: rawBayerOnGPU) ? RawBayer.pixelFormat(of: mode.repacked!.mosaic!) : mode.format
+        let format = mode.handedOn(convertsOnGPU: convertsOnGPU)
         if let why = TextureCache.notImported(format, glesMajorVersion: context.glesMajorVersion) { return try copy(why) }
         if let node = allocatingNode() { return .drm(node) }
         if context.rendersInSoftware {

@@ -41,7 +41,8 @@ public struct SourceOptions: Equatable {
     /// renderer's GPU can import them (see `CameraBufferPlan`); `note` hears why
     /// a camera's frames will be copied instead.
     public func makeSource(for renderer: FrameRenderer? = nil, note: (String) -> Void = { _ in }) throws -> FrameSource {
-        // Raw Bayer is demosaiced where YUV is converted: in the texture cache's shader, or on the CPU for a software renderer.
+        // Raw Bayer is demosaiced where YUV is converted: in the texture cache's shaders, which read other
+        // orders of packed 4:2:2 as they are, or on the CPU for a software renderer.
         var isp = self.isp
         isp.onGPU = renderer.map { !$0.cache.convertsYUVOnCPU } ?? false
         if let camera {
@@ -54,7 +55,7 @@ public struct SourceOptions: Equatable {
                 return CaptureQueue(camera: source)
             }
             let plan = CameraBufferPlan(upload: renderer.settings.upload, context: try renderer.openContext(),
-                                        canImport: try renderer.cache.canImportDMABuf, rawBayerOnGPU: isp.onGPU)
+                                        canImport: try renderer.cache.canImportDMABuf, convertsOnGPU: isp.onGPU)
             let source: CameraSource
             do {
                 source = try CameraSource(path: path, request: request) { mode in try plan.memory(for: mode) }

@@ -34,13 +34,13 @@ public enum FormatConverter {
                 for p in pixels {
                     dst[p] = memo.yuv((src[p * 4], src[p * 4 + 1], src[p * 4 + 2]), colorSpace).y
                 }
-            case .yuyv:
-                let rowBytes = target.planes[0].bytesPerRow
+            case .yuyv, .uyvy, .yvyu, .vyuy:
+                let rowBytes = target.planes[0].bytesPerRow, at = target.format.pairOrder!
                 for x in stride(from: columns.lowerBound, to: columns.upperBound, by: 2) {
                     let a = pixel(src, w, x, y), b = pixel(src, w, min(x + 1, w - 1), y)
                     let ya = memo.yuv(a, colorSpace), yb = memo.yuv(b, colorSpace)
                     let o = y * rowBytes + x * 2
-                    dst[o] = ya.y; dst[o + 1] = avg(ya.u, yb.u); dst[o + 2] = yb.y; dst[o + 3] = avg(ya.v, yb.v)
+                    dst[o + at.y0] = ya.y; dst[o + at.u] = avg(ya.u, yb.u); dst[o + at.y1] = yb.y; dst[o + at.v] = avg(ya.v, yb.v)
                 }
             case .bayer8, .bayer16:
                 preconditionFailure("raw Bayer needs its pattern: mosaic test frames with BayerMosaic")

@@ -2,9 +2,10 @@
 /// layout, frame after frame: a repack for most (`RepackedFormat.repack`),
 /// the image signal processor for raw Bayer (`BayerISP`, which keeps white
 /// balance statistics and buffers from frame to frame). With `ISPSettings.onGPU`,
-/// raw Bayer is left raw for the GPU's demosaic and only its gains are worked
-/// out here: MIPI-packed frames are unpacked (`repack`); the others are read
-/// where the camera put them (`rawBayer(for:)`).
+/// formats the GPU's conversion reads as they are (`RepackedFormat.readOnGPU`:
+/// other orders of packed 4:2:2, raw Bayer) are left so, and only a Bayer
+/// frame's gains are worked out here: MIPI-packed Bayer is unpacked (`repack`);
+/// the others are read where the camera put them (`rawBayer(for:)`) or copied as they are.
 public final class FrameRepacker {
     public let format: RepackedFormat
     /// The processor of a Bayer format, nil for the others.
@@ -15,12 +16,13 @@ public final class FrameRepacker {
     public init(format: RepackedFormat, isp settings: ISPSettings = ISPSettings()) {
         self.format = format
         isp = format.mosaic == nil ? nil : BayerISP(settings: settings)
-        output = format.mosaic.map { settings.onGPU ? RawBayer.pixelFormat(of: $0) : format.native } ?? format.native
+        output = settings.onGPU ? format.unpacked.readOnGPU ?? format.native : format.native
     }
 
     /// What becomes of the frames, for summaries: "repacked to yuyv", "demosaiced on the GPU"...
     public var path: String {
-        format.mosaic == nil ? "repacked to \(output.name)" : output.isMosaic ? "demosaiced on the GPU" : "demosaiced to \(output.name) on the CPU"
+        if format.mosaic != nil { return output.isMosaic ? "demosaiced on the GPU" : "demosaiced to \(output.name) on the CPU" }
+        return output == format.native ? "repacked to \(output.name)" : "converted on the GPU as it is"
     }
 
     /// The frame in `planes` into `target`, a buffer of `output` of the same
@@ -28,7 +30,7 @@ public final class FrameRepacker {
     @discardableResult
     public func repack(_ planes: [Plane], into target: FrameBuffer) -> RawBayer? {
         guard let isp, let mosaic = format.mosaic else {
-            format.repack(planes, into: target)
+            if output == format.native { format.repack(planes, into: target) } else { copyRows(planes[0], into: target) }
             return nil
         }
         guard output.isMosaic else {
@@ -40,10 +42,7 @@ public final class FrameRepacker {
         if format.isMIPIPacked {
             MIPIUnpacker.unpack(planes[0], bits: mosaic.bits, width: target.width, height: target.height, into: out, bytesPerRow: outRow)
         } else {
-            let rowBytes = target.width * mosaic.bytesPerSample
-            for y in 0..<target.height {
-                (out + y * outRow).copyMemory(from: planes[0].bytes.baseAddress! + y * planes[0].bytesPerRow, byteCount: rowBytes)
-            }
+            copyRows(planes[0], into: target)
         }
         let gains = isp.gains(for: target.planes[0], mosaic: mosaic, width: target.width, height: target.height)
         return RawBayer(format: format.unpacked, settings: isp.settings, gains: gains)
@@ -55,6 +54,15 @@ public final class FrameRepacker {
         guard let isp, let mosaic = format.mosaic, output.isMosaic, !format.isMIPIPacked else { return nil }
         let gains = isp.gains(for: plane, mosaic: mosaic, width: width, height: height)
         return RawBayer(format: format, settings: isp.settings, gains: gains)
+    }
+
+    /// A frame left as it is, its rows copied into `target` (one plane, of `output`).
+    private func copyRows(_ plane: Plane, into target: FrameBuffer) {
+        let out = target.mutablePlane(0).baseAddress!, outRow = target.planes[0].bytesPerRow
+        let rowBytes = output.planeLayouts(width: target.width, height: target.height)[0].bytesPerRow
+        for y in 0..<target.height {
+            (out + y * outRow).copyMemory(from: plane.bytes.baseAddress! + y * plane.bytesPerRow, byteCount: rowBytes)
+        }
     }
 
     /// MIPI-packed frames unpacked into 16-bit words before the CPU's ISP, kept between frames of one size.

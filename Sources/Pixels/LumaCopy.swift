@@ -19,6 +19,9 @@ public enum LumaCopy {
                 out.update(from: row, count: w)
             case .yuyv:
                 for x in 0..<w { out[x] = row[2 &* x] }
+            case .uyvy, .yvyu, .vyuy:
+                let (y0, y1) = (frame.format.pairOrder!.y0, frame.format.pairOrder!.y1)
+                for x in 0..<w { out[x] = row[4 &* (x >> 1) &+ (x & 1 == 0 ? y0 : y1)] }
             case .rgba, .bgra, .rgb24:
                 let step = frame.format == .rgb24 ? 3 : 4
                 let (r, b) = frame.format == .bgra ? (2, 0) : (0, 2)

@@ -18,6 +18,11 @@ public enum PixelFormat: String, CaseIterable, Sendable {
     case bayer8
     /// Raw Bayer samples of 10 to 16 bits in little-endian 16-bit words, as `bayer8`.
     case bayer16
+    /// Packed 4:2:2 in the other byte orders (U Y0 V Y1, Y0 V Y1 U, V Y0 U Y1),
+    /// handed on as the camera gave them for the texture cache's conversion
+    /// shader, which reads each order (`pairOrder`); the CPU's conversions read
+    /// YUYV, into which `RepackedFormat` repacks them otherwise. Not a format a user names.
+    case uyvy, yvyu, vyuy
 
     public var name: String { rawValue }
 
@@ -34,12 +39,24 @@ public enum PixelFormat: String, CaseIterable, Sendable {
         }
     }
 
-    /// The formats a user names (`--format`): all but the raw mosaics.
-    public static let named: [PixelFormat] = allCases.filter { !$0.isMosaic }
+    /// The formats a user names (`--format`): all but those only handed on for the GPU.
+    public static let named: [PixelFormat] = [.yuyv, .nv12, .rgba, .bgra, .rgb24, .grey]
 
     public static var validNames: String { named.map(\.rawValue).joined(separator: ", ") }
 
-    public var isYUV: Bool { self == .yuyv || self == .nv12 }
+    public var isYUV: Bool { self == .nv12 || pairOrder != nil }
+
+    /// Packed 4:2:2: where Y0, U (Cb), Y1 and V (Cr) sit in the 4 bytes of
+    /// each pair of pixels; nil for the other layouts.
+    public var pairOrder: (y0: Int, u: Int, y1: Int, v: Int)? {
+        switch self {
+        case .yuyv: (0, 1, 2, 3)
+        case .uyvy: (1, 0, 3, 2)
+        case .yvyu: (0, 3, 2, 1)
+        case .vyuy: (1, 2, 3, 0)
+        default: nil
+        }
+    }
 
     /// True for raw Bayer samples (`bayer8`, `bayer16`).
     public var isMosaic: Bool { self == .bayer8 || self == .bayer16 }
@@ -55,13 +72,16 @@ public enum PixelFormat: String, CaseIterable, Sendable {
         case .grey: "GREY"
         case .bayer8: "BA81"
         case .bayer16: "BYR2"
+        case .uyvy: "UYVY"
+        case .yvyu: "YVYU"
+        case .vyuy: "VYUY"
         }
     }
 
     /// The tight (unpadded) layout of each plane for a frame of the given size.
     public func planeLayouts(width: Int, height: Int) -> [(bytesPerRow: Int, rows: Int)] {
         switch self {
-        case .yuyv: [(((width + 1) / 2) * 4, height)]
+        case .yuyv, .uyvy, .yvyu, .vyuy: [(((width + 1) / 2) * 4, height)]
         case .nv12: [(width, height), (((width + 1) / 2) * 2, (height + 1) / 2)]
         case .rgba, .bgra: [(width * 4, height)]
         case .rgb24: [(width * 3, height)]

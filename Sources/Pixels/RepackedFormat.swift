@@ -53,6 +53,18 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         }
     }
 
+    /// The layout the GPU's conversion reads this format in as the camera gave
+    /// it, with no repack: packed 4:2:2 in any byte order, and raw Bayer of
+    /// 8 bits or in 16-bit words; nil for the others (MIPI-packed Bayer is unpacked first).
+    public var readOnGPU: PixelFormat? {
+        switch self {
+        case .uyvy: .uyvy
+        case .yvyu: .yvyu
+        case .vyuy: .vyuy
+        default: isMIPIPacked ? nil : mosaic.map(RawBayer.pixelFormat(of:))
+        }
+    }
+
     /// True for raw Bayer packed MIPI CSI-2 style (`bggr10p`...).
     public var isMIPIPacked: Bool { mosaic != nil && rawValue.hasSuffix("p") }
 

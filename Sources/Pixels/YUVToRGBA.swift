@@ -47,6 +47,9 @@ public final class YUVToRGBA {
 
     deinit { pixels.deallocate() }
 
+    /// The layouts it reads; other orders of packed 4:2:2 are repacked to YUYV first.
+    public static let formats: [PixelFormat] = [.yuyv, .nv12]
+
     /// The output size for a rectangle of `width` x `height`.
     public static func outputSize(width: Int, height: Int, halved: Bool) -> (width: Int, height: Int) {
         halved ? (max(1, width / 2), max(1, height / 2)) : (width, height)
@@ -57,7 +60,7 @@ public final class YUVToRGBA {
     /// given, maps each pixel (a color matrix folded into the conversion).
     public func convert(_ frame: Frame, x: Int, y: Int, width: Int, height: Int, transform: RGBTransform? = nil,
                         order: ChannelOrder = .rgba, halved: Bool = false, mosaic: Int = 1) {
-        precondition(frame.format == .yuyv || frame.format == .nv12, "not a YUV frame")
+        precondition(Self.formats.contains(frame.format), "not a YUYV or NV12 frame")
         precondition(mosaic >= 1 && !(halved && mosaic > 1), "a mosaic is converted at full size")
         precondition(x >= 0 && y >= 0 && width > 0 && height > 0 && x + width <= frame.width && y + height <= frame.height)
         let size = Self.outputSize(width: width, height: height, halved: halved)

@@ -28,8 +28,11 @@ final class ConversionTests: XCTestCase {
         return settings
     }
 
+    /// Cameras' other orders of packed 4:2:2 (UYVY, YVYU, VYUY) reach the
+    /// cache as they are only for its shader; asked to convert on the CPU, it
+    /// takes the shader for them anyway.
     func testYUVFormatsMatrixAndRangeAgainstCPUReference() throws {
-        for format in [PixelFormat.yuyv, .nv12] {
+        for format in [PixelFormat.yuyv, .nv12, .uyvy, .yvyu, .vyuy] {
             for matrix in YUVColorSpace.Matrix.allCases {
                 for range in YUVColorSpace.Range.allCases {
                     for gles in [GLESVersion.gles2, .gles3] {

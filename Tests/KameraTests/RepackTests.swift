@@ -66,6 +66,41 @@ final class RepackTests: KameraProcessTestCase {
         }
     }
 
+    /// UYVY, YVYU and VYUY for a GPU that converts YUV: handed on as they are
+    /// (`FrameRepacker` copies the rows of a file's frame, no repack), and the
+    /// layouts Kamera makes and reads of them agree with the test's own byte
+    /// orders: the converter's test frames and the analysers' luma.
+    func testOtherPairOrdersAreHandedOnAsTheyAreForTheGPU() throws {
+        var onGPU = ISPSettings()
+        onGPU.onGPU = true
+        let formats: [(RepackedFormat, PixelFormat)] = [(.uyvy, .uyvy), (.yvyu, .yvyu), (.vyuy, .vyuy)]
+        for (w, h) in sizes {
+            let (_, yuyv) = randomFrame(.yuyv, width: w, height: h)
+            let rgba = FrameBuffer(format: .rgba, width: w, height: h)
+            for i in 0..<rgba.allBytes.count { rgba.allBytes[i] = UInt8(truncatingIfNeeded: i &* 37 &+ i / 7) }
+            let madeYUYV = FrameBuffer(format: .yuyv, width: w, height: h)
+            FormatConverter.convert(rgba: rgba, to: madeYUYV, colorSpace: .bt601Limited)
+            var yuyvLuma = [UInt8](repeating: 0, count: w * h)
+            LumaCopy.copy(yuyv.frame(sequence: 0, timestamp: 0), into: &yuyvLuma)
+            for (wire, pixels) in formats {
+                let repacker = FrameRepacker(format: wire, isp: onGPU)
+                XCTAssertEqual(repacker.output, pixels, "\(wire)")
+                XCTAssertEqual(repacker.path, "converted on the GPU as it is")
+                XCTAssertEqual(FrameRepacker(format: wire).output, .yuyv, "\(wire) on the CPU")
+                let bytes = wireBytes(wire, from: yuyv)
+                let target = FrameBuffer(format: pixels, width: w, height: h)
+                bytes.withUnsafeBytes { _ = repacker.repack(wire.planes(in: $0, width: w, height: h), into: target) }
+                XCTAssertEqual(Array(target.allBytes), bytes, "\(wire) \(w)x\(h): copied as it is")
+                var luma = [UInt8](repeating: 0, count: w * h)
+                LumaCopy.copy(target.frame(sequence: 0, timestamp: 0), into: &luma)
+                XCTAssertEqual(luma, yuyvLuma, "\(wire) \(w)x\(h): luma")
+                let made = FrameBuffer(format: pixels, width: w, height: h)
+                FormatConverter.convert(rgba: rgba, to: made, colorSpace: .bt601Limited)
+                XCTAssertEqual(Array(made.allBytes), wireBytes(wire, from: madeYUYV), "\(wire) \(w)x\(h): test frames")
+            }
+        }
+    }
+
     /// A driver's padded rows: chroma strides scale with the luma's (half for YU12's U and V).
     func testPaddedRowsScaleTheChromaStrides() {
         func strides(_ f: RepackedFormat) -> [Int] { f.planeStrides(width: 320, height: 180, bytesPerRow: 384).map { $0.stride * 1000 + $0.rows } }
@@ -103,25 +138,35 @@ final class RepackTests: KameraProcessTestCase {
     }
 
     /// Raw files through the command: each repacked format renders the same
-    /// pixels as the native file it was laid out from; a truncated one is refused.
+    /// pixels as the native file it was laid out from, whether YUV becomes RGB
+    /// on the CPU or in the shader (which reads UYVY, YVYU and VYUY as they
+    /// are); a truncated one is refused.
     func testRawFilesRenderAsTheirNativeFrames() throws {
         let (w, h) = (64, 36)
-        var rendered: [String: [UInt8]] = [:]
-        func render(_ name: String, format: String, bytes: [UInt8]) throws -> [UInt8] {
+        func render(_ name: String, format: String, bytes: [UInt8], conversion: String) throws -> [UInt8] {
             let file = run.folder.appendingPathComponent("\(name).raw")
             try Data(bytes + bytes).write(to: file)
             let result = try run.run(["render", "--input", file.path, "--format", format, "--input-size", "\(w)x\(h)", "--crop", "none",
-                                      "--frames", "2", "-o", "\(name)-%d.png", "--quiet"])
+                                      "--frames", "2", "--yuv-conversion", conversion, "-o", "\(name)-\(conversion)-%d.png", "-v"])
             XCTAssertEqual(result.status, 0, "\(name): \(result.stderr)")
-            let frame = try XCTUnwrap(try ImageSource(path: run.folder.appendingPathComponent("\(name)-1.png").path).nextFrame())
+            if RepackedFormat(name: format)?.readOnGPU.map({ !$0.isMosaic }) == true {
+                let path = conversion == "shader" ? "converted on the GPU as it is" : "repacked to yuyv"
+                XCTAssertTrue(result.stderr.contains(path), "\(name) \(conversion): \(result.stderr)")
+            }
+            let frame = try XCTUnwrap(try ImageSource(path: run.folder.appendingPathComponent("\(name)-\(conversion)-1.png").path).nextFrame())
             return Array(frame.planes[0].bytes)
         }
-        for native in [PixelFormat.yuyv, .nv12, .rgb24] {
-            let (_, buffer) = randomFrame(native, width: w, height: h)
-            rendered[native.name] = try render(native.name, format: native.name, bytes: Array(buffer.allBytes))
-            for format in RepackedFormat.allCases where format.native == native && format != .rgb565 && format.mosaic == nil {
-                let got = try render(format.name, format: format.fourcc, bytes: wireBytes(format, from: buffer))
-                XCTAssertTrue(got == rendered[native.name], "\(format) (given as \(format.fourcc)) renders as \(native)")
+        for conversion in ["cpu", "shader"] {
+            for native in [PixelFormat.yuyv, .nv12, .rgb24] {
+                let (nativeFrame, buffer) = randomFrame(native, width: w, height: h)
+                let want = try render(native.name, format: native.name, bytes: Array(buffer.allBytes), conversion: conversion)
+                if native.isYUV {
+                    XCTAssertClose(Image(width: w, height: h, pixels: want), CPUReference.decode(nativeFrame), tolerance: 2, "\(native) \(conversion)")
+                }
+                for format in RepackedFormat.allCases where format.native == native && format != .rgb565 && format.mosaic == nil {
+                    let got = try render(format.name, format: format.fourcc, bytes: wireBytes(format, from: buffer), conversion: conversion)
+                    XCTAssertTrue(got == want, "\(format) (given as \(format.fourcc)) renders as \(native), \(conversion)")
+                }
             }
         }
         let file = run.folder.appendingPathComponent("short.raw")
