@@ -152,13 +152,15 @@ public final class TextureCache {
     static let swizzledFormats: [PixelFormat] = [.grey, .bayer8, .bayer16]
 
     /// Why a frame of `format` is copied rather than imported on a context of
-    /// `glesMajorVersion`, nil when it can be imported.
-    public static func notImported(_ format: PixelFormat, glesMajorVersion: Int) -> String? {
+    /// `glesMajorVersion`, nil when it can be imported. `fourcc`: the frames'
+    /// code as their source names it (a camera's `BG10` for `bayer16`).
+    public static func notImported(_ format: PixelFormat, glesMajorVersion: Int, fourcc: String? = nil) -> String? {
         let formats = importedFormats.filter { glesMajorVersion >= 3 || !swizzledFormats.contains($0) }
         if swizzledFormats.contains(format) && glesMajorVersion < 3 {
-            return "\(format.fourcc) frames are imported only with OpenGL ES 3 (texture swizzle), and the context is OpenGL ES \(glesMajorVersion)"
+            return "\(fourcc ?? format.fourcc) frames are imported only with OpenGL ES 3 (texture swizzle), and the context is OpenGL ES \(glesMajorVersion)"
         }
-        return formats.contains(format) ? nil : "\(format.fourcc) frames are not imported (\(formats.map { $0.name.uppercased() }.joined(separator: ", ")) are)"
+        let names = formats.filter { !$0.isMosaic }.map { $0.name.uppercased() } + (formats.contains(.bayer8) ? ["raw Bayer (8-bit or in 16-bit words)"] : [])
+        return formats.contains(format) ? nil : "\(fourcc ?? format.fourcc) frames are not imported (\(names.joined(separator: ", ")) are)"
     }
 
     /// Drops imported buffers; call it when the source changes, as its

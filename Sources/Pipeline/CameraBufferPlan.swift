@@ -55,7 +55,7 @@ final class CameraBufferPlan {
             return try copy("\(fourcc) frames are converted on the CPU into memory of Kamera's own\(why)")
         }
         let format = mode.handedOn(convertsOnGPU: convertsOnGPU)
-        if let why = TextureCache.notImported(format, glesMajorVersion: context.glesMajorVersion) { return try copy(why) }
+        if let why = TextureCache.notImported(format, glesMajorVersion: context.glesMajorVersion, fourcc: fourcc) { return try copy(why) }
         if let node = allocatingNode() { return .drm(node) }
         if context.rendersInSoftware {
             // Measured: Mesa's llvmpipe imports the camera's own exported buffers but

@@ -6,7 +6,9 @@ import XCTest
 /// `v4l2-ctl` saves raw frames of vivid's still test pattern, and Kamera's
 /// render of the same camera in the same format equals the CPU reference of
 /// the last one, laid out here by index into a native frame and decoded by the
-/// formulas (tolerance 2 of 255). The VM must boot; if it cannot, the test fails.
+/// formulas (tolerance 2 of 255). UYVY, YVYU and VYUY are also rendered by
+/// the conversion shader as the camera gave them, from mapped buffers and
+/// imported as dma-bufs (GBM on vkms). The VM must boot; if it cannot, the test fails.
 final class RepackVMTests: XCTestCase {
     static let formats: [RepackedFormat] = [.uyvy, .yvyu, .vyuy, .nv21, .nv16, .nv61, .yu12, .yv12, .yuv422p, .bgr24, .rgb565, .y16, .rgbx, .xbgr, .abgr, .argb, .xrgb]
     static let (width, height) = (320, 180)
@@ -22,6 +24,11 @@ final class RepackVMTests: XCTestCase {
           v4l2-ctl -d $D --set-fmt-video=width=\(width),height=\(height),pixelformat="$f" --stream-mmap --stream-count=3 --stream-to=w-$n.raw
           $K render -v --camera $D --format "$f" --input-size \(width)x\(height) --crop none --frames 3 -o w-$n-%d.png 2> w-$n.log
         done
+        for f in UYVY YVYU VYUY; do
+          $K render -v --camera $D --format $f --input-size \(width)x\(height) --crop none --frames 3 --yuv-conversion shader -o gpu-$f-%d.png 2> gpu-$f.log
+          $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format $f --input-size \(width)x\(height) --crop none --frames 3 --yuv-conversion shader --upload dmabuf -o dm-$f-%d.png 2> dm-$f.log
+        done
+        $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format UYVY --input-size \(width)x\(height) -o dm-cpu.png 2> dm-cpu.log
         $K devices --formats $D > formats.txt
         """
     }
@@ -107,5 +114,27 @@ final class RepackVMTests: XCTestCase {
             let image = Image(width: frame.width, height: frame.height, pixels: Array(frame.planes[0].bytes))
             XCTAssertClose(image, try reference(format, raw), tolerance: 2, "\(format)")
         }
+    }
+
+    /// The other orders of packed 4:2:2 through the shader as vivid gave them:
+    /// from mapped buffers, and imported (zero-copy), each against the same reference.
+    func testOtherPairOrdersOnTheGPUMatchTheReference() throws {
+        let folder = try folder()
+        for format in [RepackedFormat.uyvy, .yvyu, .vyuy] {
+            let raw = try [UInt8](Data(contentsOf: folder.appendingPathComponent("w-\(format.fourcc).raw")))
+            let want = try reference(format, raw)
+            for run in ["gpu", "dm"] {
+                let log = try String(contentsOf: folder.appendingPathComponent("\(run)-\(format.fourcc).log"), encoding: .utf8)
+                XCTAssertTrue(log.contains("converted on the GPU as it is"), "\(format) \(run): \(log)")
+                if run == "dm" {
+                    XCTAssertTrue(log.contains("upload: dmabuf (camera buffers: dma-buf from /dev/dri/card0)"), "\(format): \(log)")
+                }
+                let frame = try XCTUnwrap(try ImageSource(path: folder.appendingPathComponent("\(run)-\(format.fourcc)-2.png").path).nextFrame())
+                let image = Image(width: frame.width, height: frame.height, pixels: Array(frame.planes[0].bytes))
+                XCTAssertClose(image, want, tolerance: 2, "\(format) \(run)")
+            }
+        }
+        let cpu = try String(contentsOf: folder.appendingPathComponent("dm-cpu.log"), encoding: .utf8)
+        XCTAssertTrue(cpu.contains("frames are copied: UYVY frames are converted on the CPU into memory of Kamera's own (YUV is converted on the CPU here, as on a software renderer or with --yuv-conversion cpu; --yuv-conversion shader converts UYVY on the GPU as it is)"), cpu)
     }
 }
