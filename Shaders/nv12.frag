@@ -5,7 +5,9 @@ precision mediump float;
 #endif
 // NV12: a full-size luminance plane and a half-size plane of interleaved U,V
 // (uploaded as LUMINANCE_ALPHA, so U is in .r and V in .a). Both are
-// nearest-sampled at pixel centers (see yuv.vert).
+// nearest-sampled at pixel centers (see yuv.vert). V_FIRST: V before U
+// (NV21, NV61); FULL_HEIGHT_CHROMA (NV16, NV61, in yuv.vert): a chroma row
+// for every luma row.
 varying vec2 v_texcoord;
 varying vec2 v_chroma;
 uniform sampler2D u_texture;   // Y
@@ -17,6 +19,11 @@ uniform vec3 u_rgb_offset;
 void main() {
     float luma = texture2D(u_texture, v_texcoord).r;
     vec4 uv = texture2D(u_chroma, v_chroma);
-    vec3 rgb = u_yuv_to_rgb * (vec3(luma, uv.r, uv.a) - u_yuv_offset) + u_rgb_offset;
+#ifdef V_FIRST
+    vec2 cbcr = uv.ar;
+#else
+    vec2 cbcr = uv.ra;
+#endif
+    vec3 rgb = u_yuv_to_rgb * (vec3(luma, cbcr) - u_yuv_offset) + u_rgb_offset;
     gl_FragColor = vec4(clamp(rgb, 0.0, 1.0), 1.0);
 }

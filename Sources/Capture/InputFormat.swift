@@ -94,6 +94,7 @@ extension InputFormat {
         switch self {
         case .native(let f): "read as \(f.name)"
         case .repacked(let f) where f.mosaic != nil: "demosaiced on the GPU, or to \(decoded.name) on the CPU with a software renderer"
+        case .repacked(let f) where f.readOnGPU != nil: "converted on the GPU as it is, or repacked to \(decoded.name) on the CPU with a software renderer"
         case .repacked: "repacked to \(decoded.name) on the CPU"
         case .compressed: "decoded to \(decoded.name) on the CPU"
         case .libV4L: "converted to \(decoded.name) by libv4l on the CPU"

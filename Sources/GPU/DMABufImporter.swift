@@ -4,8 +4,8 @@ import Pixels
 
 /// Turns dma-buf planes into GL textures without copying
 /// (`EGL_EXT_image_dma_buf_import` + `GL_OES_EGL_image`). One EGLImage and
-/// texture per buffer, made on first sight and reused for every later frame
-/// in that buffer.
+/// texture per plane of a buffer, made on first sight and reused for every
+/// later frame in that buffer.
 final class DMABufImporter {
     /// What a plane is imported as: the DRM format and its size in texels.
     struct Layout: Equatable {
@@ -30,7 +30,7 @@ final class DMABufImporter {
     }
 
     private let display: EGLDisplay
-    private var images: [Int32: (layout: Layout, image: EGLImage, texture: GLuint)] = [:]
+    private var images: [DMABufPlane: (layout: Layout, image: EGLImage, texture: GLuint)] = [:]
 
     init?(context: GPUContext) {
         guard context.eglExtensions.contains("EGL_EXT_image_dma_buf_import"),
@@ -43,8 +43,8 @@ final class DMABufImporter {
     /// The texture showing `plane` as `layout` says; the same texture as last
     /// time for a buffer seen before.
     func texture(for plane: DMABufPlane, layout: Layout) throws -> GLuint {
-        if let known = images[plane.fd], known.layout == layout { return known.texture }
-        if let stale = images.removeValue(forKey: plane.fd) { release(stale.image, stale.texture) }
+        if let known = images[plane], known.layout == layout { return known.texture }
+        if let stale = images.removeValue(forKey: plane) { release(stale.image, stale.texture) }
         let attributes: [EGLAttrib] = [
             EGLAttrib(EGL_WIDTH), EGLAttrib(layout.width), EGLAttrib(EGL_HEIGHT), EGLAttrib(layout.height),
             EGLAttrib(EGL_LINUX_DRM_FOURCC_EXT), EGLAttrib(layout.fourcc),
@@ -70,7 +70,7 @@ final class DMABufImporter {
             release(image, texture)
             throw GPUError("binding a \(FourCC.text(layout.fourcc)) dma-buf to a texture failed: \(e)")
         }
-        images[plane.fd] = (layout, image, texture)
+        images[plane] = (layout, image, texture)
         return texture
     }
 

@@ -9,9 +9,9 @@ import Shaders
 /// costs no CPU copy: RGBA, RGB24 and GREY frames are uploaded whole and the
 /// crop is a texture region; YUYV and NV12 are converted to RGB by a fragment
 /// shader that only covers the cropped rectangle (`yuyv.frag` reads the other
-/// orders of packed 4:2:2 too), and raw Bayer frames (`bayer8`, `bayer16`;
-/// sources hand these and the other 4:2:2 orders on only when this cache does
-/// not convert on the CPU) are demosaiced by one (`bayer.frag`).
+/// orders of packed 4:2:2 too, `nv12.frag` NV21, NV16 and NV61), and raw Bayer
+/// frames (`bayer8`, `bayer16`; sources hand these and the other YUV layouts
+/// on only when this cache does not convert on the CPU) are demosaiced by one (`bayer.frag`).
 ///
 /// Frames whose planes are dma-bufs (a camera with `CameraMemory.drm` or
 /// `.exported`) are imported as EGLImages instead of copied, when `upload`
@@ -94,9 +94,8 @@ public final class TextureCache {
     }
     private var planes: [GLuint] = []
     private var layout: (format: PixelFormat, width: Int, height: Int)?
-    /// `yuyv.frag` for each order of packed 4:2:2.
-    private var pairPrograms: [PixelFormat: YUVProgram] = [:]
-    private var nv12Program: YUVProgram?
+    /// `yuyv.frag` or `nv12.frag` for each YUV layout.
+    private var yuvPrograms: [PixelFormat: YUVProgram] = [:]
     private var swizzleProgram: ShaderProgram?
     private var bayerPrograms: [ISPSettings.Demosaic: BayerProgram] = [:]
 
@@ -144,12 +143,12 @@ public final class TextureCache {
         get throws { try opened().importer != nil }
     }
 
-    /// The formats whose dma-bufs are imported; the others are copied. GREY
-    /// and raw Bayer are imported as one- or two-channel (R8, GR88) textures
-    /// read as the copy path's luminance textures by texture swizzle, which
-    /// OpenGL ES 2 lacks.
-    public static let importedFormats: [PixelFormat] = [.yuyv, .uyvy, .yvyu, .vyuy, .rgba, .bgra, .grey, .bayer8, .bayer16]
-    static let swizzledFormats: [PixelFormat] = [.grey, .bayer8, .bayer16]
+    /// The formats whose dma-bufs are imported; the others are copied. GREY,
+    /// semi-planar YUV and raw Bayer are imported as one- or two-channel (R8,
+    /// GR88) textures read as the copy path's luminance textures by texture
+    /// swizzle, which OpenGL ES 2 lacks.
+    public static let importedFormats: [PixelFormat] = [.yuyv, .uyvy, .yvyu, .vyuy, .nv12, .nv21, .nv16, .nv61, .rgba, .bgra, .grey, .bayer8, .bayer16]
+    static let swizzledFormats: [PixelFormat] = [.nv12, .nv21, .nv16, .nv61, .grey, .bayer8, .bayer16]
 
     /// Why a frame of `format` is copied rather than imported on a context of
     /// `glesMajorVersion`, nil when it can be imported. `fourcc`: the frames'
@@ -292,14 +291,12 @@ public final class TextureCache {
             return gpu.converted.asTexture
         case .yuyv, .uyvy, .yvyu, .vyuy:
             upload(frame, on: gpu, plane: 0, format: GLenum(GL_RGBA), bytesPerPixel: 4, width: (frame.width + 1) / 2, height: frame.height)
-            return try convert(frame, on: gpu, program: pairProgram(frame.format), planes: planes[0], 0, rect: rect, region: region, transform: transform)
-        case .nv12:
+            return try convert(frame, on: gpu, program: yuvProgram(frame.format), planes: planes[0], 0, rect: rect, region: region, transform: transform)
+        case .nv12, .nv21, .nv16, .nv61:
+            let chroma = frame.format.planeLayouts(width: frame.width, height: frame.height)[1]
             upload(frame, on: gpu, plane: 0, format: GLenum(GL_LUMINANCE), bytesPerPixel: 1, width: frame.width, height: frame.height)
-            upload(frame, on: gpu, plane: 1, format: GLenum(GL_LUMINANCE_ALPHA), bytesPerPixel: 2,
-                   width: (frame.width + 1) / 2, height: (frame.height + 1) / 2)
-            let program = try nv12Program ?? YUVProgram(fragment: ShaderSource.nv12, name: "nv12.frag")
-            nv12Program = program
-            return try convert(frame, on: gpu, program: program, planes: planes[0], planes[1], rect: rect, region: region, transform: transform)
+            upload(frame, on: gpu, plane: 1, format: GLenum(GL_LUMINANCE_ALPHA), bytesPerPixel: 2, width: chroma.bytesPerRow / 2, height: chroma.rows)
+            return try convert(frame, on: gpu, program: yuvProgram(frame.format), planes: planes[0], planes[1], rect: rect, region: region, transform: transform)
         case .bayer8, .bayer16:
             let sixteen = frame.format == .bayer16
             upload(frame, on: gpu, plane: 0, format: GLenum(sixteen ? GL_LUMINANCE_ALPHA : GL_LUMINANCE), bytesPerPixel: sixteen ? 2 : 1,
@@ -354,14 +351,21 @@ public final class TextureCache {
         return TextureView(name: convertedUpload!.texture, width: size.width, height: size.height, region: .full)
     }
 
-    /// `yuyv.frag` reading the 4:2:2 order of `format`: its texels' channels
-    /// swizzled so that they read Y0, U, Y1, V.
-    private func pairProgram(_ format: PixelFormat) throws -> YUVProgram {
-        if let program = pairPrograms[format] { return program }
-        let order = format.pairOrder!, channels = Array("rgba")
-        let swizzle = String([order.y0, order.u, order.y1, order.v].map { channels[$0] })
-        let program = try YUVProgram(fragment: "#define PAIR_ORDER \(swizzle)\n" + ShaderSource.yuyv, name: "yuyv.frag (\(format.fourcc))")
-        pairPrograms[format] = program
+    /// The conversion program for a YUV `format`: `yuyv.frag` with its texels'
+    /// channels swizzled to read Y0, U, Y1, V for packed 4:2:2, `nv12.frag`
+    /// told the chroma order and height for semi-planar.
+    private func yuvProgram(_ format: PixelFormat) throws -> YUVProgram {
+        if let program = yuvPrograms[format] { return program }
+        let program: YUVProgram
+        if let order = format.pairOrder {
+            let channels = Array("rgba"), swizzle = String([order.y0, order.u, order.y1, order.v].map { channels[$0] })
+            program = try YUVProgram(fragment: ShaderSource.yuyv, name: "yuyv.frag (\(format.fourcc))", defines: "#define PAIR_ORDER \(swizzle)\n")
+        } else {
+            let chroma = format.chromaLayout!
+            program = try YUVProgram(fragment: ShaderSource.nv12, name: "nv12.frag (\(format.fourcc))",
+                                     defines: (chroma.vFirst ? "#define V_FIRST\n" : "") + (chroma.fullHeight ? "#define FULL_HEIGHT_CHROMA\n" : ""))
+        }
+        yuvPrograms[format] = program
         return program
     }
 
@@ -379,23 +383,31 @@ public final class TextureCache {
         return gpu.converted.asTexture
     }
 
-    /// How a frame's first plane is imported: the DRM format whose texels the
+    /// How each plane of a frame is imported: the DRM format whose texels the
     /// copy path's texture has too, sampled the same way, so the same shaders
-    /// read both. GREY's R8 reads as the copied GL_LUMINANCE texture does by swizzle.
-    private func importLayout(for frame: Frame) -> DMABufImporter.Layout? {
-        let plane = frame.planes[0]
-        guard let dmabuf = plane.dmabuf else { return nil }
-        let (fourcc, width, swizzle): (String, Int, DMABufImporter.Swizzle)
+    /// read both. R8 and GR88 read as the copied GL_LUMINANCE and
+    /// GL_LUMINANCE_ALPHA textures do by swizzle. Nil when a plane is not in a dma-buf.
+    private func importLayouts(for frame: Frame) -> [(plane: DMABufPlane, layout: DMABufImporter.Layout)]? {
+        let texels: [(fourcc: String, width: Int, height: Int, swizzle: DMABufImporter.Swizzle)]
         switch frame.format {
-        case .yuyv, .uyvy, .yvyu, .vyuy: (fourcc, width, swizzle) = ("AB24", (frame.width + 1) / 2, .none)  // a pair's 4 bytes as R G B A, as uploaded
-        case .rgba: (fourcc, width, swizzle) = ("AB24", frame.width, .none)
-        case .bgra: (fourcc, width, swizzle) = ("AR24", frame.width, .none)            // B G R A in memory
-        case .grey, .bayer8: (fourcc, width, swizzle) = ("R8  ", frame.width, .gray)
-        case .bayer16: (fourcc, width, swizzle) = ("GR88", frame.width, .grayAlpha)    // low byte, high byte
-        case .nv12, .rgb24: return nil
+        case .yuyv, .uyvy, .yvyu, .vyuy: texels = [("AB24", (frame.width + 1) / 2, frame.height, .none)]  // a pair's 4 bytes as R G B A, as uploaded
+        case .nv12, .nv21, .nv16, .nv61:
+            let chroma = frame.format.planeLayouts(width: frame.width, height: frame.height)[1]
+            texels = [("R8  ", frame.width, frame.height, .gray), ("GR88", chroma.bytesPerRow / 2, chroma.rows, .grayAlpha)]
+        case .rgba: texels = [("AB24", frame.width, frame.height, .none)]
+        case .bgra: texels = [("AR24", frame.width, frame.height, .none)]            // B G R A in memory
+        case .grey, .bayer8: texels = [("R8  ", frame.width, frame.height, .gray)]
+        case .bayer16: texels = [("GR88", frame.width, frame.height, .grayAlpha)]    // low byte, high byte
+        case .rgb24: return nil
         }
-        return DMABufImporter.Layout(fourcc: FourCC.code(fourcc), width: width, height: frame.height, pitch: plane.bytesPerRow, offset: dmabuf.offset,
-                                     filter: frame.format.isYUV || frame.format.isMosaic ? GL_NEAREST : GL_LINEAR, swizzle: swizzle)
+        var layouts: [(plane: DMABufPlane, layout: DMABufImporter.Layout)] = []
+        for (plane, t) in zip(frame.planes, texels) {
+            guard let dmabuf = plane.dmabuf else { return nil }
+            layouts.append((dmabuf, DMABufImporter.Layout(fourcc: FourCC.code(t.fourcc), width: t.width, height: t.height, pitch: plane.bytesPerRow,
+                                                          offset: dmabuf.offset, filter: frame.format.isYUV || frame.format.isMosaic ? GL_NEAREST : GL_LINEAR,
+                                                          swizzle: t.swizzle)))
+        }
+        return layouts.count == texels.count ? layouts : nil
     }
 
     /// The texture for `frame` by dma-buf import, or nil when it is to be copied.
@@ -410,14 +422,16 @@ public final class TextureCache {
         if !importVerified, let copyReason { return try fallBack(copyReason) }
         guard let importer = gpu.importer else { return try fallBack("no dma-buf import") }
         if let why = Self.notImported(frame.format, glesMajorVersion: gpu.glesMajorVersion) { return try fallBack(why) }
-        guard let layout = importLayout(for: frame), let dmabuf = frame.planes[0].dmabuf else {
-            return try fallBack("the frame's planes are not in one dma-buf")
+        guard let layouts = importLayouts(for: frame) else {
+            return try fallBack("the frame's planes are not all in dma-bufs")
         }
         // The imported texture, converted where the format needs a pass.
         func draw() throws -> TextureView {
-            let texture = try importer.texture(for: dmabuf, layout: layout)
+            let textures = try layouts.map { try importer.texture(for: $0.plane, layout: $0.layout) }
+            let texture = textures[0]
             if frame.format.isYUV {
-                return try convert(frame, on: gpu, program: pairProgram(frame.format), planes: texture, 0, rect: rect, region: region, transform: transform)
+                return try convert(frame, on: gpu, program: yuvProgram(frame.format), planes: texture, textures.count > 1 ? textures[1] : 0,
+                                   rect: rect, region: region, transform: transform)
             }
             if frame.format.isMosaic { return try demosaic(frame, texture: texture, on: gpu, rect: rect, region: region) }
             return TextureView(name: texture, width: frame.width, height: frame.height, region: region)
@@ -468,8 +482,9 @@ public final class TextureCache {
         case .rgb24: specs = [(GLenum(GL_RGB), frame.width, frame.height)]
         case .grey: specs = [(GLenum(GL_LUMINANCE), frame.width, frame.height)]
         case .yuyv, .uyvy, .yvyu, .vyuy: specs = [(GLenum(GL_RGBA), (frame.width + 1) / 2, frame.height)]
-        case .nv12: specs = [(GLenum(GL_LUMINANCE), frame.width, frame.height),
-                             (GLenum(GL_LUMINANCE_ALPHA), (frame.width + 1) / 2, (frame.height + 1) / 2)]
+        case .nv12, .nv21, .nv16, .nv61:
+            let chroma = frame.format.planeLayouts(width: frame.width, height: frame.height)[1]
+            specs = [(GLenum(GL_LUMINANCE), frame.width, frame.height), (GLenum(GL_LUMINANCE_ALPHA), chroma.bytesPerRow / 2, chroma.rows)]
         case .bayer8: specs = [(GLenum(GL_LUMINANCE), frame.width, frame.height)]
         case .bayer16: specs = [(GLenum(GL_LUMINANCE_ALPHA), frame.width, frame.height)]
         }
@@ -533,8 +548,9 @@ final class YUVProgram {
     private var transform: RGBTransform?
     private var frameSize = (0, 0)
 
-    init(fragment: String, name: String) throws {
-        program = try ShaderProgram(vertex: ShaderSource.yuvVertex, fragment: fragment, vertexName: "yuv.vert", fragmentName: name)
+    /// `defines`: lines put before both shaders' sources, choosing the layout they read.
+    init(fragment: String, name: String, defines: String = "") throws {
+        program = try ShaderProgram(vertex: defines + ShaderSource.yuvVertex, fragment: defines + fragment, vertexName: "yuv.vert", fragmentName: name)
         program.use()
         size = program.location("u_size")
         matrix = program.location("u_yuv_to_rgb")

@@ -12,7 +12,8 @@ public enum FormatConverter {
         let dst = target.mutablePlane(0)
         var rows = (wanted ?? 0..<h).clamped(to: 0..<h)
         var columns = (wantedColumns ?? 0..<w).clamped(to: 0..<w)
-        if target.format == .nv12 { rows = (rows.lowerBound & ~1)..<min(h, (rows.upperBound + 1) & ~1) }
+        let chroma = target.format.chromaLayout
+        if chroma?.fullHeight == false { rows = (rows.lowerBound & ~1)..<min(h, (rows.upperBound + 1) & ~1) }
         if target.format.isYUV { columns = (columns.lowerBound & ~1)..<min(w, (columns.upperBound + 1) & ~1) }
         guard !rows.isEmpty, !columns.isEmpty else { return }
         var memo = LastColor()
@@ -44,25 +45,28 @@ public enum FormatConverter {
                 }
             case .bayer8, .bayer16:
                 preconditionFailure("raw Bayer needs its pattern: mosaic test frames with BayerMosaic")
-            case .nv12:
+            case .nv12, .nv21, .nv16, .nv61:
                 for x in columns {
                     dst[y * w + x] = memo.yuv(pixel(src, w, x, y), colorSpace).y
                 }
             }
         }
-        if target.format == .nv12 {
+        if let chroma {
             let uv = target.mutablePlane(1)
             let uvStride = target.planes[1].bytesPerRow
-            for cy in (rows.lowerBound / 2)..<((rows.upperBound + 1) / 2) {
+            // A chroma sample covers 2x2 pixels (4:2:0) or 2x1 (4:2:2).
+            let tall = chroma.fullHeight ? 1 : 2, (uAt, vAt) = chroma.vFirst ? (1, 0) : (0, 1)
+            for cy in (rows.lowerBound / tall)..<((rows.upperBound + tall - 1) / tall) {
                 for cx in (columns.lowerBound / 2)..<((columns.upperBound + 1) / 2) {
                     var su = 0, sv = 0
-                    for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
-                        let p = pixel(src, w, min(cx * 2 + dx, w - 1), min(cy * 2 + dy, h - 1))
-                        let c = memo.yuv(p, colorSpace)
-                        su += Int(c.u); sv += Int(c.v)
+                    for dy in 0..<tall {
+                        for dx in 0..<2 {
+                            let c = memo.yuv(pixel(src, w, min(cx * 2 + dx, w - 1), min(cy * tall + dy, h - 1)), colorSpace)
+                            su += Int(c.u); sv += Int(c.v)
+                        }
                     }
-                    uv[cy * uvStride + cx * 2] = UInt8((su + 2) / 4)
-                    uv[cy * uvStride + cx * 2 + 1] = UInt8((sv + 2) / 4)
+                    uv[cy * uvStride + cx * 2 + uAt] = UInt8((su + tall) / (2 * tall))
+                    uv[cy * uvStride + cx * 2 + vAt] = UInt8((sv + tall) / (2 * tall))
                 }
             }
         }

@@ -14,7 +14,7 @@ public struct Plane {
 
 /// A plane's place in a dma-buf: the file descriptor and the byte offset of
 /// the plane's first row. The descriptor stays open as long as the source.
-public struct DMABufPlane: Equatable, Sendable {
+public struct DMABufPlane: Hashable, Sendable {
     public var fd: Int32
     public var offset: Int
 

@@ -30,7 +30,7 @@ public final class FrameRepacker {
     @discardableResult
     public func repack(_ planes: [Plane], into target: FrameBuffer) -> RawBayer? {
         guard let isp, let mosaic = format.mosaic else {
-            if output == format.native { format.repack(planes, into: target) } else { copyRows(planes[0], into: target) }
+            if output == format.native { format.repack(planes, into: target) } else { copyRows(planes, into: target) }
             return nil
         }
         guard output.isMosaic else {
@@ -42,7 +42,7 @@ public final class FrameRepacker {
         if format.isMIPIPacked {
             MIPIUnpacker.unpack(planes[0], bits: mosaic.bits, width: target.width, height: target.height, into: out, bytesPerRow: outRow)
         } else {
-            copyRows(planes[0], into: target)
+            copyRows(planes, into: target)
         }
         let gains = isp.gains(for: target.planes[0], mosaic: mosaic, width: target.width, height: target.height)
         return RawBayer(format: format.unpacked, settings: isp.settings, gains: gains)
@@ -56,12 +56,13 @@ public final class FrameRepacker {
         return RawBayer(format: format, settings: isp.settings, gains: gains)
     }
 
-    /// A frame left as it is, its rows copied into `target` (one plane, of `output`).
-    private func copyRows(_ plane: Plane, into target: FrameBuffer) {
-        let out = target.mutablePlane(0).baseAddress!, outRow = target.planes[0].bytesPerRow
-        let rowBytes = output.planeLayouts(width: target.width, height: target.height)[0].bytesPerRow
-        for y in 0..<target.height {
-            (out + y * outRow).copyMemory(from: plane.bytes.baseAddress! + y * plane.bytesPerRow, byteCount: rowBytes)
+    /// A frame left as it is, the rows of each plane copied into `target` (of `output`).
+    private func copyRows(_ planes: [Plane], into target: FrameBuffer) {
+        for (index, layout) in output.planeLayouts(width: target.width, height: target.height).enumerated() {
+            let out = target.mutablePlane(index).baseAddress!, outRow = target.planes[index].bytesPerRow
+            for y in 0..<layout.rows {
+                (out + y * outRow).copyMemory(from: planes[index].bytes.baseAddress! + y * planes[index].bytesPerRow, byteCount: layout.bytesPerRow)
+            }
         }
     }
 

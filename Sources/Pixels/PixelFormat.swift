@@ -23,6 +23,11 @@ public enum PixelFormat: String, CaseIterable, Sendable {
     /// shader, which reads each order (`pairOrder`); the CPU's conversions read
     /// YUYV, into which `RepackedFormat` repacks them otherwise. Not a format a user names.
     case uyvy, yvyu, vyuy
+    /// Semi-planar Y'CbCr in the other chroma orders and heights: NV21 (4:2:0,
+    /// V before U), NV16 (4:2:2: a chroma row for each luma row) and NV61
+    /// (both), handed on as the camera gave them for the conversion shader,
+    /// which reads each (`chromaLayout`), as `uyvy` is. Not a format a user names.
+    case nv21, nv16, nv61
 
     public var name: String { rawValue }
 
@@ -44,7 +49,20 @@ public enum PixelFormat: String, CaseIterable, Sendable {
 
     public static var validNames: String { named.map(\.rawValue).joined(separator: ", ") }
 
-    public var isYUV: Bool { self == .nv12 || pairOrder != nil }
+    public var isYUV: Bool { pairOrder != nil || chromaLayout != nil }
+
+    /// Semi-planar (a Y plane, then one of interleaved chroma): whether V
+    /// comes before U, and whether the chroma plane has a row for every luma
+    /// row (4:2:2) rather than for every two (4:2:0); nil for the other layouts.
+    public var chromaLayout: (vFirst: Bool, fullHeight: Bool)? {
+        switch self {
+        case .nv12: (false, false)
+        case .nv21: (true, false)
+        case .nv16: (false, true)
+        case .nv61: (true, true)
+        default: nil
+        }
+    }
 
     /// Packed 4:2:2: where Y0, U (Cb), Y1 and V (Cr) sit in the 4 bytes of
     /// each pair of pixels; nil for the other layouts.
@@ -75,6 +93,9 @@ public enum PixelFormat: String, CaseIterable, Sendable {
         case .uyvy: "UYVY"
         case .yvyu: "YVYU"
         case .vyuy: "VYUY"
+        case .nv21: "NV21"
+        case .nv16: "NV16"
+        case .nv61: "NV61"
         }
     }
 
@@ -82,7 +103,8 @@ public enum PixelFormat: String, CaseIterable, Sendable {
     public func planeLayouts(width: Int, height: Int) -> [(bytesPerRow: Int, rows: Int)] {
         switch self {
         case .yuyv, .uyvy, .yvyu, .vyuy: [(((width + 1) / 2) * 4, height)]
-        case .nv12: [(width, height), (((width + 1) / 2) * 2, (height + 1) / 2)]
+        case .nv12, .nv21: [(width, height), (((width + 1) / 2) * 2, (height + 1) / 2)]
+        case .nv16, .nv61: [(width, height), (((width + 1) / 2) * 2, height)]
         case .rgba, .bgra: [(width * 4, height)]
         case .rgb24: [(width * 3, height)]
         case .grey, .bayer8: [(width, height)]

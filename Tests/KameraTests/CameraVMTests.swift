@@ -34,11 +34,11 @@ final class CameraVMTests: XCTestCase {
     v4l2-ctl -d $D --get-fmt-video > fmt-after.txt
     $K render --camera $D --fps max --input-size 1920x1080 --frames 1 --size 32x32 -o slowmax.png 2> slowmax.log; echo $? > slowmax.rc
     $K render -v --camera $D --fps max --frames 20 --cube --size 1024x1024 -o slow-%02d.png 2> slow.log
-    for f in yuyv bgra grey; do
+    for f in yuyv nv12 bgra grey; do
       $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format $f --input-size 640x480 --frames 3 --upload dmabuf --save-input dm-$f.raw -o dm-$f-%d.png 2> dm-$f.log
     done
     $K render --gpu gbm:/dev/dri/card0 --camera $D --format grey --input-size 640x480 --frames 3 --upload dmabuf --size 200x200 --save-input dm-small.raw -o dm-small-%d.png
-    $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format nv12 --input-size 640x480 -o dm-nv12.png 2> dm-nv12.log
+    $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format rgb24 --input-size 640x480 -o dm-rgb24.png 2> dm-rgb24.log
     $K render -v --gpu gbm:/dev/dri/card0 --gles 2 --camera $D --format grey --input-size 640x480 -o dm-grey2.png 2> dm-grey2.log
     $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format uyvy --input-size 640x480 -o dm-uyvy.png 2> dm-uyvy.log
     $K render -v --camera $D --format yuyv --input-size 640x480 -o dm-device.png 2> dm-device.log
@@ -321,7 +321,7 @@ final class CameraVMTests: XCTestCase {
     /// that the GPU imports. The PNGs match the CPU reference of the raw frame
     /// and the copy path on the same frame.
     func testDMABufImportMatchesCopyAndReference() throws {
-        for format in [PixelFormat.yuyv, .bgra, .grey] {
+        for format in [PixelFormat.yuyv, .nv12, .bgra, .grey] {
             let log = try file("dm-\(format.name).log")
             XCTAssertTrue(log.contains("upload: dmabuf (camera buffers: dma-buf from /dev/dri/card0)"), log)
             XCTAssertTrue(log.contains("upload dmabuf"), "status line names the path: \(log)")
@@ -346,9 +346,9 @@ final class CameraVMTests: XCTestCase {
 
     /// Where import is not possible or known bad, frames are copied and the log says why.
     func testCopyFallbackSaysWhy() throws {
-        let nv12 = try file("dm-nv12.log")
-        XCTAssertTrue(nv12.contains("frames are copied: NV12 frames are not imported"), nv12)
-        XCTAssertTrue(nv12.contains("upload: copy (camera buffers: mmap)"), nv12)
+        let rgb24 = try file("dm-rgb24.log")
+        XCTAssertTrue(rgb24.contains("frames are copied: RGB3 frames are not imported"), rgb24)
+        XCTAssertTrue(rgb24.contains("upload: copy (camera buffers: mmap)"), rgb24)
         let grey = try file("dm-grey2.log")
         XCTAssertTrue(grey.contains("frames are copied: GREY frames are imported only with OpenGL ES 3 (texture swizzle), and the context is OpenGL ES 2"), grey)
         let uyvy = try file("dm-uyvy.log")

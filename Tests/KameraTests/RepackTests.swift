@@ -66,37 +66,37 @@ final class RepackTests: KameraProcessTestCase {
         }
     }
 
-    /// UYVY, YVYU and VYUY for a GPU that converts YUV: handed on as they are
-    /// (`FrameRepacker` copies the rows of a file's frame, no repack), and the
-    /// layouts Kamera makes and reads of them agree with the test's own byte
-    /// orders: the converter's test frames and the analysers' luma.
-    func testOtherPairOrdersAreHandedOnAsTheyAreForTheGPU() throws {
+    /// UYVY, YVYU, VYUY, NV21, NV16 and NV61 for a GPU that converts YUV:
+    /// handed on as they are (`FrameRepacker` copies the rows of a file's
+    /// frame, no repack), and the layouts Kamera makes and reads of them agree
+    /// with the test's own byte orders: the converter's test frames and the analysers' luma.
+    func testOtherYUVLayoutsAreHandedOnAsTheyAreForTheGPU() throws {
         var onGPU = ISPSettings()
         onGPU.onGPU = true
-        let formats: [(RepackedFormat, PixelFormat)] = [(.uyvy, .uyvy), (.yvyu, .yvyu), (.vyuy, .vyuy)]
+        let formats: [(RepackedFormat, PixelFormat)] = [(.uyvy, .uyvy), (.yvyu, .yvyu), (.vyuy, .vyuy), (.nv21, .nv21), (.nv16, .nv16), (.nv61, .nv61)]
         for (w, h) in sizes {
-            let (_, yuyv) = randomFrame(.yuyv, width: w, height: h)
             let rgba = FrameBuffer(format: .rgba, width: w, height: h)
             for i in 0..<rgba.allBytes.count { rgba.allBytes[i] = UInt8(truncatingIfNeeded: i &* 37 &+ i / 7) }
-            let madeYUYV = FrameBuffer(format: .yuyv, width: w, height: h)
-            FormatConverter.convert(rgba: rgba, to: madeYUYV, colorSpace: .bt601Limited)
-            var yuyvLuma = [UInt8](repeating: 0, count: w * h)
-            LumaCopy.copy(yuyv.frame(sequence: 0, timestamp: 0), into: &yuyvLuma)
             for (wire, pixels) in formats {
+                let (nativeFrame, native) = randomFrame(wire.native, width: w, height: h)
+                let madeNative = FrameBuffer(format: wire.native, width: w, height: h)
+                FormatConverter.convert(rgba: rgba, to: madeNative, colorSpace: .bt601Limited)
+                var nativeLuma = [UInt8](repeating: 0, count: w * h)
+                LumaCopy.copy(nativeFrame, into: &nativeLuma)
                 let repacker = FrameRepacker(format: wire, isp: onGPU)
                 XCTAssertEqual(repacker.output, pixels, "\(wire)")
                 XCTAssertEqual(repacker.path, "converted on the GPU as it is")
-                XCTAssertEqual(FrameRepacker(format: wire).output, .yuyv, "\(wire) on the CPU")
-                let bytes = wireBytes(wire, from: yuyv)
+                XCTAssertEqual(FrameRepacker(format: wire).output, wire.native, "\(wire) on the CPU")
+                let bytes = wireBytes(wire, from: native)
                 let target = FrameBuffer(format: pixels, width: w, height: h)
                 bytes.withUnsafeBytes { _ = repacker.repack(wire.planes(in: $0, width: w, height: h), into: target) }
                 XCTAssertEqual(Array(target.allBytes), bytes, "\(wire) \(w)x\(h): copied as it is")
                 var luma = [UInt8](repeating: 0, count: w * h)
                 LumaCopy.copy(target.frame(sequence: 0, timestamp: 0), into: &luma)
-                XCTAssertEqual(luma, yuyvLuma, "\(wire) \(w)x\(h): luma")
+                XCTAssertEqual(luma, nativeLuma, "\(wire) \(w)x\(h): luma")
                 let made = FrameBuffer(format: pixels, width: w, height: h)
                 FormatConverter.convert(rgba: rgba, to: made, colorSpace: .bt601Limited)
-                XCTAssertEqual(Array(made.allBytes), wireBytes(wire, from: madeYUYV), "\(wire) \(w)x\(h): test frames")
+                XCTAssertEqual(Array(made.allBytes), wireBytes(wire, from: madeNative), "\(wire) \(w)x\(h): test frames")
             }
         }
     }
@@ -139,8 +139,8 @@ final class RepackTests: KameraProcessTestCase {
 
     /// Raw files through the command: each repacked format renders the same
     /// pixels as the native file it was laid out from, whether YUV becomes RGB
-    /// on the CPU or in the shader (which reads UYVY, YVYU and VYUY as they
-    /// are); a truncated one is refused.
+    /// on the CPU or in the shaders (which read UYVY, YVYU, VYUY, NV21, NV16
+    /// and NV61 as they are); a truncated one is refused.
     func testRawFilesRenderAsTheirNativeFrames() throws {
         let (w, h) = (64, 36)
         func render(_ name: String, format: String, bytes: [UInt8], conversion: String) throws -> [UInt8] {
@@ -149,8 +149,8 @@ final class RepackTests: KameraProcessTestCase {
             let result = try run.run(["render", "--input", file.path, "--format", format, "--input-size", "\(w)x\(h)", "--crop", "none",
                                       "--frames", "2", "--yuv-conversion", conversion, "-o", "\(name)-\(conversion)-%d.png", "-v"])
             XCTAssertEqual(result.status, 0, "\(name): \(result.stderr)")
-            if RepackedFormat(name: format)?.readOnGPU.map({ !$0.isMosaic }) == true {
-                let path = conversion == "shader" ? "converted on the GPU as it is" : "repacked to yuyv"
+            if let repacked = RepackedFormat(name: format), repacked.readOnGPU.map({ !$0.isMosaic }) == true {
+                let path = conversion == "shader" ? "converted on the GPU as it is" : "repacked to \(repacked.native.name)"
                 XCTAssertTrue(result.stderr.contains(path), "\(name) \(conversion): \(result.stderr)")
             }
             let frame = try XCTUnwrap(try ImageSource(path: run.folder.appendingPathComponent("\(name)-\(conversion)-1.png").path).nextFrame())

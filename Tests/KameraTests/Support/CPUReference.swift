@@ -39,8 +39,8 @@ enum CPUReference {
         return SIMD4(color.x, color.y, color.z, 1).clamped(lowerBound: .zero, upperBound: .one)
     }
 
-    /// The Y'CbCr samples of pixel (x, y) of a packed 4:2:2 or NV12 frame: its own
-    /// luma and the chroma of its pair (4:2:2) or 2x2 block (NV12).
+    /// The Y'CbCr samples of pixel (x, y) of a packed 4:2:2 or semi-planar
+    /// frame: its own luma and the chroma of its pair or 2x2 block.
     static func samples(_ frame: Frame, _ x: Int, _ y: Int) -> (y: UInt8, u: UInt8, v: UInt8) {
         // Where Y0, U, Y1 and V sit in each pair's 4 bytes, as the V4L2 names spell them.
         let pairs: [PixelFormat: [Int]] = [.yuyv: [0, 1, 2, 3], .uyvy: [1, 0, 3, 2], .yvyu: [0, 3, 2, 1], .vyuy: [1, 2, 3, 0]]
@@ -49,10 +49,12 @@ enum CPUReference {
             let at = pairs[frame.format]!
             let row = frame.planes[0].bytes, o = y * frame.planes[0].bytesPerRow + (x / 2) * 4
             return (row[o + (x % 2 == 0 ? at[0] : at[2])], row[o + at[1]], row[o + at[3]])
-        case .nv12:
+        case .nv12, .nv21, .nv16, .nv61:
+            // 4:2:0 (NV12, NV21) has a chroma row for each two luma rows; NV21 and NV61 keep V first.
             let luma = frame.planes[0], chroma = frame.planes[1]
-            let c = (y / 2) * chroma.bytesPerRow + (x / 2) * 2
-            return (luma.bytes[y * luma.bytesPerRow + x], chroma.bytes[c], chroma.bytes[c + 1])
+            let c = (frame.format == .nv16 || frame.format == .nv61 ? y : y / 2) * chroma.bytesPerRow + (x / 2) * 2
+            let (u, v) = frame.format == .nv21 || frame.format == .nv61 ? (c + 1, c) : (c, c + 1)
+            return (luma.bytes[y * luma.bytesPerRow + x], chroma.bytes[u], chroma.bytes[v])
         default:
             fatalError("not a YUV frame")
         }
