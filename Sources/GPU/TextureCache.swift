@@ -383,31 +383,28 @@ public final class TextureCache {
         return gpu.converted.asTexture
     }
 
-    /// How each plane of a frame is imported: the DRM format whose texels the
-    /// copy path's texture has too, sampled the same way, so the same shaders
-    /// read both. R8 and GR88 read as the copied GL_LUMINANCE and
-    /// GL_LUMINANCE_ALPHA textures do by swizzle. Nil when a plane is not in a dma-buf.
-    private func importLayouts(for frame: Frame) -> [(plane: DMABufPlane, layout: DMABufImporter.Layout)]? {
-        let texels: [(fourcc: String, width: Int, height: Int, swizzle: DMABufImporter.Swizzle)]
+    /// How plane `index` of a frame is imported: the DRM format whose texels
+    /// the copy path's texture has too, sampled the same way, so the same
+    /// shaders read both. R8 and GR88 read as the copied GL_LUMINANCE and
+    /// GL_LUMINANCE_ALPHA textures do by swizzle. Nil when the plane is not in
+    /// a dma-buf or the format is not imported. Called each frame: it allocates nothing.
+    private func importLayout(for frame: Frame, plane index: Int) -> (plane: DMABufPlane, layout: DMABufImporter.Layout)? {
+        guard index < frame.planes.count, let dmabuf = frame.planes[index].dmabuf else { return nil }
+        let (fourcc, width, height, swizzle): (String, Int, Int, DMABufImporter.Swizzle)
         switch frame.format {
-        case .yuyv, .uyvy, .yvyu, .vyuy: texels = [("AB24", (frame.width + 1) / 2, frame.height, .none)]  // a pair's 4 bytes as R G B A, as uploaded
+        case .yuyv, .uyvy, .yvyu, .vyuy: (fourcc, width, height, swizzle) = ("AB24", (frame.width + 1) / 2, frame.height, .none)  // a pair's 4 bytes as R G B A
         case .nv12, .nv21, .nv16, .nv61:
             let chroma = frame.format.planeLayouts(width: frame.width, height: frame.height)[1]
-            texels = [("R8  ", frame.width, frame.height, .gray), ("GR88", chroma.bytesPerRow / 2, chroma.rows, .grayAlpha)]
-        case .rgba: texels = [("AB24", frame.width, frame.height, .none)]
-        case .bgra: texels = [("AR24", frame.width, frame.height, .none)]            // B G R A in memory
-        case .grey, .bayer8: texels = [("R8  ", frame.width, frame.height, .gray)]
-        case .bayer16: texels = [("GR88", frame.width, frame.height, .grayAlpha)]    // low byte, high byte
+            (fourcc, width, height, swizzle) = index == 0 ? ("R8  ", frame.width, frame.height, .gray) : ("GR88", chroma.bytesPerRow / 2, chroma.rows, .grayAlpha)
+        case .rgba: (fourcc, width, height, swizzle) = ("AB24", frame.width, frame.height, .none)
+        case .bgra: (fourcc, width, height, swizzle) = ("AR24", frame.width, frame.height, .none)            // B G R A in memory
+        case .grey, .bayer8: (fourcc, width, height, swizzle) = ("R8  ", frame.width, frame.height, .gray)
+        case .bayer16: (fourcc, width, height, swizzle) = ("GR88", frame.width, frame.height, .grayAlpha)    // low byte, high byte
         case .rgb24: return nil
         }
-        var layouts: [(plane: DMABufPlane, layout: DMABufImporter.Layout)] = []
-        for (plane, t) in zip(frame.planes, texels) {
-            guard let dmabuf = plane.dmabuf else { return nil }
-            layouts.append((dmabuf, DMABufImporter.Layout(fourcc: FourCC.code(t.fourcc), width: t.width, height: t.height, pitch: plane.bytesPerRow,
-                                                          offset: dmabuf.offset, filter: frame.format.isYUV || frame.format.isMosaic ? GL_NEAREST : GL_LINEAR,
-                                                          swizzle: t.swizzle)))
-        }
-        return layouts.count == texels.count ? layouts : nil
+        return (dmabuf, DMABufImporter.Layout(fourcc: FourCC.code(fourcc), width: width, height: height, pitch: frame.planes[index].bytesPerRow,
+                                              offset: dmabuf.offset, filter: frame.format.isYUV || frame.format.isMosaic ? GL_NEAREST : GL_LINEAR,
+                                              swizzle: swizzle))
     }
 
     /// The texture for `frame` by dma-buf import, or nil when it is to be copied.
@@ -422,16 +419,17 @@ public final class TextureCache {
         if !importVerified, let copyReason { return try fallBack(copyReason) }
         guard let importer = gpu.importer else { return try fallBack("no dma-buf import") }
         if let why = Self.notImported(frame.format, glesMajorVersion: gpu.glesMajorVersion) { return try fallBack(why) }
-        guard let layouts = importLayouts(for: frame) else {
+        // Semi-planar frames import their chroma plane as a second texture.
+        let twoPlanes = frame.format.chromaLayout != nil
+        guard let first = importLayout(for: frame, plane: 0), let second = twoPlanes ? importLayout(for: frame, plane: 1) : first else {
             return try fallBack("the frame's planes are not all in dma-bufs")
         }
         // The imported texture, converted where the format needs a pass.
         func draw() throws -> TextureView {
-            let textures = try layouts.map { try importer.texture(for: $0.plane, layout: $0.layout) }
-            let texture = textures[0]
+            let texture = try importer.texture(for: first.plane, layout: first.layout)
             if frame.format.isYUV {
-                return try convert(frame, on: gpu, program: yuvProgram(frame.format), planes: texture, textures.count > 1 ? textures[1] : 0,
-                                   rect: rect, region: region, transform: transform)
+                let chroma = twoPlanes ? try importer.texture(for: second.plane, layout: second.layout) : 0
+                return try convert(frame, on: gpu, program: yuvProgram(frame.format), planes: texture, chroma, rect: rect, region: region, transform: transform)
             }
             if frame.format.isMosaic { return try demosaic(frame, texture: texture, on: gpu, rect: rect, region: region) }
             return TextureView(name: texture, width: frame.width, height: frame.height, region: region)
