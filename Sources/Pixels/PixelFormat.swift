@@ -90,12 +90,7 @@ public enum PixelFormat: String, CaseIterable, Sendable {
         case .grey: "GREY"
         case .bayer8: "BA81"
         case .bayer16: "BYR2"
-        case .uyvy: "UYVY"
-        case .yvyu: "YVYU"
-        case .vyuy: "VYUY"
-        case .nv21: "NV21"
-        case .nv16: "NV16"
-        case .nv61: "NV61"
+        case .uyvy, .yvyu, .vyuy, .nv21, .nv16, .nv61: RepackedFormat(rawValue: rawValue)!.fourcc  // the camera's format, handed on as it is
         }
     }
 
