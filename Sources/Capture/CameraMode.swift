@@ -7,11 +7,13 @@ public struct CameraMode: Equatable, Sendable {
     public let reading: InputFormat
     /// The camera's V4L2 code for it, as the driver lists it ("YUYV", "Y16 ").
     public let fourcc: String
-    /// The layout frames are handed on in.
+    /// The layout frames are handed on in once repacked or decoded
+    /// (`handedOn(convertsOnGPU:)` for frames the GPU reads as they are).
     public let format: PixelFormat
     /// The compressed format, decoded on the CPU; nil for the others.
     public let compressed: CompressedFormat?
-    /// The format each frame is repacked from into `format`, nil when read as it is.
+    /// The camera's format when Kamera does not read it natively (repacked into
+    /// `format`, or read as it is by the GPU: `isReadInPlace`); nil for the others.
     public let repacked: RepackedFormat?
     /// Converted to RGB24 by libv4lconvert, the fallback for formats Kamera does not read itself.
     public let viaLibV4L: Bool
@@ -19,15 +21,15 @@ public struct CameraMode: Equatable, Sendable {
     /// Frames reach Kamera in memory of its own (decoded, repacked or converted), not in the driver's buffers.
     public var isConverted: Bool { isCompressed || repacked != nil || viaLibV4L }
     /// Frames the GPU's conversion reads as the driver gave them
-    /// (`RepackedFormat.readOnGPU`: other orders of packed 4:2:2, raw Bayer
-    /// not MIPI-packed), when `convertsOnGPU`: handed on in the driver's buffers,
+    /// (`RepackedFormat.readOnGPU`: other orders of packed 4:2:2, NV21, NV16,
+    /// NV61, raw Bayer not MIPI-packed), when `convertsOnGPU`: handed on in the driver's buffers,
     /// like a native format, with only a Bayer frame's statistics read on the CPU.
     public func isReadInPlace(convertsOnGPU: Bool) -> Bool {
         convertsOnGPU && repacked?.readOnGPU != nil
     }
     /// Frames reach Kamera in memory of its own rather than in the driver's buffers.
     public func isConverted(convertsOnGPU: Bool) -> Bool { isConverted && !isReadInPlace(convertsOnGPU: convertsOnGPU) }
-    /// The layout frames are handed on in.
+    /// The layout frames are handed on in, as they are or repacked.
     public func handedOn(convertsOnGPU: Bool) -> PixelFormat {
         isReadInPlace(convertsOnGPU: convertsOnGPU) ? repacked!.readOnGPU! : format
     }

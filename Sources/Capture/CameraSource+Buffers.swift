@@ -86,7 +86,7 @@ extension CameraSource {
                 try queue(index)
                 continue
             }
-            // Exported only for raw Bayer handed on in place; each plane keeps its place in the dma-buf.
+            // Exported only for formats the GPU reads in place (Bayer, UYVY, NV21...); each plane keeps its place in the dma-buf.
             bufferPlanes.append(repacked.planes(in: UnsafeRawBufferPointer(memory), width: mode.width, height: mode.height, bytesPerRow: bytesPerRow).map { plane in
                 Plane(bytes: plane.bytes, bytesPerRow: plane.bytesPerRow,
                       dmabuf: fd.map { DMABufPlane(fd: $0, offset: UnsafeRawPointer(plane.bytes.baseAddress!) - UnsafeRawPointer(memory.baseAddress!)) })

@@ -12,7 +12,8 @@ final class CameraBufferPlan {
     private let context: GPUContext
     private let canImport: Bool
     /// The GPU converts YUV and demosaics raw Bayer, so formats it reads as the
-    /// driver gave them are not repacked (not on a software renderer).
+    /// driver gave them are not repacked (not on a software renderer unless
+    /// `--yuv-conversion shader`).
     private let convertsOnGPU: Bool
     /// Why the frames will be copied, when they will.
     private(set) var reason: String?

@@ -41,8 +41,8 @@ public struct SourceOptions: Equatable {
     /// renderer's GPU can import them (see `CameraBufferPlan`); `note` hears why
     /// a camera's frames will be copied instead.
     public func makeSource(for renderer: FrameRenderer? = nil, note: (String) -> Void = { _ in }) throws -> FrameSource {
-        // Raw Bayer is demosaiced where YUV is converted: in the texture cache's shaders, which read other
-        // orders of packed 4:2:2 as they are, or on the CPU for a software renderer.
+        // Raw Bayer is demosaiced where YUV is converted: in the texture cache's shaders, which read the other
+        // orders of packed 4:2:2 and NV21, NV16, NV61 as they are, or on the CPU for a software renderer.
         var isp = self.isp
         isp.onGPU = renderer.map { !$0.cache.convertsYUVOnCPU } ?? false
         if let camera {

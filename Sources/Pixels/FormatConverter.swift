@@ -3,7 +3,7 @@
 /// pixels it covers.
 public enum FormatConverter {
     /// Converts the pixels of `source` in `rows` and `columns` (all by
-    /// default; widened to whole chroma pairs and rows for YUYV and NV12),
+    /// default; widened to whole chroma pairs, and rows for 4:2:0),
     /// leaving the rest of `target` as it is.
     public static func convert(rgba source: FrameBuffer, to target: FrameBuffer, colorSpace: YUVColorSpace,
                                rows wanted: Range<Int>? = nil, columns wantedColumns: Range<Int>? = nil) {

@@ -47,7 +47,8 @@ public final class YUVToRGBA {
 
     deinit { pixels.deallocate() }
 
-    /// The layouts it reads; other orders of packed 4:2:2 are repacked to YUYV first.
+    /// The layouts it reads; other YUV layouts are repacked into these first
+    /// when the CPU converts (the GPU's shaders read them as they are).
     public static let formats: [PixelFormat] = [.yuyv, .nv12]
 
     /// The output size for a rectangle of `width` x `height`.
