@@ -56,13 +56,11 @@ public final class FrameRepacker {
         return RawBayer(format: format, settings: isp.settings, gains: gains)
     }
 
-    /// A frame left as it is, the rows of each plane copied into `target` (of `output`).
+    /// A frame left as it is, the rows of each plane copied into `target`
+    /// (of `output`, whose planes are tight: a row is their stride).
     private func copyRows(_ planes: [Plane], into target: FrameBuffer) {
-        for (index, layout) in output.planeLayouts(width: target.width, height: target.height).enumerated() {
-            let out = target.mutablePlane(index).baseAddress!, outRow = target.planes[index].bytesPerRow
-            for y in 0..<layout.rows {
-                (out + y * outRow).copyMemory(from: planes[index].bytes.baseAddress! + y * planes[index].bytesPerRow, byteCount: layout.bytesPerRow)
-            }
+        for (source, plane) in zip(planes, target.planes) {
+            RepackedFormat.copyRows(source, into: plane, width: plane.bytesPerRow, rows: plane.bytes.count / plane.bytesPerRow)
         }
     }
 

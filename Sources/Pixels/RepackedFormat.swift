@@ -254,13 +254,13 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
                 }
             }
         case .nv21:
-            copyRows(planes[0], into: target.planes[0], width: width, rows: height)
+            Self.copyRows(planes[0], into: target.planes[0], width: width, rows: height)
             for r in 0..<(height + 1) / 2 {
                 let s = row(1, r), d = out(1, r)
                 for i in 0..<pairs { (d[2 &* i], d[2 &* i &+ 1]) = (s[2 &* i &+ 1], s[2 &* i]) }
             }
         case .yu12, .yv12:
-            copyRows(planes[0], into: target.planes[0], width: width, rows: height)
+            Self.copyRows(planes[0], into: target.planes[0], width: width, rows: height)
             let (up, vp) = self == .yu12 ? (1, 2) : (2, 1)
             for r in 0..<(height + 1) / 2 {
                 let u = row(up, r), v = row(vp, r), d = out(1, r)
@@ -345,7 +345,8 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         }
     }
 
-    private func copyRows(_ source: Plane, into target: Plane, width: Int, rows: Int) {
+    /// `rows` rows of `width` bytes from `source` into `target`, each at its own stride.
+    static func copyRows(_ source: Plane, into target: Plane, width: Int, rows: Int) {
         for r in 0..<rows {
             UnsafeMutableRawPointer(mutating: target.bytes.baseAddress! + r * target.bytesPerRow)
                 .copyMemory(from: source.bytes.baseAddress! + r * source.bytesPerRow, byteCount: width)
