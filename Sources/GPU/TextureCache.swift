@@ -293,9 +293,9 @@ public final class TextureCache {
             upload(frame, on: gpu, plane: 0, format: GLenum(GL_RGBA), bytesPerPixel: 4, width: (frame.width + 1) / 2, height: frame.height)
             return try convert(frame, on: gpu, program: yuvProgram(frame.format), planes: planes[0], 0, rect: rect, region: region, transform: transform)
         case .nv12, .nv21, .nv16, .nv61:
-            let chroma = frame.format.planeLayouts(width: frame.width, height: frame.height)[1]
+            let chroma = Self.chromaTexels(of: frame)
             upload(frame, on: gpu, plane: 0, format: GLenum(GL_LUMINANCE), bytesPerPixel: 1, width: frame.width, height: frame.height)
-            upload(frame, on: gpu, plane: 1, format: GLenum(GL_LUMINANCE_ALPHA), bytesPerPixel: 2, width: chroma.bytesPerRow / 2, height: chroma.rows)
+            upload(frame, on: gpu, plane: 1, format: GLenum(GL_LUMINANCE_ALPHA), bytesPerPixel: 2, width: chroma.width, height: chroma.height)
             return try convert(frame, on: gpu, program: yuvProgram(frame.format), planes: planes[0], planes[1], rect: rect, region: region, transform: transform)
         case .bayer8, .bayer16:
             let sixteen = frame.format == .bayer16
@@ -394,8 +394,8 @@ public final class TextureCache {
         switch frame.format {
         case .yuyv, .uyvy, .yvyu, .vyuy: (fourcc, width, height, swizzle) = ("AB24", (frame.width + 1) / 2, frame.height, .none)  // a pair's 4 bytes as R G B A
         case .nv12, .nv21, .nv16, .nv61:
-            let chroma = frame.format.planeLayouts(width: frame.width, height: frame.height)[1]
-            (fourcc, width, height, swizzle) = index == 0 ? ("R8  ", frame.width, frame.height, .gray) : ("GR88", chroma.bytesPerRow / 2, chroma.rows, .grayAlpha)
+            let chroma = Self.chromaTexels(of: frame)
+            (fourcc, width, height, swizzle) = index == 0 ? ("R8  ", frame.width, frame.height, .gray) : ("GR88", chroma.width, chroma.height, .grayAlpha)
         case .rgba: (fourcc, width, height, swizzle) = ("AB24", frame.width, frame.height, .none)
         case .bgra: (fourcc, width, height, swizzle) = ("AR24", frame.width, frame.height, .none)            // B G R A in memory
         case .grey, .bayer8: (fourcc, width, height, swizzle) = ("R8  ", frame.width, frame.height, .gray)
@@ -469,6 +469,12 @@ public final class TextureCache {
         return bytes
     }
 
+    /// The size of a semi-planar frame's chroma plane in two-byte texels (one
+    /// U, V pair each), per frame without allocating.
+    private static func chromaTexels(of frame: Frame) -> (width: Int, height: Int) {
+        ((frame.width + 1) / 2, frame.format.chromaLayout!.fullHeight ? frame.height : (frame.height + 1) / 2)
+    }
+
     /// Allocates plane textures when the frame's format or size differs from the last one.
     private func prepare(_ frame: Frame, on gpu: Device) throws {
         if let l = layout, l.format == frame.format, l.width == frame.width, l.height == frame.height { return }
@@ -481,8 +487,8 @@ public final class TextureCache {
         case .grey: specs = [(GLenum(GL_LUMINANCE), frame.width, frame.height)]
         case .yuyv, .uyvy, .yvyu, .vyuy: specs = [(GLenum(GL_RGBA), (frame.width + 1) / 2, frame.height)]
         case .nv12, .nv21, .nv16, .nv61:
-            let chroma = frame.format.planeLayouts(width: frame.width, height: frame.height)[1]
-            specs = [(GLenum(GL_LUMINANCE), frame.width, frame.height), (GLenum(GL_LUMINANCE_ALPHA), chroma.bytesPerRow / 2, chroma.rows)]
+            let chroma = Self.chromaTexels(of: frame)
+            specs = [(GLenum(GL_LUMINANCE), frame.width, frame.height), (GLenum(GL_LUMINANCE_ALPHA), chroma.width, chroma.height)]
         case .bayer8: specs = [(GLenum(GL_LUMINANCE), frame.width, frame.height)]
         case .bayer16: specs = [(GLenum(GL_LUMINANCE_ALPHA), frame.width, frame.height)]
         }
