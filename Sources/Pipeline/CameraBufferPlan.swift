@@ -56,6 +56,11 @@ final class CameraBufferPlan {
             return try copy("\(fourcc) frames are converted on the CPU into memory of Kamera's own\(why)")
         }
         let format = mode.handedOn(convertsOnGPU: convertsOnGPU)
+        if upload == .auto && !convertsOnGPU && YUVToRGBA.formats.contains(format) {
+            // An imported frame would have to be converted by the GPU's shader, which on
+            // a software renderer is many times slower than the CPU's conversion of a copy.
+            return try copy("\(fourcc) frames are converted on the CPU here, from a copy (as on a software renderer or with --yuv-conversion cpu); --yuv-conversion shader or --upload dmabuf imports them for the GPU to convert")
+        }
         if let why = TextureCache.notImported(format, glesMajorVersion: context.glesMajorVersion, fourcc: fourcc) { return try copy(why) }
         if let node = allocatingNode() { return .drm(node) }
         if context.rendersInSoftware {

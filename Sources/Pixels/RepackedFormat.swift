@@ -212,11 +212,17 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
     /// Each plane's stride and rows in one buffer, one plane after the other,
     /// the first plane's rows `bytesPerRow` apart (nil: tight) and a chroma
     /// plane's stride scaled from it as its width is (half for YU12's U and
-    /// V), as V4L2's single-planar API lays a frame out.
+    /// V, the same for NV21's interleaved pairs), as V4L2's single-planar API
+    /// lays a frame out.
     public func planeStrides(width: Int, height: Int, bytesPerRow: Int? = nil) -> [(stride: Int, rows: Int)] {
         let layouts = planeLayouts(width: width, height: height)
         let first = bytesPerRow ?? layouts[0].bytesPerRow
-        return layouts.map { (max($0.bytesPerRow, first * $0.bytesPerRow / layouts[0].bytesPerRow), $0.rows) }
+        // The ratio at an even width: at an odd one a chroma row rounds up (63
+        // pixels: 64 bytes of NV21 pairs), which is not how a padded stride scales.
+        let even = planeLayouts(width: (width + 1) / 2 * 2, height: 2)
+        return zip(layouts, even).map { layout, ratio in
+            (max(layout.bytesPerRow, first * ratio.bytesPerRow / even[0].bytesPerRow), layout.rows)
+        }
     }
 
     /// The planes of a frame of this format in `memory`, laid out as

@@ -41,6 +41,9 @@ final class CameraVMTests: XCTestCase {
     $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format rgb24 --input-size 640x480 -o dm-rgb24.png 2> dm-rgb24.log
     $K render -v --gpu gbm:/dev/dri/card0 --gles 2 --camera $D --format grey --input-size 640x480 -o dm-grey2.png 2> dm-grey2.log
     $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format uyvy --input-size 640x480 -o dm-uyvy.png 2> dm-uyvy.log
+    $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format nv12 --input-size 640x480 --frames 3 --save-input dm-auto.raw -o dm-auto-%d.png 2> dm-auto.log
+    $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format nv12 --input-size 640x480 --frames 3 --yuv-conversion shader \
+      --save-input dm-auto-shader.raw -o dm-auto-shader-%d.png 2> dm-auto-shader.log
     $K render -v --camera $D --format yuyv --input-size 640x480 -o dm-device.png 2> dm-device.log
     $K render --camera $D --format yuyv --upload dmabuf -o dm-err.png 2> dm-err.txt; echo $? > dm-err.rc
     cut -d' ' -f1 /proc/uptime > luma-before.txt
@@ -354,6 +357,19 @@ final class CameraVMTests: XCTestCase {
         let uyvy = try file("dm-uyvy.log")
         XCTAssertTrue(uyvy.contains("frames are copied: UYVY frames are converted on the CPU into memory of Kamera's own"), uyvy)
         XCTAssertTrue(uyvy.contains("upload: copy (camera buffers: mmap)"), uyvy)
+        // --upload auto on a software renderer: YUV is converted on the CPU, so it is copied, not imported
+        // (the GPU's shader would convert an imported frame); with --yuv-conversion shader it is imported.
+        let auto = try file("dm-auto.log")
+        XCTAssertTrue(auto.contains("frames are copied: NV12 frames are converted on the CPU here, from a copy"), auto)
+        XCTAssertTrue(auto.contains("upload: copy (camera buffers: mmap)"), auto)
+        let shader = try file("dm-auto-shader.log")
+        XCTAssertTrue(shader.contains("upload: dmabuf (camera buffers: dma-buf from /dev/dri/card0)"), shader)
+        XCTAssertFalse(shader.contains("frames are copied"), shader)
+        for name in ["dm-auto", "dm-auto-shader"] {
+            let frame = try RawVideoSource.lastFrame(of: try folder().appendingPathComponent("\(name).raw"), format: .nv12)
+            XCTAssertClose(try image("\(name)-2.png"), CPUReference.crop(Self.reference(frame), x: 80, y: 0, width: 480, height: 480),
+                           tolerance: 2, "\(name): NV12 vs CPU")
+        }
         let device = try file("dm-device.log")
         XCTAssertTrue(device.contains("frames are copied: the EGL display (device) cannot import dma-bufs"), device)
         XCTAssertEqual(try file("dm-err.rc").trimmingCharacters(in: .whitespacesAndNewlines), "1")

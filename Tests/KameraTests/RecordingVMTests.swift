@@ -28,12 +28,13 @@ final class RecordingVMTests: XCTestCase {
     # Sound: snd-aloop's two sides; tone.py plays a tone into one a few seconds in, Kamera records the other.
     modprobe snd-aloop
     $K devices --audio > audio-devices.txt
-    $K preview --camera $D --input-size 320x180 --fps 30 --duration 8 --size 160x160 --status-every 10 \
-      -o av.mkv --audio hw:Loopback,1,0 --analyze luma --metadata av.jsonl 2> av.log &
-    P=$!
-    # 3 s, then tone.py's second of silence: the tone comes seconds into the 8 s recording even when
-    # Kamera is slow to start (after 1 s it once came 0.2 s in, amid the start's work, and 0.46 s late).
-    sleep 3; python3 tone.py > tone.txt; wait $P
+    # tone.py makes its tone and starts playing silence first (Python is slow in the emulated VM), then
+    # plays the tone a second after Kamera's status line shows a frame analysed: sound capture starts with
+    # the first frame, so the tone comes well into the recording however slow Kamera is to start.
+    python3 tone.py av.log > tone.txt & T=$!
+    $K preview --camera $D --input-size 320x180 --fps 30 --duration 8 --size 160x160 --status-every 0.5 \
+      -o av.mkv --audio hw:Loopback,1,0 --analyze luma --metadata av.jsonl 2> av.log
+    wait $T
     ffmpeg -y -v error -i av.mkv -map 0:a -f s16le -ac 1 -ar 48000 av.raw
     frames av.mkv > av-video.txt
     ffprobe -v error -show_entries stream=codec_type,codec_name -of csv=p=0 av.mkv > av-streams.txt
@@ -61,18 +62,25 @@ final class RecordingVMTests: XCTestCase {
     frames unplug.mp4 > unplug.txt
     """
 
-    /// Plays 1 s of silence, then a 1 kHz tone for 1 s, into the loopback's
-    /// playback side through aplay, whose 20 ms buffer is kept full; prints the
+    /// Plays silence into the loopback's playback side through aplay, whose 20 ms
+    /// buffer is kept full, until the log (argument 1) shows a frame analysed
+    /// (at most 60 s), then 1 s more, then a 1 kHz tone for 1 s; prints the
     /// monotonic time the tone was written. Between the write and the sound
     /// lie the pipe (one page: 21 ms) and aplay's buffer (20 ms).
     static let tone = """
-    import fcntl, math, struct, subprocess, time
+    import fcntl, math, re, struct, subprocess, sys, time
     rate = 48000
+    silence = b"\\0" * (rate // 200 * 4)
+    tone = b"".join(struct.pack("<hh", v, v) for v in (int(12000 * math.sin(2 * math.pi * 1000 * i / rate)) for i in range(rate)))
     p = subprocess.Popen(["aplay", "-q", "-D", "hw:Loopback,0,0", "-f", "S16_LE", "-r", str(rate), "-c", "2",
                           "--buffer-time=20000", "--period-time=5000"], stdin=subprocess.PIPE)
     fcntl.fcntl(p.stdin.fileno(), 1031, 4096)  # F_SETPIPE_SZ: one page, not 64 KiB (341 ms of sound)
-    silence = b"\\0" * (rate // 200 * 4)
-    tone = b"".join(struct.pack("<hh", v, v) for v in (int(12000 * math.sin(2 * math.pi * 1000 * i / rate)) for i in range(rate)))
+    def started():
+        try: return re.search(r"analysed [1-9]", open(sys.argv[1]).read()) is not None
+        except OSError: return False
+    for i in range(12000):
+        if i % 20 == 0 and started(): break
+        p.stdin.write(silence); p.stdin.flush()
     for _ in range(200): p.stdin.write(silence); p.stdin.flush()
     t = time.monotonic()
     p.stdin.write(tone); p.stdin.flush()

@@ -108,6 +108,12 @@ final class RepackTests: KameraProcessTestCase {
         XCTAssertEqual(strides(.nv21), [384_180, 384_090])
         XCTAssertEqual(strides(.nv16), [384_180, 384_180])
         XCTAssertEqual(strides(.uyvy), [640_180], "wider than the padding: the row's own bytes")
+        // An odd width padded to 64: interleaved chroma pairs take the luma's stride, as V4L2 gives it,
+        // not the 65 bytes that scaling by the odd row's rounded-up width (64/63) gave.
+        func odd(_ f: RepackedFormat) -> [Int] { f.planeStrides(width: 63, height: 35, bytesPerRow: 64).map { $0.stride * 1000 + $0.rows } }
+        XCTAssertEqual(odd(.nv21), [64_035, 64_018])
+        XCTAssertEqual(odd(.nv61), [64_035, 64_035])
+        XCTAssertEqual(odd(.yu12), [64_035, 32_018, 32_018])
     }
 
     func testRGB565AndDeepGrayWidenByTheRoundedFormula() throws {
