@@ -11,7 +11,7 @@ final class BayerProgram {
 
     init(demosaic: ISPSettings.Demosaic) throws {
         let defines = demosaic == .malvar ? "#define MALVAR 1\n" : ""
-        program = try ShaderProgram(quadFragment: defines + ShaderSource.bayer, name: "bayer.frag (\(demosaic.rawValue))")
+        program = try ShaderProgram(quadFragment: ShaderSource.bayer, name: "bayer.frag (\(demosaic.rawValue))", defines: defines)
         program.use()
         locations = (program.location("u_size"), program.location("u_red"), program.location("u_sixteen"), program.location("u_black"),
                      program.location("u_maximum"), program.location("u_gains"), program.location("u_ccm"), program.location("u_gamma"))

@@ -12,13 +12,20 @@ public final class ShaderProgram {
     public static let texcoordAttribute: GLuint = 1
 
     /// `fragmentPlace` names the place of a line of `fragment` in errors (see `formatLog`).
+    /// `defines`: lines (`#define V_FIRST`) put before both sources; errors
+    /// still name the lines of the files.
     public init(vertex: String, fragment: String, vertexName: String = "vertex shader",
-                fragmentName: String = "fragment shader", fragmentPlace: ((Int) -> String)? = nil) throws {
+                fragmentName: String = "fragment shader", fragmentPlace: ((Int) -> String)? = nil, defines: String = "") throws {
         let watch = GPUWatchdog.begin(.compile)
         defer { GPUWatchdog.end(watch) }
-        let vs = try Self.compile(GLenum(GL_VERTEX_SHADER), vertex, name: vertexName)
+        let shift = defines.reduce(0) { $1 == "\n" ? $0 + 1 : $0 }
+        func place(_ name: String, _ inner: ((Int) -> String)?) -> ((Int) -> String)? {
+            guard shift > 0 else { return inner }
+            return { line in inner?(line - shift) ?? "\(name):\(line - shift)" }
+        }
+        let vs = try Self.compile(GLenum(GL_VERTEX_SHADER), defines + vertex, name: vertexName, place: place(vertexName, nil))
         defer { glDeleteShader(vs) }
-        let fs = try Self.compile(GLenum(GL_FRAGMENT_SHADER), fragment, name: fragmentName, place: fragmentPlace)
+        let fs = try Self.compile(GLenum(GL_FRAGMENT_SHADER), defines + fragment, name: fragmentName, place: place(fragmentName, fragmentPlace))
         defer { glDeleteShader(fs) }
         let program = glCreateProgram()
         glAttachShader(program, vs)
@@ -41,8 +48,8 @@ public final class ShaderProgram {
     }
 
     /// A fragment shader drawn on a `Quad` (with `quad.vert`).
-    public convenience init(quadFragment fragment: String, name: String) throws {
-        try self.init(vertex: ShaderSource.quadVertex, fragment: fragment, vertexName: "quad.vert", fragmentName: name)
+    public convenience init(quadFragment fragment: String, name: String, defines: String = "") throws {
+        try self.init(vertex: ShaderSource.quadVertex, fragment: fragment, vertexName: "quad.vert", fragmentName: name, defines: defines)
     }
 
     deinit { glDeleteProgram(id) }

@@ -554,7 +554,7 @@ final class YUVProgram {
 
     /// `defines`: lines put before both shaders' sources, choosing the layout they read.
     init(fragment: String, name: String, defines: String = "") throws {
-        program = try ShaderProgram(vertex: defines + ShaderSource.yuvVertex, fragment: defines + fragment, vertexName: "yuv.vert", fragmentName: name)
+        program = try ShaderProgram(vertex: ShaderSource.yuvVertex, fragment: fragment, vertexName: "yuv.vert", fragmentName: name, defines: defines)
         program.use()
         size = program.location("u_size")
         matrix = program.location("u_yuv_to_rgb")

@@ -262,6 +262,23 @@ final class ShaderHarnessTests: ScratchFolderTestCase {
         }
     }
 
+    /// Kamera's own shaders get `#define` lines before their text (the YUV
+    /// layout, the demosaic); errors still name the file's own lines.
+    func testDefinesPutFirstKeepLineNumbers() throws {
+        let vertex = "attribute vec4 a_position;\nvoid main() {\n    gl_Position = a_position * vertex_missing;\n}\n"
+        let fragment = "precision mediump float;\nvoid main() {\n    gl_FragColor = vec4(FRAGMENT_ONLY, fragment_missing);\n}\n"
+        let good = "attribute vec4 a_position;\nvoid main() {\n    gl_Position = a_position;\n}\n"
+        let defines = "#define FRAGMENT_ONLY 1.0\n#define UNUSED\n"
+        try GPUHarness.run(gles: .gles2) { _ in
+            XCTAssertThrowsError(try ShaderProgram(vertex: vertex, fragment: fragment, vertexName: "t.vert", fragmentName: "t.frag", defines: defines)) { error in
+                XCTAssertTrue("\(error)".hasPrefix("t.vert:3: error:") && "\(error)".contains("vertex_missing"), "\(error)")
+            }
+            XCTAssertThrowsError(try ShaderProgram(vertex: good, fragment: fragment, vertexName: "t.vert", fragmentName: "t.frag", defines: defines)) { error in
+                XCTAssertTrue("\(error)".hasPrefix("t.frag:3: error:") && "\(error)".contains("fragment_missing"), "\(error)")
+            }
+        }
+    }
+
     /// Found by the fuzzer: a file with Windows line ends was one line to the
     /// preprocessor (Swift's "\r\n" is one Character), so errors named line 1.
     func testWindowsLineEndsKeepLineNumbers() throws {
