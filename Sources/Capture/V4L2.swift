@@ -29,7 +29,7 @@ extension PixelFormat {
         case .rgb24: ["RGB3"]
         case .grey: ["GREY"]
         case .bayer8, .bayer16: []  // read as `RepackedFormat`s, which say the pattern
-        case .uyvy, .yvyu, .vyuy, .nv21, .nv16, .nv61: []  // read as `RepackedFormat`s, handed on as they are only for the GPU
+        case .uyvy, .yvyu, .vyuy, .nv21, .nv16, .nv61, .yu12, .yv12, .yuv422p: []  // read as `RepackedFormat`s, handed on as they are only for the GPU
         }
     }
 
@@ -42,8 +42,8 @@ extension PixelFormat {
     /// Bytes per pixel moved per frame, to pick the cheapest format to upload.
     public var bytesPerPixel: Double {
         switch self {
-        case .nv12, .nv21: 1.5
-        case .nv16, .nv61: 2
+        case .nv12, .nv21, .yu12, .yv12: 1.5
+        case .nv16, .nv61, .yuv422p: 2
         case .yuyv, .uyvy, .yvyu, .vyuy: 2
         case .rgb24: 3
         case .rgba, .bgra: 4

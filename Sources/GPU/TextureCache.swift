@@ -144,11 +144,12 @@ public final class TextureCache {
     }
 
     /// The formats whose dma-bufs are imported; the others are copied. GREY,
-    /// semi-planar YUV and raw Bayer are imported as one- or two-channel (R8,
+    /// semi-planar and planar YUV and raw Bayer are imported as one- or two-channel (R8,
     /// GR88) textures read as the copy path's luminance textures by texture
     /// swizzle, which OpenGL ES 2 lacks.
-    public static let importedFormats: [PixelFormat] = [.yuyv, .uyvy, .yvyu, .vyuy, .nv12, .nv21, .nv16, .nv61, .rgba, .bgra, .grey, .bayer8, .bayer16]
-    static let swizzledFormats: [PixelFormat] = [.nv12, .nv21, .nv16, .nv61, .grey, .bayer8, .bayer16]
+    public static let importedFormats: [PixelFormat] = [.yuyv, .uyvy, .yvyu, .vyuy, .nv12, .nv21, .nv16, .nv61, .yu12, .yv12, .yuv422p,
+                                                          .rgba, .bgra, .grey, .bayer8, .bayer16]
+    static let swizzledFormats: [PixelFormat] = [.nv12, .nv21, .nv16, .nv61, .yu12, .yv12, .yuv422p, .grey, .bayer8, .bayer16]
 
     /// Why a frame of `format` is copied rather than imported on a context of
     /// `glesMajorVersion`, nil when it can be imported. `fourcc`: the frames'
@@ -297,6 +298,13 @@ public final class TextureCache {
             upload(frame, on: gpu, plane: 0, format: GLenum(GL_LUMINANCE), bytesPerPixel: 1, width: frame.width, height: frame.height)
             upload(frame, on: gpu, plane: 1, format: GLenum(GL_LUMINANCE_ALPHA), bytesPerPixel: 2, width: chroma.width, height: chroma.height)
             return try convert(frame, on: gpu, program: yuvProgram(frame.format), planes: planes[0], planes[1], rect: rect, region: region, transform: transform)
+        case .yu12, .yv12, .yuv422p:
+            let chroma = Self.chromaTexels(of: frame)
+            upload(frame, on: gpu, plane: 0, format: GLenum(GL_LUMINANCE), bytesPerPixel: 1, width: frame.width, height: frame.height)
+            upload(frame, on: gpu, plane: 1, format: GLenum(GL_LUMINANCE), bytesPerPixel: 1, width: chroma.width, height: chroma.height)
+            upload(frame, on: gpu, plane: 2, format: GLenum(GL_LUMINANCE), bytesPerPixel: 1, width: chroma.width, height: chroma.height)
+            return try convert(frame, on: gpu, program: yuvProgram(frame.format), planes: planes[0], planes[1], planes[2],
+                               rect: rect, region: region, transform: transform)
         case .bayer8, .bayer16:
             let sixteen = frame.format == .bayer16
             upload(frame, on: gpu, plane: 0, format: GLenum(sixteen ? GL_LUMINANCE_ALPHA : GL_LUMINANCE), bytesPerPixel: sixteen ? 2 : 1,
@@ -353,7 +361,7 @@ public final class TextureCache {
 
     /// The conversion program for a YUV `format`: `yuyv.frag` with its texels'
     /// channels swizzled to read Y0, U, Y1, V for packed 4:2:2, `nv12.frag`
-    /// told the chroma order and height for semi-planar.
+    /// told the chroma order and height, and whether U and V have planes of their own.
     private func yuvProgram(_ format: PixelFormat) throws -> YUVProgram {
         if let program = yuvPrograms[format] { return program }
         let program: YUVProgram
@@ -363,13 +371,15 @@ public final class TextureCache {
         } else {
             let chroma = format.chromaLayout!
             program = try YUVProgram(fragment: ShaderSource.nv12, name: "nv12.frag (\(format.fourcc))",
-                                     defines: (chroma.vFirst ? "#define V_FIRST\n" : "") + (chroma.fullHeight ? "#define FULL_HEIGHT_CHROMA\n" : ""))
+                                     defines: (chroma.vFirst ? "#define V_FIRST\n" : "") + (chroma.fullHeight ? "#define FULL_HEIGHT_CHROMA\n" : "")
+                                        + (chroma.planar ? "#define PLANAR\n" : ""))
         }
         yuvPrograms[format] = program
         return program
     }
 
-    private func convert(_ frame: Frame, on gpu: Device, program: YUVProgram, planes luma: GLuint, _ chroma: GLuint,
+    /// `chroma`: 0 for packed 4:2:2; `chroma2`: the V (YU12) or U (YV12) plane of planar frames.
+    private func convert(_ frame: Frame, on gpu: Device, program: YUVProgram, planes luma: GLuint, _ chroma: GLuint, _ chroma2: GLuint = 0,
                          rect: (x: Int, y: Int, width: Int, height: Int), region: TextureRegion,
                          transform: RGBTransform?) throws -> TextureView {
         try gpu.converted.resize(width: rect.width, height: rect.height)
@@ -378,6 +388,7 @@ public final class TextureCache {
         program.set(frame: frame, transform: transform)
         GL.bindTexture(luma, unit: 0)
         if chroma != 0 { GL.bindTexture(chroma, unit: 1) }
+        if chroma2 != 0 { GL.bindTexture(chroma2, unit: 2) }
         gpu.quad.draw(Quad.vertices(filling: region))
         glActiveTexture(GLenum(GL_TEXTURE0))
         return gpu.converted.asTexture
@@ -396,6 +407,9 @@ public final class TextureCache {
         case .nv12, .nv21, .nv16, .nv61:
             let chroma = Self.chromaTexels(of: frame)
             (fourcc, width, height, swizzle) = index == 0 ? ("R8  ", frame.width, frame.height, .gray) : ("GR88", chroma.width, chroma.height, .grayAlpha)
+        case .yu12, .yv12, .yuv422p:
+            let chroma = Self.chromaTexels(of: frame)
+            (fourcc, width, height, swizzle) = index == 0 ? ("R8  ", frame.width, frame.height, .gray) : ("R8  ", chroma.width, chroma.height, .gray)
         case .rgba: (fourcc, width, height, swizzle) = ("AB24", frame.width, frame.height, .none)
         case .bgra: (fourcc, width, height, swizzle) = ("AR24", frame.width, frame.height, .none)            // B G R A in memory
         case .grey, .bayer8: (fourcc, width, height, swizzle) = ("R8  ", frame.width, frame.height, .gray)
@@ -419,9 +433,10 @@ public final class TextureCache {
         if !importVerified, let copyReason { return try fallBack(copyReason) }
         guard let importer = gpu.importer else { return try fallBack("no dma-buf import") }
         if let why = Self.notImported(frame.format, glesMajorVersion: gpu.glesMajorVersion) { return try fallBack(why) }
-        // Semi-planar frames import their chroma plane as a second texture.
-        let twoPlanes = frame.format.chromaLayout != nil
-        guard let first = importLayout(for: frame, plane: 0), let second = twoPlanes ? importLayout(for: frame, plane: 1) : first else {
+        // Semi-planar frames import their chroma plane as a second texture, planar ones their U and V as a second and third.
+        let twoPlanes = frame.format.chromaLayout != nil, threePlanes = frame.format.chromaLayout?.planar == true
+        guard let first = importLayout(for: frame, plane: 0), let second = twoPlanes ? importLayout(for: frame, plane: 1) : first,
+              let third = threePlanes ? importLayout(for: frame, plane: 2) : first else {
             return try fallBack("the frame's planes are not all in dma-bufs")
         }
         // The imported texture, converted where the format needs a pass.
@@ -429,7 +444,9 @@ public final class TextureCache {
             let texture = try importer.texture(for: first.plane, layout: first.layout)
             if frame.format.isYUV {
                 let chroma = twoPlanes ? try importer.texture(for: second.plane, layout: second.layout) : 0
-                return try convert(frame, on: gpu, program: yuvProgram(frame.format), planes: texture, chroma, rect: rect, region: region, transform: transform)
+                let chroma2 = threePlanes ? try importer.texture(for: third.plane, layout: third.layout) : 0
+                return try convert(frame, on: gpu, program: yuvProgram(frame.format), planes: texture, chroma, chroma2,
+                                   rect: rect, region: region, transform: transform)
             }
             if frame.format.isMosaic { return try demosaic(frame, texture: texture, on: gpu, rect: rect, region: region) }
             return TextureView(name: texture, width: frame.width, height: frame.height, region: region)
@@ -470,7 +487,8 @@ public final class TextureCache {
     }
 
     /// The size of a semi-planar frame's chroma plane in two-byte texels (one
-    /// U, V pair each), per frame without allocating.
+    /// U, V pair each), or of each of a planar frame's U and V planes in
+    /// bytes, per frame without allocating.
     private static func chromaTexels(of frame: Frame) -> (width: Int, height: Int) {
         ((frame.width + 1) / 2, frame.format.chromaLayout!.fullHeight ? frame.height : (frame.height + 1) / 2)
     }
@@ -489,6 +507,10 @@ public final class TextureCache {
         case .nv12, .nv21, .nv16, .nv61:
             let chroma = Self.chromaTexels(of: frame)
             specs = [(GLenum(GL_LUMINANCE), frame.width, frame.height), (GLenum(GL_LUMINANCE_ALPHA), chroma.width, chroma.height)]
+        case .yu12, .yv12, .yuv422p:
+            let chroma = Self.chromaTexels(of: frame)
+            specs = [(GLenum(GL_LUMINANCE), frame.width, frame.height), (GLenum(GL_LUMINANCE), chroma.width, chroma.height),
+                     (GLenum(GL_LUMINANCE), chroma.width, chroma.height)]
         case .bayer8: specs = [(GLenum(GL_LUMINANCE), frame.width, frame.height)]
         case .bayer16: specs = [(GLenum(GL_LUMINANCE_ALPHA), frame.width, frame.height)]
         }
@@ -561,6 +583,7 @@ final class YUVProgram {
         offset = program.location("u_yuv_offset")
         rgbOffset = program.location("u_rgb_offset")
         glUniform1i(program.location("u_chroma"), 1)
+        glUniform1i(program.location("u_chroma2"), 2)
     }
 
     /// Sets the uniforms for `frame`, with `transform` composed into the

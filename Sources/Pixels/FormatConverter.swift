@@ -45,17 +45,20 @@ public enum FormatConverter {
                 }
             case .bayer8, .bayer16:
                 preconditionFailure("raw Bayer needs its pattern: mosaic test frames with BayerMosaic")
-            case .nv12, .nv21, .nv16, .nv61:
+            case .nv12, .nv21, .nv16, .nv61, .yu12, .yv12, .yuv422p:
                 for x in columns {
                     dst[y * w + x] = memo.yuv(pixel(src, w, x, y), colorSpace).y
                 }
             }
         }
         if let chroma {
-            let uv = target.mutablePlane(1)
-            let uvStride = target.planes[1].bytesPerRow
+            // Semi-planar: U and V side by side in plane 1 (step 2); planar: each in a plane of its own (step 1).
+            let (uPlane, vPlane) = !chroma.planar ? (1, 1) : chroma.vFirst ? (2, 1) : (1, 2)
+            let u = target.mutablePlane(uPlane), v = target.mutablePlane(vPlane)
+            let uvStride = target.planes[1].bytesPerRow, step = chroma.planar ? 1 : 2
+            let (uAt, vAt) = chroma.planar ? (0, 0) : chroma.vFirst ? (1, 0) : (0, 1)
             // A chroma sample covers 2x2 pixels (4:2:0) or 2x1 (4:2:2).
-            let tall = chroma.fullHeight ? 1 : 2, (uAt, vAt) = chroma.vFirst ? (1, 0) : (0, 1)
+            let tall = chroma.fullHeight ? 1 : 2
             for cy in (rows.lowerBound / tall)..<((rows.upperBound + tall - 1) / tall) {
                 for cx in (columns.lowerBound / 2)..<((columns.upperBound + 1) / 2) {
                     var su = 0, sv = 0
@@ -65,8 +68,8 @@ public enum FormatConverter {
                             su += Int(c.u); sv += Int(c.v)
                         }
                     }
-                    uv[cy * uvStride + cx * 2 + uAt] = UInt8((su + tall) / (2 * tall))
-                    uv[cy * uvStride + cx * 2 + vAt] = UInt8((sv + tall) / (2 * tall))
+                    u[cy * uvStride + cx * step + uAt] = UInt8((su + tall) / (2 * tall))
+                    v[cy * uvStride + cx * step + vAt] = UInt8((sv + tall) / (2 * tall))
                 }
             }
         }

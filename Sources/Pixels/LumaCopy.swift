@@ -15,7 +15,7 @@ public enum LumaCopy {
         for y in 0..<h {
             let row = source + y * plane.bytesPerRow, out = target + y * w
             switch frame.format {
-            case .nv12, .nv21, .nv16, .nv61, .grey:
+            case .nv12, .nv21, .nv16, .nv61, .yu12, .yv12, .yuv422p, .grey:
                 out.update(from: row, count: w)
             case .yuyv:
                 for x in 0..<w { out[x] = row[2 &* x] }

@@ -28,6 +28,11 @@ public enum PixelFormat: String, CaseIterable, Sendable {
     /// (both), handed on as the camera gave them for the conversion shader,
     /// which reads each (`chromaLayout`), as `uyvy` is. Not a format a user names.
     case nv21, nv16, nv61
+    /// Planar Y'CbCr: a Y plane, then a U and a V plane (V first in YV12) at
+    /// half width, half height for 4:2:0 (YU12, YV12) or full height for
+    /// 4:2:2 (422P), handed on as the camera gave them for the conversion
+    /// shader as `nv21` is. Not a format a user names.
+    case yu12, yv12, yuv422p
 
     public var name: String { rawValue }
 
@@ -51,15 +56,20 @@ public enum PixelFormat: String, CaseIterable, Sendable {
 
     public var isYUV: Bool { pairOrder != nil || chromaLayout != nil }
 
-    /// Semi-planar (a Y plane, then one of interleaved chroma): whether V
-    /// comes before U, and whether the chroma plane has a row for every luma
-    /// row (4:2:2) rather than for every two (4:2:0); nil for the other layouts.
-    public var chromaLayout: (vFirst: Bool, fullHeight: Bool)? {
+    /// Semi-planar (a Y plane, then one of interleaved chroma) and planar (a
+    /// Y plane, then a plane for each of U and V, `planar`): whether V comes
+    /// before U, and whether the chroma has a row for every luma row (4:2:2)
+    /// rather than for every two (4:2:0); nil for the other layouts. Chroma is
+    /// at half width in all of them.
+    public var chromaLayout: (vFirst: Bool, fullHeight: Bool, planar: Bool)? {
         switch self {
-        case .nv12: (false, false)
-        case .nv21: (true, false)
-        case .nv16: (false, true)
-        case .nv61: (true, true)
+        case .nv12: (false, false, false)
+        case .nv21: (true, false, false)
+        case .nv16: (false, true, false)
+        case .nv61: (true, true, false)
+        case .yu12: (false, false, true)
+        case .yv12: (true, false, true)
+        case .yuv422p: (false, true, true)
         default: nil
         }
     }
@@ -90,7 +100,7 @@ public enum PixelFormat: String, CaseIterable, Sendable {
         case .grey: "GREY"
         case .bayer8: "BA81"
         case .bayer16: "BYR2"
-        case .uyvy, .yvyu, .vyuy, .nv21, .nv16, .nv61: RepackedFormat(rawValue: rawValue)!.fourcc  // the camera's format, handed on as it is
+        case .uyvy, .yvyu, .vyuy, .nv21, .nv16, .nv61, .yu12, .yv12, .yuv422p: RepackedFormat(rawValue: rawValue)!.fourcc  // the camera's format, handed on as it is
         }
     }
 
@@ -100,6 +110,8 @@ public enum PixelFormat: String, CaseIterable, Sendable {
         case .yuyv, .uyvy, .yvyu, .vyuy: [(((width + 1) / 2) * 4, height)]
         case .nv12, .nv21: [(width, height), (((width + 1) / 2) * 2, (height + 1) / 2)]
         case .nv16, .nv61: [(width, height), (((width + 1) / 2) * 2, height)]
+        case .yu12, .yv12: [(width, height), ((width + 1) / 2, (height + 1) / 2), ((width + 1) / 2, (height + 1) / 2)]
+        case .yuv422p: [(width, height), ((width + 1) / 2, height), ((width + 1) / 2, height)]
         case .rgba, .bgra: [(width * 4, height)]
         case .rgb24: [(width * 3, height)]
         case .grey, .bayer8: [(width, height)]

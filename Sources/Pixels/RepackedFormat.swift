@@ -54,8 +54,8 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
     }
 
     /// The layout the GPU's conversion reads this format in as the camera gave
-    /// it, with no repack: packed 4:2:2 in any byte order, semi-planar 4:2:0
-    /// and 4:2:2 in either chroma order, and raw Bayer of
+    /// it, with no repack: packed 4:2:2 in any byte order, semi-planar and
+    /// planar 4:2:0 and 4:2:2 in either chroma order, and raw Bayer of
     /// 8 bits or in 16-bit words; nil for the others (MIPI-packed Bayer is unpacked first).
     public var readOnGPU: PixelFormat? {
         switch self {
@@ -65,6 +65,9 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         case .nv21: .nv21
         case .nv16: .nv16
         case .nv61: .nv61
+        case .yu12: .yu12
+        case .yv12: .yv12
+        case .yuv422p: .yuv422p
         default: isMIPIPacked ? nil : mosaic.map(RawBayer.pixelFormat(of:))
         }
     }

@@ -28,11 +28,11 @@ final class ConversionTests: XCTestCase {
         return settings
     }
 
-    /// Cameras' other YUV layouts (UYVY, YVYU, VYUY, NV21, NV16, NV61) reach
+    /// Cameras' other YUV layouts (UYVY, YVYU, VYUY, NV21, NV16, NV61, YU12, YV12, 422P) reach
     /// the cache as they are only for its shaders; asked to convert on the
     /// CPU, it takes the shaders for them anyway.
     func testYUVFormatsMatrixAndRangeAgainstCPUReference() throws {
-        for format in [PixelFormat.yuyv, .nv12, .uyvy, .yvyu, .vyuy, .nv21, .nv16, .nv61] {
+        for format in [PixelFormat.yuyv, .nv12, .uyvy, .yvyu, .vyuy, .nv21, .nv16, .nv61, .yu12, .yv12, .yuv422p] {
             for matrix in YUVColorSpace.Matrix.allCases {
                 for range in YUVColorSpace.Range.allCases {
                     for gles in [GLESVersion.gles2, .gles3] {

@@ -66,14 +66,15 @@ final class RepackTests: KameraProcessTestCase {
         }
     }
 
-    /// UYVY, YVYU, VYUY, NV21, NV16 and NV61 for a GPU that converts YUV:
+    /// UYVY, YVYU, VYUY, NV21, NV16, NV61, YU12, YV12 and 422P for a GPU that converts YUV:
     /// handed on as they are (`FrameRepacker` copies the rows of a file's
     /// frame, no repack), and the layouts Kamera makes and reads of them agree
     /// with the test's own byte orders: the converter's test frames and the analysers' luma.
     func testOtherYUVLayoutsAreHandedOnAsTheyAreForTheGPU() throws {
         var onGPU = ISPSettings()
         onGPU.onGPU = true
-        let formats: [(RepackedFormat, PixelFormat)] = [(.uyvy, .uyvy), (.yvyu, .yvyu), (.vyuy, .vyuy), (.nv21, .nv21), (.nv16, .nv16), (.nv61, .nv61)]
+        let formats: [(RepackedFormat, PixelFormat)] = [(.uyvy, .uyvy), (.yvyu, .yvyu), (.vyuy, .vyuy), (.nv21, .nv21), (.nv16, .nv16), (.nv61, .nv61),
+                                                        (.yu12, .yu12), (.yv12, .yv12), (.yuv422p, .yuv422p)]
         for (w, h) in sizes {
             let rgba = FrameBuffer(format: .rgba, width: w, height: h)
             for i in 0..<rgba.allBytes.count { rgba.allBytes[i] = UInt8(truncatingIfNeeded: i &* 37 &+ i / 7) }

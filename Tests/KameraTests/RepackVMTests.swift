@@ -24,7 +24,7 @@ final class RepackVMTests: XCTestCase {
           v4l2-ctl -d $D --set-fmt-video=width=\(width),height=\(height),pixelformat="$f" --stream-mmap --stream-count=3 --stream-to=w-$n.raw
           $K render -v --camera $D --format "$f" --input-size \(width)x\(height) --crop none --frames 3 -o w-$n-%d.png 2> w-$n.log
         done
-        for f in UYVY YVYU VYUY NV21 NV16 NV61; do
+        for f in UYVY YVYU VYUY NV21 NV16 NV61 YU12 YV12 422P; do
           $K render -v --camera $D --format $f --input-size \(width)x\(height) --crop none --frames 3 --yuv-conversion shader -o gpu-$f-%d.png 2> gpu-$f.log
           $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format $f --input-size \(width)x\(height) --crop none --frames 3 --yuv-conversion shader --upload dmabuf -o dm-$f-%d.png 2> dm-$f.log
         done
@@ -116,13 +116,13 @@ final class RepackVMTests: XCTestCase {
         }
     }
 
-    /// The other orders of packed 4:2:2 and of semi-planar YUV through the
+    /// The other orders of packed 4:2:2, semi-planar and planar YUV through the
     /// shaders as vivid gave them: from mapped buffers, and imported
     /// (zero-copy), each against the same reference.
     func testOtherYUVLayoutsOnTheGPUMatchTheReference() throws {
         let folder = try folder()
         let listing = try String(contentsOf: folder.appendingPathComponent("formats.txt"), encoding: .utf8)
-        for format in [RepackedFormat.uyvy, .yvyu, .vyuy, .nv21, .nv16, .nv61] {
+        for format in [RepackedFormat.uyvy, .yvyu, .vyuy, .nv21, .nv16, .nv61, .yu12, .yv12, .yuv422p] {
             XCTAssertTrue(listing.contains("\(format.fourcc)") && listing.contains("converted on the GPU as it is, or repacked to \(format.native.name) on the CPU with a software renderer"), listing)
             let raw = try [UInt8](Data(contentsOf: folder.appendingPathComponent("w-\(format.fourcc).raw")))
             let want = try reference(format, raw)

@@ -55,6 +55,11 @@ enum CPUReference {
             let c = (frame.format == .nv16 || frame.format == .nv61 ? y : y / 2) * chroma.bytesPerRow + (x / 2) * 2
             let (u, v) = frame.format == .nv21 || frame.format == .nv61 ? (c + 1, c) : (c, c + 1)
             return (luma.bytes[y * luma.bytesPerRow + x], chroma.bytes[u], chroma.bytes[v])
+        case .yu12, .yv12, .yuv422p:
+            // Y, then a U and a V plane at half width (YV12: V's plane first); 422P has a chroma row for each luma row.
+            let luma = frame.planes[0], row = frame.format == .yuv422p ? y : y / 2
+            let (u, v) = frame.format == .yv12 ? (frame.planes[2], frame.planes[1]) : (frame.planes[1], frame.planes[2])
+            return (luma.bytes[y * luma.bytesPerRow + x], u.bytes[row * u.bytesPerRow + x / 2], v.bytes[row * v.bytesPerRow + x / 2])
         default:
             fatalError("not a YUV frame")
         }
