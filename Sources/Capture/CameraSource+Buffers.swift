@@ -21,15 +21,15 @@ extension CameraSource {
             throw CaptureError("\(device.path): cannot get capture buffers: \(e == 0 ? "the driver gave none" : V4L2.message(e))")
         }
         memory = placement
-        let layouts = mode.repacked?.planeLayouts(width: mode.width, height: mode.height) ?? mode.format.planeLayouts(width: mode.width, height: mode.height)
+        let strides = planeStrides(bytesPerRow: bytesPerRow)
         if case .drm(let node) = placement {
             let drm = try DRMNode(path: node)
-            let needed = max(imageSize, layouts.reduce(0) { $0 + max(bytesPerRow, $1.bytesPerRow) * $1.rows })
+            let needed = max(imageSize, strides.reduce(0) { $0 + $1.stride * $1.rows })
             for index in 0..<request.count {
                 let buffer = try DumbBuffer(device: drm, size: needed)
                 dumbBuffers.append(buffer)
                 buffers.append(buffer.bytes)
-                bufferPlanes.append(planes(in: buffer.bytes, layouts: layouts, bytesPerRow: bytesPerRow, fd: buffer.fd))
+                bufferPlanes.append(planes(in: buffer.bytes, strides: strides, fd: buffer.fd))
                 try queue(index)
             }
             return
@@ -65,8 +65,7 @@ extension CameraSource {
                 try queue(index)
                 continue
             }
-            let needed = mode.repacked.map { $0.planeStrides(width: mode.width, height: mode.height, bytesPerRow: bytesPerRow).reduce(0) { $0 + $1.stride * $1.rows } }
-                ?? layouts.reduce(0, { $0 + max(bytesPerRow, $1.bytesPerRow) * $1.rows })
+            let needed = strides.reduce(0) { $0 + $1.stride * $1.rows }
             guard needed <= memory.count else {
                 throw CaptureError("\(device.path): buffer of \(memory.count) bytes is too small for \(mode.width)x\(mode.height) \(mode.fourcc)")
             }
@@ -81,31 +80,29 @@ extension CameraSource {
                 exportedFDs.append(export.fd)
                 fd = export.fd
             }
-            guard let repacked = mode.repacked else {
-                bufferPlanes.append(planes(in: memory, layouts: layouts, bytesPerRow: bytesPerRow, fd: fd))
-                try queue(index)
-                continue
-            }
-            // Exported only for formats the GPU reads in place (Bayer, UYVY, NV21...); each plane keeps its place in the dma-buf.
-            bufferPlanes.append(repacked.planes(in: UnsafeRawBufferPointer(memory), width: mode.width, height: mode.height, bytesPerRow: bytesPerRow).map { plane in
-                Plane(bytes: plane.bytes, bytesPerRow: plane.bytesPerRow,
-                      dmabuf: fd.map { DMABufPlane(fd: $0, offset: UnsafeRawPointer(plane.bytes.baseAddress!) - UnsafeRawPointer(memory.baseAddress!)) })
-            })
+            bufferPlanes.append(planes(in: memory, strides: strides, fd: fd))
             try queue(index)
         }
     }
 
-    /// Planes follow each other in one buffer (single-planar API); chroma rows
-    /// of NV12 have the luma stride.
-    func planes(in memory: UnsafeMutableRawBufferPointer, layouts: [(bytesPerRow: Int, rows: Int)], bytesPerRow: Int, fd: Int32?) -> [Plane] {
+    /// Each plane's stride and rows in a buffer of the camera's format, the
+    /// first plane's rows `bytesPerRow` apart: planes follow each other in one
+    /// buffer (single-planar API), a chroma plane's stride scaled as its width
+    /// is (NV12's with the luma stride, YU12's U and V with half of it).
+    func planeStrides(bytesPerRow: Int) -> [(stride: Int, rows: Int)] {
+        if let repacked = mode.repacked { return repacked.planeStrides(width: mode.width, height: mode.height, bytesPerRow: bytesPerRow) }
+        return mode.format.planeLayouts(width: mode.width, height: mode.height).map { (max(bytesPerRow, $0.bytesPerRow), $0.rows) }
+    }
+
+    /// The planes at `strides` in `memory`, each with its place in the dma-buf `fd`.
+    func planes(in memory: UnsafeMutableRawBufferPointer, strides: [(stride: Int, rows: Int)], fd: Int32?) -> [Plane] {
         var offset = 0
         var planes: [Plane] = []
-        for layout in layouts {
-            let stride = max(bytesPerRow, layout.bytesPerRow)
-            let size = min(stride * layout.rows, memory.count - offset)
-            planes.append(Plane(bytes: UnsafeRawBufferPointer(rebasing: memory[offset..<offset + max(0, size)]), bytesPerRow: stride,
+        for plane in strides {
+            let size = min(plane.stride * plane.rows, memory.count - offset)
+            planes.append(Plane(bytes: UnsafeRawBufferPointer(rebasing: memory[offset..<offset + max(0, size)]), bytesPerRow: plane.stride,
                                 dmabuf: fd.map { DMABufPlane(fd: $0, offset: offset) }))
-            offset += stride * layout.rows
+            offset += plane.stride * plane.rows
         }
         return planes
     }

@@ -9,7 +9,7 @@ import Shaders
 /// costs no CPU copy: RGBA, RGB24 and GREY frames are uploaded whole and the
 /// crop is a texture region; YUYV and NV12 are converted to RGB by a fragment
 /// shader that only covers the cropped rectangle (`yuyv.frag` reads the other
-/// orders of packed 4:2:2 too, `nv12.frag` NV21, NV16 and NV61), and raw Bayer
+/// orders of packed 4:2:2 too, `nv12.frag` NV21, NV16, NV61 and planar YUV), and raw Bayer
 /// frames (`bayer8`, `bayer16`; sources hand these and the other YUV layouts
 /// on only when this cache does not convert on the CPU) are demosaiced by one (`bayer.frag`).
 ///

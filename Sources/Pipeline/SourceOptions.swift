@@ -42,7 +42,7 @@ public struct SourceOptions: Equatable {
     /// a camera's frames will be copied instead.
     public func makeSource(for renderer: FrameRenderer? = nil, note: (String) -> Void = { _ in }) throws -> FrameSource {
         // Raw Bayer is demosaiced where YUV is converted: in the texture cache's shaders, which read the other
-        // orders of packed 4:2:2 and NV21, NV16, NV61 as they are, or on the CPU for a software renderer.
+        // orders of packed 4:2:2, NV21, NV16, NV61 and planar YUV as they are, or on the CPU for a software renderer.
         var isp = self.isp
         isp.onGPU = renderer.map { !$0.cache.convertsYUVOnCPU } ?? false
         if let camera {

@@ -235,7 +235,7 @@ struct KameraBench: ParsableCommand {
             print("Zero-copy: frames in dma-bufs from \(node), imported as EGLImages vs copied (upload + sepia + readback):")
             print(BenchResult.header + "   upload   dmabuf/copy")
             for size in sizeList {
-                for format in [PixelFormat.yuyv, .nv12, .bgra] {
+                for format in [PixelFormat.yuyv, .nv12, .yu12, .bgra] {
                     var copyFPS: Double?
                     for upload in [TextureCache.Upload.copy, .dmabuf] {
                         let result = try Benchmark(workload: .sepia, width: size.width, height: size.height, format: format,
