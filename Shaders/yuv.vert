@@ -2,7 +2,7 @@
 // coordinates of the chroma texel (YUYV pairs, NV12's half-size plane) and
 // the position in chroma texels, interpolated per vertex rather than
 // computed per fragment. FULL_HEIGHT_CHROMA: a chroma plane with a row for
-// every luma row (NV16, NV61).
+// every luma row (NV16, NV61, 422P).
 attribute vec2 a_position;
 attribute vec2 a_texcoord;
 uniform vec2 u_size;          // frame size in pixels

@@ -156,7 +156,7 @@ private final class BlurProgram {
 
     init(taps: Int) throws {
         let source = ShaderSource.text(PackageResources.blur_frag)
-        program = try ShaderProgram(quadFragment: "#define TAPS \(taps)\n" + source, name: "blur.frag")
+        program = try ShaderProgram(quadFragment: source, name: "blur.frag", defines: "#define TAPS \(taps)\n")
         step = program.location("u_step")
         weights = program.location("u_weights")
         offsets = program.location("u_offsets")

@@ -46,7 +46,7 @@ final class ConvolutionStage: RenderStage {
 
     init(_ filter: ConvolutionFilter) throws {
         let source = ShaderSource.text(PackageResources.convolve_frag)
-        program = try ShaderProgram(quadFragment: "#define SIZE \(filter.size)\n" + source, name: "convolve.frag")
+        program = try ShaderProgram(quadFragment: source, name: "convolve.frag", defines: "#define SIZE \(filter.size)\n")
         program.use()
         texel = program.location("u_texel")
         let scaled = filter.kernel.map { $0 / filter.divisor }

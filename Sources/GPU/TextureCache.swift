@@ -155,8 +155,11 @@ public final class TextureCache {
     /// `glesMajorVersion`, nil when it can be imported. `fourcc`: the frames'
     /// code as their source names it (a camera's `BG10` for `bayer16`).
     public static func notImported(_ format: PixelFormat, glesMajorVersion: Int, fourcc: String? = nil) -> String? {
+        // Asked for every imported frame: the answer for an imported one is found without allocating.
+        let swizzled = swizzledFormats.contains(format)
+        if importedFormats.contains(format) && (glesMajorVersion >= 3 || !swizzled) { return nil }
         let formats = importedFormats.filter { glesMajorVersion >= 3 || !swizzledFormats.contains($0) }
-        if swizzledFormats.contains(format) && glesMajorVersion < 3 {
+        if swizzled && glesMajorVersion < 3 {
             return "\(fourcc ?? format.fourcc) frames are imported only with OpenGL ES 3 (texture swizzle), and the context is OpenGL ES \(glesMajorVersion)"
         }
         let names = formats.filter { !$0.isMosaic }.map { $0.name.uppercased() } + (formats.contains(.bayer8) ? ["raw Bayer (8-bit or in 16-bit words)"] : [])

@@ -65,7 +65,7 @@ struct PipelineOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "YUV range: limited or full.")
     var range = "limited"
 
-    @Option(parsing: .unconditional, help: "How camera frames reach the GPU: auto (dma-buf import when the GPU and camera allow, else copy), copy, or dmabuf.")
+    @Option(parsing: .unconditional, help: "How camera frames reach the GPU: auto (dma-buf import when the GPU and camera allow, else copy; YUV that the CPU converts is copied), copy, or dmabuf.")
     var upload = "auto"
 
     @Option(parsing: .unconditional, help: "Where YUV frames become RGB and raw Bayer is demosaiced: auto (on the CPU with a software renderer such as llvmpipe, where it is cheaper than a GPU pass; else on the GPU), cpu, or shader.")

@@ -28,10 +28,11 @@ final class RecordingVMTests: XCTestCase {
     # Sound: snd-aloop's two sides; tone.py plays a tone into one a few seconds in, Kamera records the other.
     modprobe snd-aloop
     $K devices --audio > audio-devices.txt
-    # tone.py makes its tone and starts playing silence first (Python is slow in the emulated VM), then
-    # plays the tone a second after Kamera's status line shows a frame analysed: sound capture starts with
-    # the first frame, so the tone comes well into the recording however slow Kamera is to start.
+    # tone.py starts playing silence first (Python is slow in the emulated VM; Kamera starts once it plays),
+    # then plays the tone a second after Kamera's status line shows a frame analysed: sound capture starts
+    # with the first frame, so the tone comes well into the recording however slow Kamera is to start.
     python3 tone.py av.log > tone.txt & T=$!
+    for i in $(seq 600); do [ -e tone.playing ] && break; sleep 0.1; done
     $K preview --camera $D --input-size 320x180 --fps 30 --duration 8 --size 160x160 --status-every 0.5 \
       -o av.mkv --audio hw:Loopback,1,0 --analyze luma --metadata av.jsonl 2> av.log
     wait $T
@@ -63,7 +64,7 @@ final class RecordingVMTests: XCTestCase {
     """
 
     /// Plays silence into the loopback's playback side through aplay, whose 20 ms
-    /// buffer is kept full, until the log (argument 1) shows a frame analysed
+    /// buffer is kept full (saying so by making `tone.playing`), until the log (argument 1) shows a frame analysed
     /// (at most 60 s), then 1 s more, then a 1 kHz tone for 1 s; prints the
     /// monotonic time the tone was written. Between the write and the sound
     /// lie the pipe (one page: 21 ms) and aplay's buffer (20 ms).
@@ -71,10 +72,13 @@ final class RecordingVMTests: XCTestCase {
     import fcntl, math, re, struct, subprocess, sys, time
     rate = 48000
     silence = b"\\0" * (rate // 200 * 4)
-    tone = b"".join(struct.pack("<hh", v, v) for v in (int(12000 * math.sin(2 * math.pi * 1000 * i / rate)) for i in range(rate)))
+    # 1 kHz at 48 kHz repeats every 48 samples: one period made, repeated for a second.
+    tone = b"".join(struct.pack("<hh", v, v) for v in (int(12000 * math.sin(2 * math.pi * i / 48)) for i in range(48))) * 1000
     p = subprocess.Popen(["aplay", "-q", "-D", "hw:Loopback,0,0", "-f", "S16_LE", "-r", str(rate), "-c", "2",
                           "--buffer-time=20000", "--period-time=5000"], stdin=subprocess.PIPE)
     fcntl.fcntl(p.stdin.fileno(), 1031, 4096)  # F_SETPIPE_SZ: one page, not 64 KiB (341 ms of sound)
+    p.stdin.write(silence); p.stdin.flush()
+    open("tone.playing", "w").close()
     def started():
         try: return re.search(r"analysed [1-9]", open(sys.argv[1]).read()) is not None
         except OSError: return False
