@@ -107,11 +107,10 @@ public enum PixelFormat: String, CaseIterable, Sendable {
     /// The tight (unpadded) layout of each plane for a frame of the given size.
     public func planeLayouts(width: Int, height: Int) -> [(bytesPerRow: Int, rows: Int)] {
         switch self {
-        case .yuyv, .uyvy, .yvyu, .vyuy: [(((width + 1) / 2) * 4, height)]
-        case .nv12, .nv21: [(width, height), (((width + 1) / 2) * 2, (height + 1) / 2)]
-        case .nv16, .nv61: [(width, height), (((width + 1) / 2) * 2, height)]
-        case .yu12, .yv12: [(width, height), ((width + 1) / 2, (height + 1) / 2), ((width + 1) / 2, (height + 1) / 2)]
-        case .yuv422p: [(width, height), ((width + 1) / 2, height), ((width + 1) / 2, height)]
+        case .yuyv: [(((width + 1) / 2) * 4, height)]
+        case .nv12: [(width, height), (((width + 1) / 2) * 2, (height + 1) / 2)]
+        case .uyvy, .yvyu, .vyuy, .nv21, .nv16, .nv61, .yu12, .yv12, .yuv422p:
+            RepackedFormat(rawValue: rawValue)!.planeLayouts(width: width, height: height)  // the camera's format, handed on as it is
         case .rgba, .bgra: [(width * 4, height)]
         case .rgb24: [(width * 3, height)]
         case .grey, .bayer8: [(width, height)]
