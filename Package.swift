@@ -38,7 +38,7 @@ let package = Package(
             resources: [
                 .embedInCode("quad.vert"), .embedInCode("quad300.vert"), .embedInCode("cube.vert"), .embedInCode("yuv.vert"),
                 .embedInCode("texture.frag"), .embedInCode("yuyv.frag"), .embedInCode("nv12.frag"),
-                .embedInCode("color_matrix.frag"), .embedInCode("bgra.frag"), .embedInCode("overlay.frag"), .embedInCode("bayer.frag"),
+                .embedInCode("color_matrix.frag"), .embedInCode("swizzle.frag"), .embedInCode("deep_gray.frag"), .embedInCode("overlay.frag"), .embedInCode("bayer.frag"),
             ],
             swiftSettings: swift5),
         .target(name: "Lifecycle", dependencies: ["CLinux"], swiftSettings: swift5),

@@ -9,7 +9,8 @@ public enum ShaderSource {
     public static let yuyv = text(PackageResources.yuyv_frag)
     public static let nv12 = text(PackageResources.nv12_frag)
     public static let colorMatrix = text(PackageResources.color_matrix_frag)
-    public static let bgra = text(PackageResources.bgra_frag)
+    public static let swizzle = text(PackageResources.swizzle_frag)
+    public static let deepGray = text(PackageResources.deep_gray_frag)
     public static let overlay = text(PackageResources.overlay_frag)
     public static let bayer = text(PackageResources.bayer_frag)
 

@@ -29,7 +29,7 @@ extension PixelFormat {
         case .rgb24: ["RGB3"]
         case .grey: ["GREY"]
         case .bayer8, .bayer16: []  // read as `RepackedFormat`s, which say the pattern
-        case .uyvy, .yvyu, .vyuy, .nv21, .nv16, .nv61, .yu12, .yv12, .yuv422p: []  // read as `RepackedFormat`s, handed on as they are only for the GPU
+        default: []  // read as `RepackedFormat`s, handed on as they are only for the GPU
         }
     }
 
@@ -45,10 +45,10 @@ extension PixelFormat {
         case .nv12, .nv21, .yu12, .yv12: 1.5
         case .nv16, .nv61, .yuv422p: 2
         case .yuyv, .uyvy, .yvyu, .vyuy: 2
-        case .rgb24: 3
-        case .rgba, .bgra: 4
+        case .rgb24, .bgr24: 3
+        case .rgba, .bgra, .rgbx, .xbgr, .abgr, .argb, .xrgb: 4
         case .grey, .bayer8: 1
-        case .bayer16: 2
+        case .bayer16, .rgb565, .y10, .y12, .y16: 2
         }
     }
 }

@@ -17,16 +17,7 @@ final class DMABufImporter {
         /// GL_LINEAR for a picture sampled as it is, GL_NEAREST for packed samples a shader unpacks.
         var filter: Int32
         /// How channels are read, by texture swizzle (OpenGL ES 3).
-        var swizzle = Swizzle.none
-    }
-
-    /// One- and two-channel formats read as the copy path's luminance textures read.
-    enum Swizzle: Equatable {
-        case none
-        /// (r, r, r, 1), as GL_LUMINANCE.
-        case gray
-        /// (r, r, r, g), as GL_LUMINANCE_ALPHA: the low and high bytes of 16-bit words.
-        case grayAlpha
+        var swizzle = TextureSwizzle.identity
     }
 
     private let display: EGLDisplay
@@ -61,11 +52,7 @@ final class DMABufImporter {
             release(image, texture)
             throw GPUError("glEGLImageTargetTexture2DOES is missing")
         }
-        if layout.swizzle != .none {
-            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_SWIZZLE_G), GL_RED)
-            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_SWIZZLE_B), GL_RED)
-            if layout.swizzle == .grayAlpha { glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_SWIZZLE_A), GL_GREEN) }
-        }
+        if layout.swizzle != .identity { layout.swizzle.apply() }
         if let e = GL.error() {
             release(image, texture)
             throw GPUError("binding a \(FourCC.text(layout.fourcc)) dma-buf to a texture failed: \(e)")

@@ -5,13 +5,17 @@ import Shaders
 /// Turns frames into GL textures, the counterpart of `CVOpenGLESTextureCache`.
 ///
 /// Textures are created once per format and size and refilled for each frame
-/// with `glTexSubImage2D`, so steady state allocates nothing. The square crop
-/// costs no CPU copy: RGBA, RGB24 and GREY frames are uploaded whole and the
-/// crop is a texture region; YUYV and NV12 are converted to RGB by a fragment
-/// shader that only covers the cropped rectangle (`yuyv.frag` reads the other
-/// orders of packed 4:2:2 too, `nv12.frag` NV21, NV16, NV61 and planar YUV), and raw Bayer
-/// frames (`bayer8`, `bayer16`; sources hand these and the other YUV layouts
-/// on only when this cache does not convert on the CPU) are demosaiced by one (`bayer.frag`).
+/// with `glTexSubImage2D`, so steady state allocates nothing; how each plane
+/// of each layout becomes a texture is one table, `PlaneTexture`. The square
+/// crop costs no CPU copy: RGB and GREY frames are uploaded whole and the crop
+/// is a texture region (RGB in other byte orders read in their order by
+/// texture swizzle, or by `swizzle.frag` on OpenGL ES 2); YUV is converted to
+/// RGB by a fragment shader that only covers the cropped rectangle
+/// (`yuyv.frag` for packed 4:2:2 in any byte order, `nv12.frag` for
+/// semi-planar and planar layouts), 10- to 16-bit gray is widened by one
+/// (`deep_gray.frag`), and raw Bayer frames (`bayer8`, `bayer16`) are
+/// demosaiced by one (`bayer.frag`). Sources hand the layouts that are not
+/// Kamera's own on only when this cache does not convert YUV on the CPU.
 ///
 /// Frames whose planes are dma-bufs (a camera with `CameraMemory.drm` or
 /// `.exported`) are imported as EGLImages instead of copied, when `upload`
@@ -87,7 +91,8 @@ public final class TextureCache {
     private var bgraChoice: Bool?
 
     /// Upload BGRA directly (GL_EXT_texture_format_BGRA8888); when false, BGRA is
-    /// uploaded as RGBA and swapped by `bgra.frag`. Defaults to what the GPU offers.
+    /// uploaded as RGBA and read in its order as the other byte orders are
+    /// (texture swizzle, or `swizzle.frag` on OpenGL ES 2). Defaults to what the GPU offers.
     public var uploadsBGRADirectly: Bool {
         get { bgraChoice ?? device?.offersBGRA ?? false }
         set { bgraChoice = newValue; layout = nil }
@@ -96,7 +101,10 @@ public final class TextureCache {
     private var layout: (format: PixelFormat, width: Int, height: Int)?
     /// `yuyv.frag` or `nv12.frag` for each YUV layout.
     private var yuvPrograms: [PixelFormat: YUVProgram] = [:]
-    private var swizzleProgram: ShaderProgram?
+    /// `swizzle.frag` for each byte order read by a pass.
+    private var swizzlePrograms: [TextureSwizzle: ShaderProgram] = [:]
+    /// `deep_gray.frag` for each depth.
+    private var deepGrayPrograms: [Int: ShaderProgram] = [:]
     private var bayerPrograms: [ISPSettings.Demosaic: BayerProgram] = [:]
 
     /// A cache on `context`, current on the calling thread.
@@ -143,27 +151,34 @@ public final class TextureCache {
         get throws { try opened().importer != nil }
     }
 
-    /// The formats whose dma-bufs are imported; the others are copied. GREY,
-    /// semi-planar and planar YUV and raw Bayer are imported as one- or two-channel (R8,
-    /// GR88) textures read as the copy path's luminance textures by texture
-    /// swizzle, which OpenGL ES 2 lacks.
-    public static let importedFormats: [PixelFormat] = [.yuyv, .uyvy, .yvyu, .vyuy, .nv12, .nv21, .nv16, .nv61, .yu12, .yv12, .yuv422p,
-                                                          .rgba, .bgra, .grey, .bayer8, .bayer16]
-    static let swizzledFormats: [PixelFormat] = [.nv12, .nv21, .nv16, .nv61, .yu12, .yv12, .yuv422p, .grey, .bayer8, .bayer16]
+    /// Whether frames of `format` are imported (a DRM format for each plane,
+    /// `PlaneTexture.imported`), and whether that takes texture swizzle, which
+    /// OpenGL ES 2 lacks: GREY, semi-planar and planar YUV and raw Bayer are
+    /// imported as one- or two-channel (R8, GR88) textures read as the copy
+    /// path's luminance textures, and RGB in other byte orders as R G B A read
+    /// in their order. Allocates nothing.
+    static func importability(of format: PixelFormat) -> (imported: Bool, swizzled: Bool) {
+        var swizzled = false
+        for index in 0..<PlaneTexture.count(of: format) {
+            guard let imported = PlaneTexture(plane: index, of: format, width: 2, height: 2).imported else { return (false, false) }
+            swizzled = swizzled || imported.swizzle != .identity
+        }
+        return (true, swizzled)
+    }
 
     /// Why a frame of `format` is copied rather than imported on a context of
     /// `glesMajorVersion`, nil when it can be imported. `fourcc`: the frames'
     /// code as their source names it (a camera's `BG10` for `bayer16`).
     public static func notImported(_ format: PixelFormat, glesMajorVersion: Int, fourcc: String? = nil) -> String? {
         // Asked for every imported frame: the answer for an imported one is found without allocating.
-        let swizzled = swizzledFormats.contains(format)
-        if importedFormats.contains(format) && (glesMajorVersion >= 3 || !swizzled) { return nil }
-        let formats = importedFormats.filter { glesMajorVersion >= 3 || !swizzledFormats.contains($0) }
-        if swizzled && glesMajorVersion < 3 {
+        let (imported, swizzled) = importability(of: format)
+        if imported && (glesMajorVersion >= 3 || !swizzled) { return nil }
+        if imported {
             return "\(fourcc ?? format.fourcc) frames are imported only with OpenGL ES 3 (texture swizzle), and the context is OpenGL ES \(glesMajorVersion)"
         }
-        let names = formats.filter { !$0.isMosaic }.map { $0.name.uppercased() } + (formats.contains(.bayer8) ? ["raw Bayer (8-bit or in 16-bit words)"] : [])
-        return formats.contains(format) ? nil : "\(fourcc ?? format.fourcc) frames are not imported (\(names.joined(separator: ", ")) are)"
+        let formats = PixelFormat.allCases.filter { let i = importability(of: $0); return i.imported && (glesMajorVersion >= 3 || !i.swizzled) }
+        let names = formats.filter { !$0.isMosaic }.map { String($0.fourcc.filter { $0 != " " }) } + (formats.contains(.bayer8) ? ["raw Bayer (8-bit or in 16-bit words)"] : [])
+        return "\(fourcc ?? format.fourcc) frames are not imported (\(names.joined(separator: ", ")) are)"
     }
 
     /// Drops imported buffers; call it when the source changes, as its
@@ -274,46 +289,45 @@ public final class TextureCache {
     private func copiedTexture(for frame: Frame, on gpu: Device, rect: (x: Int, y: Int, width: Int, height: Int), region: TextureRegion,
                                transform: RGBTransform?) throws -> TextureView {
         try prepare(frame, on: gpu)
-        switch frame.format {
-        case .rgba, .rgb24, .grey:
-            upload(frame, on: gpu, plane: 0, format: glFormat(frame.format), bytesPerPixel: frame.format == .rgba ? 4 : frame.format == .rgb24 ? 3 : 1,
-                   width: frame.width, height: frame.height)
-            return TextureView(name: planes[0], width: frame.width, height: frame.height, region: region)
-        case .bgra:
-            upload(frame, on: gpu, plane: 0, format: uploadsBGRADirectly ? GLenum(GL_BGRA_EXT) : GLenum(GL_RGBA), bytesPerPixel: 4,
-                   width: frame.width, height: frame.height)
-            if uploadsBGRADirectly {
-                return TextureView(name: planes[0], width: frame.width, height: frame.height, region: region)
-            }
-            let program = try swizzleProgram ?? ShaderProgram(quadFragment: ShaderSource.bgra, name: "bgra.frag")
-            swizzleProgram = program
-            try gpu.converted.resize(width: rect.width, height: rect.height)
-            gpu.converted.bind()
-            program.use()
-            GL.bindTexture(planes[0])
-            gpu.quad.draw(Quad.vertices(filling: region))
-            return gpu.converted.asTexture
-        case .yuyv, .uyvy, .yvyu, .vyuy:
-            upload(frame, on: gpu, plane: 0, format: GLenum(GL_RGBA), bytesPerPixel: 4, width: (frame.width + 1) / 2, height: frame.height)
-            return try convert(frame, on: gpu, program: yuvProgram(frame.format), planes: planes[0], 0, rect: rect, region: region, transform: transform)
-        case .nv12, .nv21, .nv16, .nv61:
-            let chroma = Self.chromaTexels(of: frame)
-            upload(frame, on: gpu, plane: 0, format: GLenum(GL_LUMINANCE), bytesPerPixel: 1, width: frame.width, height: frame.height)
-            upload(frame, on: gpu, plane: 1, format: GLenum(GL_LUMINANCE_ALPHA), bytesPerPixel: 2, width: chroma.width, height: chroma.height)
-            return try convert(frame, on: gpu, program: yuvProgram(frame.format), planes: planes[0], planes[1], rect: rect, region: region, transform: transform)
-        case .yu12, .yv12, .yuv422p:
-            let chroma = Self.chromaTexels(of: frame)
-            upload(frame, on: gpu, plane: 0, format: GLenum(GL_LUMINANCE), bytesPerPixel: 1, width: frame.width, height: frame.height)
-            upload(frame, on: gpu, plane: 1, format: GLenum(GL_LUMINANCE), bytesPerPixel: 1, width: chroma.width, height: chroma.height)
-            upload(frame, on: gpu, plane: 2, format: GLenum(GL_LUMINANCE), bytesPerPixel: 1, width: chroma.width, height: chroma.height)
-            return try convert(frame, on: gpu, program: yuvProgram(frame.format), planes: planes[0], planes[1], planes[2],
-                               rect: rect, region: region, transform: transform)
-        case .bayer8, .bayer16:
-            let sixteen = frame.format == .bayer16
-            upload(frame, on: gpu, plane: 0, format: GLenum(sixteen ? GL_LUMINANCE_ALPHA : GL_LUMINANCE), bytesPerPixel: sixteen ? 2 : 1,
-                   width: frame.width, height: frame.height)
-            return try demosaic(frame, texture: planes[0], on: gpu, rect: rect, region: region)
+        for index in planes.indices {
+            upload(frame, on: gpu, plane: index, as: PlaneTexture(plane: index, of: frame.format, width: frame.width, height: frame.height,
+                                                                   bgraDirect: uploadsBGRADirectly))
         }
+        if frame.format.isYUV {
+            return try convert(frame, on: gpu, program: yuvProgram(frame.format), planes: planes[0], planes.count > 1 ? planes[1] : 0,
+                               planes.count > 2 ? planes[2] : 0, rect: rect, region: region, transform: transform)
+        }
+        if frame.format.isMosaic { return try demosaic(frame, texture: planes[0], on: gpu, rect: rect, region: region) }
+        if let bits = frame.format.grayBits { return try widened(planes[0], bits: bits, on: gpu, rect: rect, region: region) }
+        let order = PlaneTexture(plane: 0, of: frame.format, width: frame.width, height: frame.height, bgraDirect: uploadsBGRADirectly).order
+        if order != .identity && gpu.glesMajorVersion < 3 {
+            let program = try swizzlePrograms[order] ?? ShaderProgram(quadFragment: ShaderSource.swizzle, name: "swizzle.frag",
+                                                                      defines: "#define SWIZZLE(c) \(order.glsl)\n")
+            swizzlePrograms[order] = program
+            return try drawn(planes[0], by: program, on: gpu, rect: rect, region: region)
+        }
+        return TextureView(name: planes[0], width: frame.width, height: frame.height, region: region)
+    }
+
+    /// 10- to 16-bit gray in `texture` (uploaded or imported) widened to one value by `deep_gray.frag`.
+    private func widened(_ texture: GLuint, bits: Int, on gpu: Device, rect: (x: Int, y: Int, width: Int, height: Int),
+                         region: TextureRegion) throws -> TextureView {
+        let program = try deepGrayPrograms[bits] ?? ShaderProgram(quadFragment: ShaderSource.deepGray, name: "deep_gray.frag",
+                                                                   defines: "#define TOP \((1 << bits) - 1).0\n")
+        deepGrayPrograms[bits] = program
+        return try drawn(texture, by: program, on: gpu, rect: rect, region: region)
+    }
+
+    /// `texture` drawn by a quad pass `program` over the crop only: RGB in
+    /// another byte order reordered on OpenGL ES 2 (no texture swizzle), deep gray widened.
+    private func drawn(_ texture: GLuint, by program: ShaderProgram, on gpu: Device, rect: (x: Int, y: Int, width: Int, height: Int),
+                       region: TextureRegion) throws -> TextureView {
+        try gpu.converted.resize(width: rect.width, height: rect.height)
+        gpu.converted.bind()
+        program.use()
+        GL.bindTexture(texture)
+        gpu.quad.draw(Quad.vertices(filling: region))
+        return gpu.converted.asTexture
     }
 
     /// A raw Bayer frame in `texture` (uploaded or imported) developed by the demosaic pass, over the crop only.
@@ -397,31 +411,16 @@ public final class TextureCache {
         return gpu.converted.asTexture
     }
 
-    /// How plane `index` of a frame is imported: the DRM format whose texels
-    /// the copy path's texture has too, sampled the same way, so the same
-    /// shaders read both. R8 and GR88 read as the copied GL_LUMINANCE and
-    /// GL_LUMINANCE_ALPHA textures do by swizzle. Nil when the plane is not in
-    /// a dma-buf or the format is not imported. Called each frame: it allocates nothing.
+    /// How plane `index` of a frame is imported (`PlaneTexture.imported`).
+    /// Nil when the plane is not in a dma-buf or the format is not imported.
+    /// Called each frame: it allocates nothing.
     private func importLayout(for frame: Frame, plane index: Int) -> (plane: DMABufPlane, layout: DMABufImporter.Layout)? {
         guard index < frame.planes.count, let dmabuf = frame.planes[index].dmabuf else { return nil }
-        let (fourcc, width, height, swizzle): (String, Int, Int, DMABufImporter.Swizzle)
-        switch frame.format {
-        case .yuyv, .uyvy, .yvyu, .vyuy: (fourcc, width, height, swizzle) = ("AB24", (frame.width + 1) / 2, frame.height, .none)  // a pair's 4 bytes as R G B A
-        case .nv12, .nv21, .nv16, .nv61:
-            let chroma = Self.chromaTexels(of: frame)
-            (fourcc, width, height, swizzle) = index == 0 ? ("R8  ", frame.width, frame.height, .gray) : ("GR88", chroma.width, chroma.height, .grayAlpha)
-        case .yu12, .yv12, .yuv422p:
-            let chroma = Self.chromaTexels(of: frame)
-            (fourcc, width, height, swizzle) = index == 0 ? ("R8  ", frame.width, frame.height, .gray) : ("R8  ", chroma.width, chroma.height, .gray)
-        case .rgba: (fourcc, width, height, swizzle) = ("AB24", frame.width, frame.height, .none)
-        case .bgra: (fourcc, width, height, swizzle) = ("AR24", frame.width, frame.height, .none)            // B G R A in memory
-        case .grey, .bayer8: (fourcc, width, height, swizzle) = ("R8  ", frame.width, frame.height, .gray)
-        case .bayer16: (fourcc, width, height, swizzle) = ("GR88", frame.width, frame.height, .grayAlpha)    // low byte, high byte
-        case .rgb24: return nil
-        }
-        return (dmabuf, DMABufImporter.Layout(fourcc: FourCC.code(fourcc), width: width, height: height, pitch: frame.planes[index].bytesPerRow,
-                                              offset: dmabuf.offset, filter: frame.format.isYUV || frame.format.isMosaic ? GL_NEAREST : GL_LINEAR,
-                                              swizzle: swizzle))
+        let texture = PlaneTexture(plane: index, of: frame.format, width: frame.width, height: frame.height)
+        guard let imported = texture.imported else { return nil }
+        return (dmabuf, DMABufImporter.Layout(fourcc: FourCC.code(imported.fourcc), width: texture.width, height: texture.height,
+                                              pitch: frame.planes[index].bytesPerRow, offset: dmabuf.offset, filter: texture.filter,
+                                              swizzle: imported.swizzle))
     }
 
     /// The texture for `frame` by dma-buf import, or nil when it is to be copied.
@@ -437,21 +436,22 @@ public final class TextureCache {
         guard let importer = gpu.importer else { return try fallBack("no dma-buf import") }
         if let why = Self.notImported(frame.format, glesMajorVersion: gpu.glesMajorVersion) { return try fallBack(why) }
         // Semi-planar frames import their chroma plane as a second texture, planar ones their U and V as a second and third.
-        let twoPlanes = frame.format.chromaLayout != nil, threePlanes = frame.format.chromaLayout?.planar == true
-        guard let first = importLayout(for: frame, plane: 0), let second = twoPlanes ? importLayout(for: frame, plane: 1) : first,
-              let third = threePlanes ? importLayout(for: frame, plane: 2) : first else {
+        let count = PlaneTexture.count(of: frame.format)
+        guard let first = importLayout(for: frame, plane: 0), let second = count > 1 ? importLayout(for: frame, plane: 1) : first,
+              let third = count > 2 ? importLayout(for: frame, plane: 2) : first else {
             return try fallBack("the frame's planes are not all in dma-bufs")
         }
         // The imported texture, converted where the format needs a pass.
         func draw() throws -> TextureView {
             let texture = try importer.texture(for: first.plane, layout: first.layout)
             if frame.format.isYUV {
-                let chroma = twoPlanes ? try importer.texture(for: second.plane, layout: second.layout) : 0
-                let chroma2 = threePlanes ? try importer.texture(for: third.plane, layout: third.layout) : 0
+                let chroma = count > 1 ? try importer.texture(for: second.plane, layout: second.layout) : 0
+                let chroma2 = count > 2 ? try importer.texture(for: third.plane, layout: third.layout) : 0
                 return try convert(frame, on: gpu, program: yuvProgram(frame.format), planes: texture, chroma, chroma2,
                                    rect: rect, region: region, transform: transform)
             }
             if frame.format.isMosaic { return try demosaic(frame, texture: texture, on: gpu, rect: rect, region: region) }
+            if let bits = frame.format.grayBits { return try widened(texture, bits: bits, on: gpu, rect: rect, region: region) }
             return TextureView(name: texture, width: frame.width, height: frame.height, region: region)
         }
         let result: TextureView
@@ -489,73 +489,43 @@ public final class TextureCache {
         return bytes
     }
 
-    /// The size of a semi-planar frame's chroma plane in two-byte texels (one
-    /// U, V pair each), or of each of a planar frame's U and V planes in
-    /// bytes, per frame without allocating.
-    private static func chromaTexels(of frame: Frame) -> (width: Int, height: Int) {
-        ((frame.width + 1) / 2, frame.format.chromaLayout!.fullHeight ? frame.height : (frame.height + 1) / 2)
-    }
-
     /// Allocates plane textures when the frame's format or size differs from the last one.
     private func prepare(_ frame: Frame, on gpu: Device) throws {
         if let l = layout, l.format == frame.format, l.width == frame.width, l.height == frame.height { return }
         deletePlanes()
-        let specs: [(format: GLenum, width: Int, height: Int)]
-        switch frame.format {
-        case .rgba: specs = [(GLenum(GL_RGBA), frame.width, frame.height)]
-        case .bgra: specs = [(uploadsBGRADirectly ? GLenum(GL_BGRA_EXT) : GLenum(GL_RGBA), frame.width, frame.height)]
-        case .rgb24: specs = [(GLenum(GL_RGB), frame.width, frame.height)]
-        case .grey: specs = [(GLenum(GL_LUMINANCE), frame.width, frame.height)]
-        case .yuyv, .uyvy, .yvyu, .vyuy: specs = [(GLenum(GL_RGBA), (frame.width + 1) / 2, frame.height)]
-        case .nv12, .nv21, .nv16, .nv61:
-            let chroma = Self.chromaTexels(of: frame)
-            specs = [(GLenum(GL_LUMINANCE), frame.width, frame.height), (GLenum(GL_LUMINANCE_ALPHA), chroma.width, chroma.height)]
-        case .yu12, .yv12, .yuv422p:
-            let chroma = Self.chromaTexels(of: frame)
-            specs = [(GLenum(GL_LUMINANCE), frame.width, frame.height), (GLenum(GL_LUMINANCE), chroma.width, chroma.height),
-                     (GLenum(GL_LUMINANCE), chroma.width, chroma.height)]
-        case .bayer8: specs = [(GLenum(GL_LUMINANCE), frame.width, frame.height)]
-        case .bayer16: specs = [(GLenum(GL_LUMINANCE_ALPHA), frame.width, frame.height)]
+        let count = PlaneTexture.count(of: frame.format)
+        for index in 0..<count {
+            let spec = PlaneTexture(plane: index, of: frame.format, width: frame.width, height: frame.height, bgraDirect: uploadsBGRADirectly)
+            if spec.width > gpu.maxTextureSize || spec.height > gpu.maxTextureSize {
+                throw GPUError("a \(frame.width)x\(frame.height) \(frame.format.fourcc) frame needs a \(spec.width)x\(spec.height) texture, above this GPU's limit of \(gpu.maxTextureSize)x\(gpu.maxTextureSize); use a smaller input")
+            }
         }
-        for spec in specs where spec.width > gpu.maxTextureSize || spec.height > gpu.maxTextureSize {
-            throw GPUError("a \(frame.width)x\(frame.height) \(frame.format.name) frame needs a \(spec.width)x\(spec.height) texture, above this GPU's limit of \(gpu.maxTextureSize)x\(gpu.maxTextureSize); use a smaller input")
+        for index in 0..<count {
+            let spec = PlaneTexture(plane: index, of: frame.format, width: frame.width, height: frame.height, bgraDirect: uploadsBGRADirectly)
+            planes.append(GL.makeTexture(filter: spec.filter))
+            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(spec.format), GLsizei(spec.width), GLsizei(spec.height), 0, spec.format, spec.type, nil)
+            if spec.order != .identity && gpu.glesMajorVersion >= 3 { spec.order.apply() }
         }
-        for spec in specs {
-            let texture = GL.makeTexture(filter: frame.format.isYUV || frame.format.isMosaic ? GL_NEAREST : GL_LINEAR)
-            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(spec.format), GLsizei(spec.width), GLsizei(spec.height), 0,
-                         spec.format, GLenum(GL_UNSIGNED_BYTE), nil)
-            planes.append(texture)
-        }
-        try GL.check("allocating textures for a \(frame.width)x\(frame.height) \(frame.format.name) frame")
+        try GL.check("allocating textures for a \(frame.width)x\(frame.height) \(frame.format.fourcc) frame")
         layout = (frame.format, frame.width, frame.height)
     }
 
-    private func upload(_ frame: Frame, on gpu: Device, plane index: Int, format: GLenum, bytesPerPixel: Int, width: Int, height: Int) {
+    /// Plane `index` of `frame` into its texture, rows padded or not.
+    private func upload(_ frame: Frame, on gpu: Device, plane index: Int, as texture: PlaneTexture) {
         let plane = frame.planes[index]
+        let (format, type, width, height) = (texture.format, texture.type, GLsizei(texture.width), GLsizei(texture.height))
         glBindTexture(GLenum(GL_TEXTURE_2D), planes[index])
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
-        let tight = width * bytesPerPixel
-        if plane.bytesPerRow == tight {
-            glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(width), GLsizei(height), format,
-                            GLenum(GL_UNSIGNED_BYTE), plane.bytes.baseAddress)
-        } else if gpu.supportsRowLength {
-            glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), GLint(plane.bytesPerRow / bytesPerPixel))
-            glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(width), GLsizei(height), format,
-                            GLenum(GL_UNSIGNED_BYTE), plane.bytes.baseAddress)
+        if plane.bytesPerRow == texture.width * texture.bytesPerTexel {
+            glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, width, height, format, type, plane.bytes.baseAddress)
+        } else if gpu.supportsRowLength && plane.bytesPerRow % texture.bytesPerTexel == 0 {
+            glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), GLint(plane.bytesPerRow / texture.bytesPerTexel))
+            glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, width, height, format, type, plane.bytes.baseAddress)
             glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), 0)
         } else {
-            for row in 0..<height {
-                glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, GLint(row), GLsizei(width), 1, format,
-                                GLenum(GL_UNSIGNED_BYTE), plane.bytes.baseAddress! + row * plane.bytesPerRow)
+            for row in 0..<Int(height) {
+                glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, GLint(row), width, 1, format, type, plane.bytes.baseAddress! + row * plane.bytesPerRow)
             }
-        }
-    }
-
-    private func glFormat(_ format: PixelFormat) -> GLenum {
-        switch format {
-        case .rgb24: GLenum(GL_RGB)
-        case .grey: GLenum(GL_LUMINANCE)
-        default: GLenum(GL_RGBA)
         }
     }
 

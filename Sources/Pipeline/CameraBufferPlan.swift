@@ -51,7 +51,8 @@ final class CameraBufferPlan {
         if mode.isConverted(convertsOnGPU: convertsOnGPU) {
             let why = mode.repacked?.isMIPIPacked == true ? " (MIPI-packed Bayer is unpacked first)"
                 : mode.repacked?.mosaic != nil ? " (raw Bayer is demosaiced on the CPU here, as on a software renderer or with --yuv-conversion cpu; --yuv-conversion shader demosaics on the GPU)"
-                : mode.repacked?.readOnGPU != nil ? " (YUV is converted on the CPU here, as on a software renderer or with --yuv-conversion cpu; --yuv-conversion shader converts \(fourcc) on the GPU as it is)"
+                : mode.repacked?.readOnGPU?.isYUV == true ? " (YUV is converted on the CPU here, as on a software renderer or with --yuv-conversion cpu; --yuv-conversion shader converts \(fourcc) on the GPU as it is)"
+                : mode.repacked?.readOnGPU != nil ? " (other formats are repacked on the CPU where YUV is converted there, as on a software renderer or with --yuv-conversion cpu; --yuv-conversion shader reads \(fourcc) on the GPU as it is)"
                 : ""
             return try copy("\(fourcc) frames are converted on the CPU into memory of Kamera's own\(why)")
         }

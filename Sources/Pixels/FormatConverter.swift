@@ -23,13 +23,12 @@ public enum FormatConverter {
             case .rgba:
                 let bytes = pixels.lowerBound * 4..<pixels.upperBound * 4
                 UnsafeMutableRawBufferPointer(rebasing: dst[bytes]).copyMemory(from: UnsafeRawBufferPointer(rebasing: src[bytes]))
-            case .bgra:
-                for i in stride(from: pixels.lowerBound * 4, to: pixels.upperBound * 4, by: 4) {
-                    dst[i] = src[i + 2]; dst[i + 1] = src[i + 1]; dst[i + 2] = src[i]; dst[i + 3] = src[i + 3]
-                }
-            case .rgb24:
+            case .rgb565:
                 for p in pixels {
-                    dst[p * 3] = src[p * 4]; dst[p * 3 + 1] = src[p * 4 + 1]; dst[p * 3 + 2] = src[p * 4 + 2]
+                    // Each channel rounded to its bits; little-endian, R in the top 5.
+                    let r = (Int(src[p * 4]) * 31 + 127) / 255, g = (Int(src[p * 4 + 1]) * 63 + 127) / 255, b = (Int(src[p * 4 + 2]) * 31 + 127) / 255
+                    let word = r << 11 | g << 5 | b
+                    dst[p * 2] = UInt8(word & 0xFF); dst[p * 2 + 1] = UInt8(word >> 8)
                 }
             case .grey:
                 for p in pixels {
@@ -43,11 +42,25 @@ public enum FormatConverter {
                     let o = y * rowBytes + x * 2
                     dst[o + at.y0] = ya.y; dst[o + at.u] = avg(ya.u, yb.u); dst[o + at.y1] = yb.y; dst[o + at.v] = avg(ya.v, yb.v)
                 }
+            case .y10, .y12, .y16:
+                let top = (1 << target.format.grayBits!) - 1
+                for p in pixels {
+                    let word = (Int(memo.yuv((src[p * 4], src[p * 4 + 1], src[p * 4 + 2]), colorSpace).y) * top + 127) / 255
+                    dst[p * 2] = UInt8(word & 0xFF); dst[p * 2 + 1] = UInt8(word >> 8)
+                }
             case .bayer8, .bayer16:
                 preconditionFailure("raw Bayer needs its pattern: mosaic test frames with BayerMosaic")
             case .nv12, .nv21, .nv16, .nv61, .yu12, .yv12, .yuv422p:
                 for x in columns {
                     dst[y * w + x] = memo.yuv(pixel(src, w, x, y), colorSpace).y
+                }
+            default:
+                // RGB in its byte order; an unused byte (X) written opaque.
+                let at = target.format.rgbBytes!
+                for p in pixels {
+                    let o = p * at.size
+                    dst[o + at.r] = src[p * 4]; dst[o + at.g] = src[p * 4 + 1]; dst[o + at.b] = src[p * 4 + 2]
+                    if at.size == 4 { dst[o + (at.a ?? 6 - at.r - at.g - at.b)] = at.a == nil ? 255 : src[p * 4 + 3] }
                 }
             }
         }

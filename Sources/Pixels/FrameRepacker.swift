@@ -3,7 +3,8 @@
 /// the image signal processor for raw Bayer (`BayerISP`, which keeps white
 /// balance statistics and buffers from frame to frame). With `ISPSettings.onGPU`,
 /// formats the GPU's conversion reads as they are (`RepackedFormat.readOnGPU`:
-/// other orders of packed 4:2:2, NV21, NV16, NV61, planar YUV, raw Bayer) are left so, and only a Bayer
+/// other orders of packed 4:2:2, NV21, NV16, NV61, planar YUV, RGB in other
+/// byte orders, RGB565, 10- to 16-bit gray, raw Bayer) are left so, and only a Bayer
 /// frame's gains are worked out here: MIPI-packed Bayer is unpacked (`repack`);
 /// the others are read where the camera put them (`rawBayer(for:)`) or copied as they are.
 public final class FrameRepacker {

@@ -22,19 +22,32 @@ public enum LumaCopy {
             case .uyvy, .yvyu, .vyuy:
                 let (y0, y1) = (frame.format.pairOrder!.y0, frame.format.pairOrder!.y1)
                 for x in 0..<w { out[x] = row[4 &* (x >> 1) &+ (x & 1 == 0 ? y0 : y1)] }
-            case .rgba, .bgra, .rgb24:
-                let step = frame.format == .rgb24 ? 3 : 4
-                let (r, b) = frame.format == .bgra ? (2, 0) : (0, 2)
+            case .rgb565:
+                let words = UnsafeRawPointer(row)
                 for x in 0..<w {
-                    let p = row + step &* x
-                    // 0.299, 0.587, 0.114 in 16.16, rounded.
-                    let luma = 19595 &* Int32(p[r]) &+ 38470 &* Int32(p[1]) &+ 7471 &* Int32(p[b]) &+ 32768
-                    out[x] = UInt8(truncatingIfNeeded: luma >> 16)
+                    let v = Int32(UInt16(littleEndian: words.loadUnaligned(fromByteOffset: 2 &* x, as: UInt16.self)))
+                    // Each channel widened to 8 bits by replicating its top bits.
+                    let r = (v >> 11) << 3 | (v >> 13), g = ((v >> 5) & 63) << 2 | ((v >> 9) & 3), b = (v & 31) << 3 | ((v >> 2) & 7)
+                    out[x] = luma(r, g, b)
                 }
             case .bayer8, .bayer16:
                 copyMosaic(frame, row: y, into: out)
+            case .y10, .y12, .y16:
+                RepackedFormat.widenGray(row, out, w, top: UInt32(1 << frame.format.grayBits!) - 1)
+            default:
+                let at = frame.format.rgbBytes!
+                for x in 0..<w {
+                    let p = row + at.size &* x
+                    out[x] = luma(Int32(p[at.r]), Int32(p[at.g]), Int32(p[at.b]))
+                }
             }
         }
+    }
+
+    /// BT.601 luma: 0.299, 0.587, 0.114 in 16.16, rounded.
+    @inline(__always)
+    private static func luma(_ r: Int32, _ g: Int32, _ b: Int32) -> UInt8 {
+        UInt8(truncatingIfNeeded: (19595 &* r &+ 38470 &* g &+ 7471 &* b &+ 32768) >> 16)
     }
 
     /// Raw Bayer: each pixel the mean of the 2x2 block it is in (red, two

@@ -33,6 +33,17 @@ public enum PixelFormat: String, CaseIterable, Sendable {
     /// 4:2:2 (422P), handed on as the camera gave them for the conversion
     /// shader as `nv21` is. Not a format a user names.
     case yu12, yv12, yuv422p
+    /// RGB in the other byte orders: B G R, and the 32-bit orders by their
+    /// bytes in memory (x: unused, read as opaque): R G B X, X B G R, A B G R,
+    /// A R G B, X R G B; and RGB565 (V4L2 `RGBP`). Handed on as the camera gave
+    /// them for a GPU that reads each order (`rgbBytes`) by texture swizzle,
+    /// as `uyvy` is. Not formats a user names.
+    case bgr24, rgbx, xbgr, abgr, argb, xrgb, rgb565
+    /// Gray in the low 10, 12 or 16 bits of little-endian 16-bit words (V4L2
+    /// `Y10 `, `Y12 `, `Y16 `), handed on as the camera gave them for the GPU,
+    /// which widens each word from its full depth (`grayBits`), as `uyvy` is.
+    /// Not formats a user names.
+    case y10, y12, y16
 
     public var name: String { rawValue }
 
@@ -86,6 +97,33 @@ public enum PixelFormat: String, CaseIterable, Sendable {
         }
     }
 
+    /// Byte-packed RGB: where R, G, B and A (nil: none, opaque) sit in each
+    /// pixel's `size` bytes; nil for the other layouts.
+    public var rgbBytes: (r: Int, g: Int, b: Int, a: Int?, size: Int)? {
+        switch self {
+        case .rgba: (0, 1, 2, 3, 4)
+        case .bgra: (2, 1, 0, 3, 4)
+        case .rgb24: (0, 1, 2, nil, 3)
+        case .bgr24: (2, 1, 0, nil, 3)
+        case .rgbx: (0, 1, 2, nil, 4)
+        case .xbgr: (3, 2, 1, nil, 4)
+        case .abgr: (3, 2, 1, 0, 4)
+        case .argb: (1, 2, 3, 0, 4)
+        case .xrgb: (1, 2, 3, nil, 4)
+        default: nil
+        }
+    }
+
+    /// The depth of gray in 16-bit words (10, 12, 16); nil for the other layouts.
+    public var grayBits: Int? {
+        switch self {
+        case .y10: 10
+        case .y12: 12
+        case .y16: 16
+        default: nil
+        }
+    }
+
     /// True for raw Bayer samples (`bayer8`, `bayer16`).
     public var isMosaic: Bool { self == .bayer8 || self == .bayer16 }
 
@@ -100,7 +138,7 @@ public enum PixelFormat: String, CaseIterable, Sendable {
         case .grey: "GREY"
         case .bayer8: "BA81"
         case .bayer16: "BYR2"
-        case .uyvy, .yvyu, .vyuy, .nv21, .nv16, .nv61, .yu12, .yv12, .yuv422p: RepackedFormat(rawValue: rawValue)!.fourcc  // the camera's format, handed on as it is
+        default: RepackedFormat(rawValue: rawValue)!.fourcc  // the camera's format, handed on as it is
         }
     }
 
@@ -109,12 +147,11 @@ public enum PixelFormat: String, CaseIterable, Sendable {
         switch self {
         case .yuyv: [(((width + 1) / 2) * 4, height)]
         case .nv12: [(width, height), (((width + 1) / 2) * 2, (height + 1) / 2)]
-        case .uyvy, .yvyu, .vyuy, .nv21, .nv16, .nv61, .yu12, .yv12, .yuv422p:
-            RepackedFormat(rawValue: rawValue)!.planeLayouts(width: width, height: height)  // the camera's format, handed on as it is
         case .rgba, .bgra: [(width * 4, height)]
         case .rgb24: [(width * 3, height)]
         case .grey, .bayer8: [(width, height)]
         case .bayer16: [(width * 2, height)]
+        default: RepackedFormat(rawValue: rawValue)!.planeLayouts(width: width, height: height)  // the camera's format, handed on as it is
         }
     }
 

@@ -55,8 +55,9 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
 
     /// The layout the GPU's conversion reads this format in as the camera gave
     /// it, with no repack: packed 4:2:2 in any byte order, semi-planar and
-    /// planar 4:2:0 and 4:2:2 in either chroma order, and raw Bayer of
-    /// 8 bits or in 16-bit words; nil for the others (MIPI-packed Bayer is unpacked first).
+    /// planar 4:2:0 and 4:2:2 in either chroma order, RGB in any byte order,
+    /// RGB565, 10- to 16-bit gray, and raw Bayer of 8 bits or in 16-bit
+    /// words; nil for MIPI-packed Bayer, which is unpacked first.
     public var readOnGPU: PixelFormat? {
         switch self {
         case .uyvy: .uyvy
@@ -68,6 +69,16 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         case .yu12: .yu12
         case .yv12: .yv12
         case .yuv422p: .yuv422p
+        case .bgr24: .bgr24
+        case .rgbx: .rgbx
+        case .xbgr: .xbgr
+        case .abgr: .abgr
+        case .argb: .argb
+        case .xrgb: .xrgb
+        case .rgb565: .rgb565
+        case .y10: .y10
+        case .y12: .y12
+        case .y16: .y16
         default: isMIPIPacked ? nil : mosaic.map(RawBayer.pixelFormat(of:))
         }
     }
@@ -347,7 +358,7 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
     /// 16-bit little-endian gray of depth `top` to bytes, rounded from the
     /// full depth; bits above it (not the format's) read as white.
     @inline(__always)
-    private static func widenGray(_ source: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ width: Int, top: UInt32) {
+    static func widenGray(_ source: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ width: Int, top: UInt32) {
         for i in 0..<width {
             let value = Swift.min(UInt32(source[2 &* i]) | UInt32(source[2 &* i &+ 1]) << 8, top)
             target[i] = UInt8(truncatingIfNeeded: (value &* 255 &+ top / 2) / top)

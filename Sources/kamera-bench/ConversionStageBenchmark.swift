@@ -6,7 +6,8 @@ import Pixels
 /// in one process: a raw Bayer frame's upload and demosaic pass (`bayer.frag`,
 /// Malvar and bilinear) beside a YUYV frame's upload and conversion pass
 /// (`yuyv.frag`), the same size, uncropped, each followed by `glFinish`;
-/// median of 20 after 3 to warm up.
+/// median of 20 after 3 to warm up. Then every other layout the texture
+/// cache reads, as it reads it (RGB orders by swizzle, deep gray by its pass).
 struct ConversionStageBenchmark {
     let width: Int, height: Int
 
@@ -46,8 +47,14 @@ struct ConversionStageBenchmark {
                 ms[demosaic] = try median(frame)
             }
             let (malvar, bilinear) = (ms[.malvar]!, ms[.bilinear]!)
+            // Every other layout the GPU reads as the camera gave it, beside RGBA uploaded as it is.
+            var layouts: [String] = []
+            for format in PixelFormat.allCases where !format.isMosaic {
+                layouts.append(String(format: "%@ %.2f", format.fourcc.filter { $0 != " " }, try median(random(format).frame(sequence: 0, timestamp: 0))))
+            }
             return String(format: "  the conversion pass on %@ at %dx%d (upload + shader + glFinish): demosaic Malvar %.2f ms, bilinear %.2f ms; YUYV %.2f ms; Malvar/YUYV %.2fx",
                           context.renderer, width, height, malvar, bilinear, yuyvMS, malvar / yuyvMS)
+                + "\n  each layout as the GPU reads it, upload + pass where it has one + glFinish (ms): " + layouts.joined(separator: ", ")
         }
     }
 }

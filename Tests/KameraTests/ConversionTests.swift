@@ -250,9 +250,14 @@ final class ConversionTests: XCTestCase {
         }
     }
 
+    /// RGB in every byte order, RGB565, GREY and 10- to 16-bit gray: the
+    /// other orders read by texture swizzle on OpenGL ES 3 and by `swizzle.frag`
+    /// on OpenGL ES 2, deep gray widened by `deep_gray.frag`; each against the
+    /// source picture (RGB565: quantized to 5, 6 and 5 bits and widened here;
+    /// gray: its BT.601 luma), within `tolerance`.
     func testDirectFormatsUploadUnchanged() throws {
         let source = sampleImage(width: 40, height: 30)
-        for format in [PixelFormat.rgba, .bgra, .rgb24, .grey] {
+        for format in [PixelFormat.rgba, .bgra, .rgb24, .grey, .bgr24, .rgbx, .xbgr, .abgr, .argb, .xrgb, .rgb565, .y10, .y12, .y16] {
             let (rgba, keep) = source.frame()
             let buffer = FrameBuffer(format: format, width: 40, height: 30)
             FormatConverter.convert(rgba: keep, to: buffer, colorSpace: YUVColorSpace(matrix: .bt601, range: .full))
@@ -260,13 +265,23 @@ final class ConversionTests: XCTestCase {
             _ = rgba
             for gles in [GLESVersion.gles2, .gles3] {
                 let image = try GPUHarness.render(frame, settings: RenderSettings(crop: .none), gles: gles)
-                let reference = format == .grey
-                    ? Image(width: 40, height: 30) { x, y in
+                let reference: Image
+                switch format {
+                case .grey, .y10, .y12, .y16:
+                    reference = Image(width: 40, height: 30) { x, y in
                         let c = source.color(x, y)
                         let l = 0.299 * c.x + 0.587 * c.y + 0.114 * c.z
                         return SIMD4(l, l, l, 1)
                     }
-                    : source
+                case .rgb565:
+                    reference = Image(width: 40, height: 30) { x, y in
+                        let c = source.color(x, y)
+                        func bits(_ v: Float, _ top: Float) -> Float { (v * top).rounded() / top }
+                        return SIMD4(bits(c.x, 31), bits(c.y, 63), bits(c.z, 31), 1)
+                    }
+                default:
+                    reference = source
+                }
                 XCTAssertClose(image, reference, tolerance: tolerance, "\(format) GLES \(gles.rawValue)")
             }
         }
@@ -327,7 +342,7 @@ final class ConversionTests: XCTestCase {
             renderer.cache.uploadsBGRADirectly = false
             return Image(width: 24, height: 16, pixels: Array(try renderer.render(frame, index: 0)))
         }
-        XCTAssertClose(image, source, tolerance: tolerance, "BGRA through bgra.frag")
+        XCTAssertClose(image, source, tolerance: tolerance, "BGRA read in its order (texture swizzle)")
     }
 
     /// Switching filters and mode between frames keeps working on the same renderer.

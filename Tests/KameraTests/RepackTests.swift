@@ -66,7 +66,8 @@ final class RepackTests: KameraProcessTestCase {
         }
     }
 
-    /// UYVY, YVYU, VYUY, NV21, NV16, NV61, YU12, YV12 and 422P for a GPU that converts YUV:
+    /// UYVY, YVYU, VYUY, NV21, NV16, NV61, YU12, YV12, 422P, BGR24 and the
+    /// 32-bit RGB orders for a GPU that converts YUV:
     /// handed on as they are (`FrameRepacker` copies the rows of a file's
     /// frame, no repack), and the layouts Kamera makes and reads of them agree
     /// with the test's own byte orders: the converter's test frames and the analysers' luma.
@@ -74,7 +75,8 @@ final class RepackTests: KameraProcessTestCase {
         var onGPU = ISPSettings()
         onGPU.onGPU = true
         let formats: [(RepackedFormat, PixelFormat)] = [(.uyvy, .uyvy), (.yvyu, .yvyu), (.vyuy, .vyuy), (.nv21, .nv21), (.nv16, .nv16), (.nv61, .nv61),
-                                                        (.yu12, .yu12), (.yv12, .yv12), (.yuv422p, .yuv422p)]
+                                                        (.yu12, .yu12), (.yv12, .yv12), (.yuv422p, .yuv422p), (.bgr24, .bgr24), (.rgbx, .rgbx),
+                                                        (.xbgr, .xbgr), (.abgr, .abgr), (.argb, .argb), (.xrgb, .xrgb)]
         for (w, h) in sizes {
             let rgba = FrameBuffer(format: .rgba, width: w, height: h)
             for i in 0..<rgba.allBytes.count { rgba.allBytes[i] = UInt8(truncatingIfNeeded: i &* 37 &+ i / 7) }
@@ -97,7 +99,52 @@ final class RepackTests: KameraProcessTestCase {
                 XCTAssertEqual(luma, nativeLuma, "\(wire) \(w)x\(h): luma")
                 let made = FrameBuffer(format: pixels, width: w, height: h)
                 FormatConverter.convert(rgba: rgba, to: made, colorSpace: .bt601Limited)
-                XCTAssertEqual(Array(made.allBytes), wireBytes(wire, from: madeNative), "\(wire) \(w)x\(h): test frames")
+                var want = wireBytes(wire, from: madeNative)
+                if let unused = wire.rawValue.firstIndex(of: "x").map({ wire.rawValue.distance(from: wire.rawValue.startIndex, to: $0) }) {
+                    // The converter writes the unused byte opaque.
+                    for i in stride(from: unused, to: want.count, by: 4) { want[i] = 255 }
+                }
+                XCTAssertEqual(Array(made.allBytes), want, "\(wire) \(w)x\(h): test frames")
+            }
+        }
+    }
+
+    /// RGB565 and 10- to 16-bit gray for a GPU that converts YUV: handed on
+    /// as they are; the analysers' luma is that of the repacked frame, and
+    /// test frames hold each channel (gray: the luma) rounded to its bits.
+    func testRGB565AndDeepGrayAreHandedOnAsTheyAreForTheGPU() throws {
+        var onGPU = ISPSettings()
+        onGPU.onGPU = true
+        for format in [RepackedFormat.rgb565, .y10, .y12, .y16] {
+            let repacker = FrameRepacker(format: format, isp: onGPU)
+            let pixels = try XCTUnwrap(format.readOnGPU)
+            XCTAssertEqual(repacker.output, pixels)
+            XCTAssertEqual(repacker.output.rawValue, format.rawValue)
+            for (w, h) in sizes {
+                var seed: UInt32 = 99
+                let bytes: [UInt8] = (0..<(w * h * 2)).map { _ in seed = seed &* 1_664_525 &+ 1_013_904_223; return UInt8(truncatingIfNeeded: seed >> 20) }
+                let target = FrameBuffer(format: pixels, width: w, height: h)
+                bytes.withUnsafeBytes { _ = repacker.repack(format.planes(in: $0, width: w, height: h), into: target) }
+                XCTAssertEqual(Array(target.allBytes), bytes, "\(format) \(w)x\(h): copied as it is")
+                let native = FrameBuffer(format: format.native, width: w, height: h)
+                bytes.withUnsafeBytes { format.repack(format.planes(in: $0, width: w, height: h), into: native) }
+                var luma = [UInt8](repeating: 0, count: w * h), nativeLuma = luma
+                LumaCopy.copy(target.frame(sequence: 0, timestamp: 0), into: &luma)
+                LumaCopy.copy(native.frame(sequence: 0, timestamp: 0), into: &nativeLuma)
+                XCTAssertEqual(luma, nativeLuma, "\(format) \(w)x\(h): luma")
+                let rgba = FrameBuffer(format: .rgba, width: w, height: h)
+                for i in 0..<rgba.allBytes.count { rgba.allBytes[i] = UInt8(truncatingIfNeeded: i &* 37 &+ i / 7) }
+                let made = FrameBuffer(format: pixels, width: w, height: h)
+                let space = YUVColorSpace(matrix: .bt601, range: .full)
+                FormatConverter.convert(rgba: rgba, to: made, colorSpace: space)
+                let want: [UInt8] = (0..<(w * h)).flatMap { p -> [UInt8] in
+                    func bits(_ v: UInt8, _ top: Int) -> Int { Int((Double(v) * Double(top) / 255).rounded()) }
+                    let (r, g, b) = (rgba.allBytes[p * 4], rgba.allBytes[p * 4 + 1], rgba.allBytes[p * 4 + 2])
+                    let word = format == .rgb565 ? bits(r, 31) << 11 | bits(g, 63) << 5 | bits(b, 31)
+                        : bits(space.yuv(r: r, g: g, b: b).y, format == .y10 ? 1023 : format == .y12 ? 4095 : 65535)
+                    return [UInt8(word & 0xFF), UInt8(word >> 8)]
+                }
+                XCTAssertEqual(Array(made.allBytes), want, "\(format) \(w)x\(h): test frames")
             }
         }
     }
@@ -146,8 +193,8 @@ final class RepackTests: KameraProcessTestCase {
 
     /// Raw files through the command: each repacked format renders the same
     /// pixels as the native file it was laid out from, whether YUV becomes RGB
-    /// on the CPU or in the shaders (which read UYVY, YVYU, VYUY, NV21, NV16
-    /// and NV61 as they are); a truncated one is refused.
+    /// on the CPU or in the shaders (which read the other YUV layouts and RGB
+    /// orders as they are); a truncated one is refused.
     func testRawFilesRenderAsTheirNativeFrames() throws {
         let (w, h) = (64, 36)
         func render(_ name: String, format: String, bytes: [UInt8], conversion: String) throws -> [UInt8] {
@@ -164,8 +211,12 @@ final class RepackTests: KameraProcessTestCase {
             return Array(frame.planes[0].bytes)
         }
         for conversion in ["cpu", "shader"] {
-            for native in [PixelFormat.yuyv, .nv12, .rgb24] {
+            for native in [PixelFormat.yuyv, .nv12, .rgb24, .rgba] {
                 let (nativeFrame, buffer) = randomFrame(native, width: w, height: h)
+                if native == .rgba {
+                    // Opaque, as the formats with an unused byte read.
+                    for i in stride(from: 3, to: buffer.allBytes.count, by: 4) { buffer.allBytes[i] = 255 }
+                }
                 let want = try render(native.name, format: native.name, bytes: Array(buffer.allBytes), conversion: conversion)
                 if native.isYUV {
                     XCTAssertClose(Image(width: w, height: h, pixels: want), CPUReference.decode(nativeFrame), tolerance: 2, "\(native) \(conversion)")
@@ -174,6 +225,22 @@ final class RepackTests: KameraProcessTestCase {
                     let got = try render(format.name, format: format.fourcc, bytes: wireBytes(format, from: buffer), conversion: conversion)
                     XCTAssertTrue(got == want, "\(format) (given as \(format.fourcc)) renders as \(native), \(conversion)")
                 }
+            }
+            // RGB565: the repack widens by repeating bits, the GPU by v * 255 / 31 rounded; within 1 of the formula.
+            // Deep gray: words of the depth and some above it (white), within 1 of v * 255 / top rounded.
+            for (format, top) in [("RGBP", 0), ("Y10", 1023), ("Y12", 4095), ("Y16", 65535)] {
+                var seed: UInt32 = 5
+                let words: [Int] = (0..<(w * h)).map { i in
+                    seed = seed &* 1_664_525 &+ 1_013_904_223
+                    return top == 0 || i % 17 == 0 ? Int(seed >> 16) : Int(seed >> 16) % (top + 1)
+                }
+                let got = try render("w-\(format)", format: format, bytes: words.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }, conversion: conversion)
+                let want = Image(width: w, height: h) { x, y in
+                    let v = words[y * w + x]
+                    if top > 0 { let g = Float(min(v, top)) / Float(top); return SIMD4(g, g, g, 1) }
+                    return SIMD4(Float(v >> 11) / 31, Float((v >> 5) & 63) / 63, Float(v & 31) / 31, 1)
+                }
+                XCTAssertClose(Image(width: w, height: h, pixels: got), want, tolerance: 1, "\(format) \(conversion)")
             }
         }
         let file = run.folder.appendingPathComponent("short.raw")

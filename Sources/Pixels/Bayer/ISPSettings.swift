@@ -49,8 +49,9 @@ public struct ISPSettings: Equatable, Sendable {
     /// Hand frames on raw (`PixelFormat.bayer8`/`bayer16` with their `RawBayer`)
     /// for the texture cache's demosaic shader, rather than demosaicing on the
     /// CPU; statistics and gains are worked out on the CPU either way. The other
-    /// orders of packed 4:2:2, NV21, NV16, NV61 and planar YUV are then handed on as they
-    /// are too, for the conversion shaders (`RepackedFormat.readOnGPU`).
+    /// orders of packed 4:2:2, NV21, NV16, NV61, planar YUV, the other RGB
+    /// orders, RGB565 and 10- to 16-bit gray are then handed on as they are
+    /// too, for the texture cache (`RepackedFormat.readOnGPU`).
     public var onGPU = false
 
     public init() {}

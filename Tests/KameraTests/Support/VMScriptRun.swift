@@ -12,14 +12,14 @@ final class VMScriptRun: @unchecked Sendable {
     private let log: String
 
     /// `files`: names and contents written into the folder before the boot;
-    /// `vmArguments`: for run-in-vm (`--loopback`).
-    init(_ script: String, name: String, files: [String: String] = [:], vmArguments: [String] = []) {
+    /// `vmArguments`: for run-in-vm (`--loopback`); `timeout`: seconds the run may take.
+    init(_ script: String, name: String, files: [String: String] = [:], vmArguments: [String] = [], timeout: Int = 600) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-\(name)-vm-\(UUID().uuidString)")
         var folder: URL?, log: String
         do {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             for (file, text) in files { try text.write(to: dir.appendingPathComponent(file), atomically: true, encoding: .utf8) }
-            let (status, output) = try VMTests.run(["bash", "-c", script], vmArguments: vmArguments + ["--timeout", "600"], in: dir)
+            let (status, output) = try VMTests.run(["bash", "-c", script], vmArguments: vmArguments + ["--timeout", "\(timeout)"], in: dir)
             log = output
             if status == 0 { folder = dir }
         } catch {
