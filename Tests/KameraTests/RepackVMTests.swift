@@ -73,7 +73,7 @@ final class RepackVMTests: XCTestCase {
     /// Boots the VM twice for all the tests of this class.
     override class func setUp() {
         run = VMScriptRun(script, name: "repack")
-        gpuRun = VMScriptRun(gpuScript, name: "repack-gpu", timeout: 900)
+        gpuRun = VMScriptRun(gpuScript, name: "repack-gpu")
     }
 
     override class func tearDown() {

@@ -12,8 +12,10 @@ final class VMScriptRun: @unchecked Sendable {
     private let log: String
 
     /// `files`: names and contents written into the folder before the boot;
-    /// `vmArguments`: for run-in-vm (`--loopback`); `timeout`: seconds the run may take.
-    init(_ script: String, name: String, files: [String: String] = [:], vmArguments: [String] = [], timeout: Int = 600) {
+    /// `vmArguments`: for run-in-vm (`--loopback`); `timeout`: seconds the run
+    /// may take, a catch for hangs only: the VM is emulated (TCG), and the same
+    /// boot has taken from 7 to over 10 minutes on this machine from one hour to the next.
+    init(_ script: String, name: String, files: [String: String] = [:], vmArguments: [String] = [], timeout: Int = 1500) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-\(name)-vm-\(UUID().uuidString)")
         var folder: URL?, log: String
         do {
