@@ -13,8 +13,7 @@ prefix="${1:-/usr/local}"
 dest="${DESTDIR:-}"
 if [ -z "${KAMERA_SKIP_BUILD:-}" ]; then
     "$root/scripts/install-deps.sh"
-    swift build -c release --static-swift-stdlib --package-path "$root" --scratch-path "$root/.build/static" --product kamera >&2
-    swift build -c release --static-swift-stdlib --package-path "$root" --scratch-path "$root/.build/static" --product kamera-zxing-helper >&2
+    "$root/scripts/build-static.sh" > /dev/null
 fi
 binary="$root/.build/static/release/kamera"
 helper="$root/.build/static/release/kamera-zxing-helper"

@@ -14,9 +14,7 @@ lint=""
 for a in "$@"; do case "$a" in --lintian) lint=1 ;; *) out="$a" ;; esac; done
 
 "$root/scripts/install-deps.sh" --package
-swift build -c release --static-swift-stdlib --package-path "$root" --scratch-path "$root/.build/static" --product kamera >&2
-swift build -c release --static-swift-stdlib --package-path "$root" --scratch-path "$root/.build/static" --product kamera-zxing-helper >&2
-binary="$root/.build/static/release/kamera"
+binary="$("$root/scripts/build-static.sh")/kamera"
 version="$("$binary" --version)"
 maintainer="${KAMERA_MAINTAINER:-Kamera maintainers <kamera@example.org>}"
 arch="$(dpkg --print-architecture)"

@@ -25,7 +25,7 @@ extension PixelFormat {
         case .yuyv: ["YUYV"]
         case .nv12: ["NV12"]
         case .rgba: ["AB24"]
-        case .bgra: ["XR24", "AR24", "BGR4"]
+        case .bgra: ["AR24", "BGR4"]
         case .rgb24: ["RGB3"]
         case .grey: ["GREY"]
         case .bayer8, .bayer16: []  // read as `RepackedFormat`s, which say the pattern
@@ -46,7 +46,7 @@ extension PixelFormat {
         case .nv16, .nv61, .yuv422p: 2
         case .yuyv, .uyvy, .yvyu, .vyuy: 2
         case .rgb24, .bgr24: 3
-        case .rgba, .bgra, .rgbx, .xbgr, .abgr, .argb, .xrgb: 4
+        case .rgba, .bgra, .rgbx, .bgrx, .xbgr, .abgr, .argb, .xrgb: 4
         case .grey, .bayer8: 1
         case .bayer16, .rgb565, .y10, .y12, .y16: 2
         }

@@ -49,16 +49,16 @@ struct PlaneTexture {
             self.init(format: GLenum(GL_RGBA), bytesPerTexel: 4, width: (width + 1) / 2, height: height, filter: GL_NEAREST, imported: ("AB24", .identity))
             return
         }
-        if format == .bgra && bgraDirect {
-            self.init(format: GLenum(GL_BGRA_EXT), bytesPerTexel: 4, width: width, height: height, filter: GL_LINEAR, imported: ("AR24", .identity))
-            return
-        }
         if let bytes = format.rgbBytes {
             // Uploaded and imported as they are (bytes 0, 1, 2, 3 as R, G, B, A), read in their order by swizzle.
-            // BGRA is imported as the DRM format of its order, which needs no swizzle.
+            // BGRA and BGRX are imported as AR24 and XR24, DRM's names for their orders, and BGRA is uploaded as
+            // GL_BGRA_EXT where the GPU takes that: no swizzle.
             let order = TextureSwizzle(bytes: bytes)
-            self.init(format: GLenum(bytes.size == 4 ? GL_RGBA : GL_RGB), bytesPerTexel: bytes.size, width: width, height: height, filter: GL_LINEAR,
-                      order: order, imported: format == .bgra ? ("AR24", .identity) : bytes.size == 4 ? ("AB24", order) : nil)
+            let imported: (fourcc: String, swizzle: TextureSwizzle)? = format == .bgra ? ("AR24", .identity) : format == .bgrx ? ("XR24", .identity)
+                : bytes.size == 4 ? ("AB24", order) : nil
+            let direct = format == .bgra && bgraDirect
+            self.init(format: GLenum(direct ? GL_BGRA_EXT : bytes.size == 4 ? GL_RGBA : GL_RGB), bytesPerTexel: bytes.size, width: width, height: height,
+                      filter: GL_LINEAR, order: direct ? .identity : order, imported: imported)
             return
         }
         switch format {

@@ -98,6 +98,8 @@ public final class TextureCache {
         set { bgraChoice = newValue; layout = nil }
     }
     private var planes: [GLuint] = []
+    /// How each of `planes` is uploaded and read, for the layout they were allocated for.
+    private var planeTextures: [PlaneTexture] = []
     private var layout: (format: PixelFormat, width: Int, height: Int)?
     /// `yuyv.frag` or `nv12.frag` for each YUV layout.
     private var yuvPrograms: [PixelFormat: YUVProgram] = [:]
@@ -289,17 +291,14 @@ public final class TextureCache {
     private func copiedTexture(for frame: Frame, on gpu: Device, rect: (x: Int, y: Int, width: Int, height: Int), region: TextureRegion,
                                transform: RGBTransform?) throws -> TextureView {
         try prepare(frame, on: gpu)
-        for index in planes.indices {
-            upload(frame, on: gpu, plane: index, as: PlaneTexture(plane: index, of: frame.format, width: frame.width, height: frame.height,
-                                                                   bgraDirect: uploadsBGRADirectly))
-        }
+        for index in planes.indices { upload(frame, on: gpu, plane: index, as: planeTextures[index]) }
         if frame.format.isYUV {
             return try convert(frame, on: gpu, program: yuvProgram(frame.format), planes: planes[0], planes.count > 1 ? planes[1] : 0,
                                planes.count > 2 ? planes[2] : 0, rect: rect, region: region, transform: transform)
         }
         if frame.format.isMosaic { return try demosaic(frame, texture: planes[0], on: gpu, rect: rect, region: region) }
         if let bits = frame.format.grayBits { return try widened(planes[0], bits: bits, on: gpu, rect: rect, region: region) }
-        let order = PlaneTexture(plane: 0, of: frame.format, width: frame.width, height: frame.height, bgraDirect: uploadsBGRADirectly).order
+        let order = planeTextures[0].order
         if order != .identity && gpu.glesMajorVersion < 3 {
             let program = try swizzlePrograms[order] ?? ShaderProgram(quadFragment: ShaderSource.swizzle, name: "swizzle.frag",
                                                                       defines: "#define SWIZZLE(c) \(order.glsl)\n")
@@ -493,19 +492,18 @@ public final class TextureCache {
     private func prepare(_ frame: Frame, on gpu: Device) throws {
         if let l = layout, l.format == frame.format, l.width == frame.width, l.height == frame.height { return }
         deletePlanes()
-        let count = PlaneTexture.count(of: frame.format)
-        for index in 0..<count {
-            let spec = PlaneTexture(plane: index, of: frame.format, width: frame.width, height: frame.height, bgraDirect: uploadsBGRADirectly)
-            if spec.width > gpu.maxTextureSize || spec.height > gpu.maxTextureSize {
-                throw GPUError("a \(frame.width)x\(frame.height) \(frame.format.fourcc) frame needs a \(spec.width)x\(spec.height) texture, above this GPU's limit of \(gpu.maxTextureSize)x\(gpu.maxTextureSize); use a smaller input")
-            }
+        let specs = (0..<PlaneTexture.count(of: frame.format)).map {
+            PlaneTexture(plane: $0, of: frame.format, width: frame.width, height: frame.height, bgraDirect: uploadsBGRADirectly)
         }
-        for index in 0..<count {
-            let spec = PlaneTexture(plane: index, of: frame.format, width: frame.width, height: frame.height, bgraDirect: uploadsBGRADirectly)
+        if let spec = specs.first(where: { $0.width > gpu.maxTextureSize || $0.height > gpu.maxTextureSize }) {
+            throw GPUError("a \(frame.width)x\(frame.height) \(frame.format.fourcc) frame needs a \(spec.width)x\(spec.height) texture, above this GPU's limit of \(gpu.maxTextureSize)x\(gpu.maxTextureSize); use a smaller input")
+        }
+        for spec in specs {
             planes.append(GL.makeTexture(filter: spec.filter))
             glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(spec.format), GLsizei(spec.width), GLsizei(spec.height), 0, spec.format, spec.type, nil)
             if spec.order != .identity && gpu.glesMajorVersion >= 3 { spec.order.apply() }
         }
+        planeTextures = specs
         try GL.check("allocating textures for a \(frame.width)x\(frame.height) \(frame.format.fourcc) frame")
         layout = (frame.format, frame.width, frame.height)
     }
@@ -532,6 +530,7 @@ public final class TextureCache {
     private func deletePlanes() {
         if !planes.isEmpty { glDeleteTextures(GLsizei(planes.count), planes) }
         planes.removeAll()
+        planeTextures.removeAll()
         layout = nil
     }
 }

@@ -23,12 +23,9 @@ public enum LumaCopy {
                 let (y0, y1) = (frame.format.pairOrder!.y0, frame.format.pairOrder!.y1)
                 for x in 0..<w { out[x] = row[4 &* (x >> 1) &+ (x & 1 == 0 ? y0 : y1)] }
             case .rgb565:
-                let words = UnsafeRawPointer(row)
                 for x in 0..<w {
-                    let v = Int32(UInt16(littleEndian: words.loadUnaligned(fromByteOffset: 2 &* x, as: UInt16.self)))
-                    // Each channel widened to 8 bits by replicating its top bits.
-                    let r = (v >> 11) << 3 | (v >> 13), g = ((v >> 5) & 63) << 2 | ((v >> 9) & 3), b = (v & 31) << 3 | ((v >> 2) & 7)
-                    out[x] = luma(r, g, b)
+                    let (r, g, b) = RepackedFormat.widenRGB565(row, at: x)
+                    out[x] = luma(Int32(r), Int32(g), Int32(b))
                 }
             case .bayer8, .bayer16:
                 copyMosaic(frame, row: y, into: out)

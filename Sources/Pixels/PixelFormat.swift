@@ -6,7 +6,8 @@ public enum PixelFormat: String, CaseIterable, Sendable {
     case nv12
     /// 8-bit R, G, B, A.
     case rgba
-    /// 8-bit B, G, R, A (V4L2 `AR24`/`XR24` in memory order).
+    /// 8-bit B, G, R, A (V4L2 `AR24` in memory order; `BGR4`, whose fourth byte
+    /// V4L2 leaves undefined, is read as it too).
     case bgra
     /// 8-bit R, G, B (V4L2 `RGB3`).
     case rgb24
@@ -34,11 +35,11 @@ public enum PixelFormat: String, CaseIterable, Sendable {
     /// shader as `nv21` is. Not a format a user names.
     case yu12, yv12, yuv422p
     /// RGB in the other byte orders: B G R, and the 32-bit orders by their
-    /// bytes in memory (x: unused, read as opaque): R G B X, X B G R, A B G R,
-    /// A R G B, X R G B; and RGB565 (V4L2 `RGBP`). Handed on as the camera gave
+    /// bytes in memory (x: unused, read as opaque): R G B X, B G R X (V4L2
+    /// `XR24`), X B G R, A B G R, A R G B, X R G B; and RGB565 (V4L2 `RGBP`). Handed on as the camera gave
     /// them for a GPU that reads each order (`rgbBytes`) by texture swizzle,
     /// as `uyvy` is. Not formats a user names.
-    case bgr24, rgbx, xbgr, abgr, argb, xrgb, rgb565
+    case bgr24, rgbx, bgrx, xbgr, abgr, argb, xrgb, rgb565
     /// Gray in the low 10, 12 or 16 bits of little-endian 16-bit words (V4L2
     /// `Y10 `, `Y12 `, `Y16 `), handed on as the camera gave them for the GPU,
     /// which widens each word from its full depth (`grayBits`), as `uyvy` is.
@@ -53,7 +54,7 @@ public enum PixelFormat: String, CaseIterable, Sendable {
         case "yuyv", "yuy2", "yuyv422": self = .yuyv
         case "nv12": self = .nv12
         case "rgba", "rgba32", "abgr32": self = .rgba
-        case "bgra", "bgr32", "bgra32", "xr24", "ar24": self = .bgra
+        case "bgra", "bgr32", "bgra32", "ar24": self = .bgra
         case "rgb24", "rgb", "rgb3": self = .rgb24
         case "grey", "gray", "y8": self = .grey
         default: return nil
@@ -106,6 +107,7 @@ public enum PixelFormat: String, CaseIterable, Sendable {
         case .rgb24: (0, 1, 2, nil, 3)
         case .bgr24: (2, 1, 0, nil, 3)
         case .rgbx: (0, 1, 2, nil, 4)
+        case .bgrx: (2, 1, 0, nil, 4)
         case .xbgr: (3, 2, 1, nil, 4)
         case .abgr: (3, 2, 1, 0, 4)
         case .argb: (1, 2, 3, 0, 4)

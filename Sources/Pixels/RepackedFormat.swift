@@ -1,7 +1,7 @@
 /// Layouts that cameras and raw files deliver and Kamera reads by repacking
 /// each frame on the CPU into one of its own (`native`), which every later
 /// stage takes as it is: other byte orders of packed 4:2:2, NV21, planar
-/// 4:2:0, semi-planar 4:2:2, BGR24, RGB565, 32-bit RGB orders and 10- to 16-bit gray. A repack
+/// 4:2:0, semi-planar 4:2:2, BGR24, RGB565, 32-bit RGB orders (BGRX among them) and 10- to 16-bit gray. A repack
 /// moves bytes and converts no color, so the picture is the native one's
 /// exactly (gray deeper than 8 bits is rounded to 8 from its full depth).
 /// Raw Bayer mosaics are the exception: `BayerISP` demosaics them to RGB24
@@ -24,8 +24,8 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
     /// Gray in the low 10, 12 or 16 bits of little-endian 16-bit words.
     case y10, y12, y16
     /// 32-bit RGB in other byte orders than RGBA and BGRA, named by their
-    /// bytes in memory (x: unused, read as opaque): R G B X, X B G R, A B G R, A R G B, X R G B.
-    case rgbx, xbgr, abgr, argb, xrgb
+    /// bytes in memory (x: unused, read as opaque): R G B X, B G R X, X B G R, A B G R, A R G B, X R G B.
+    case rgbx, bgrx, xbgr, abgr, argb, xrgb
     /// Raw Bayer, named by the colors of the top-left 2x2 block row by row,
     /// 8 bits a sample or 10, 12, 16 in the low bits of little-endian 16-bit words.
     case bggr8, gbrg8, grbg8, rggb8
@@ -48,7 +48,7 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         case .nv21, .yu12, .yv12: .nv12
         case .bgr24, .rgb565: .rgb24
         case .y10, .y12, .y16: .grey
-        case .rgbx, .xbgr, .abgr, .argb, .xrgb: .rgba
+        case .rgbx, .bgrx, .xbgr, .abgr, .argb, .xrgb: .rgba
         default: .rgb24
         }
     }
@@ -71,6 +71,7 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         case .yuv422p: .yuv422p
         case .bgr24: .bgr24
         case .rgbx: .rgbx
+        case .bgrx: .bgrx
         case .xbgr: .xbgr
         case .abgr: .abgr
         case .argb: .argb
@@ -127,6 +128,7 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         case .y12: "Y12 "
         case .y16: "Y16 "
         case .rgbx: "XB24"
+        case .bgrx: "XR24"
         case .xbgr: "RX24"
         case .abgr: "RA24"
         case .argb: "BA24"
@@ -181,6 +183,7 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         case "gray12le", "grey12", "gray12": self = .y12
         case "gray16le", "grey16", "gray16": self = .y16
         case "rgb0": self = .rgbx
+        case "bgr0": self = .bgrx
         case "0bgr": self = .xbgr
         case "0rgb": self = .xrgb
         case _ where text.hasPrefix("bayer_"):
@@ -211,7 +214,7 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         case .yuv422p: return [(width, height), (pairs, height), (pairs, height)]
         case .bgr24: return [(width * 3, height)]
         case .rgb565, .y10, .y12, .y16: return [(width * 2, height)]
-        case .rgbx, .xbgr, .abgr, .argb, .xrgb: return [(width * 4, height)]
+        case .rgbx, .bgrx, .xbgr, .abgr, .argb, .xrgb: return [(width * 4, height)]
         default:
             if isMIPIPacked, let bits = mosaic?.bits { return [((width * bits + 7) / 8, height)] }
             return [(width * (mosaic?.bytesPerSample ?? 1), height)]
@@ -312,12 +315,7 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
             for r in 0..<height {
                 let s = row(0, r), d = out(0, r)
                 for i in 0..<width {
-                    let word = UInt16(s[2 &* i]) | UInt16(s[2 &* i &+ 1]) << 8
-                    let (red, green, blue) = (word >> 11, (word >> 5) & 63, word & 31)
-                    // Each field widened to 8 bits by repeating its top bits: 31 → 255, 63 → 255.
-                    d[3 &* i] = UInt8(truncatingIfNeeded: red << 3 | red >> 2)
-                    d[3 &* i &+ 1] = UInt8(truncatingIfNeeded: green << 2 | green >> 4)
-                    d[3 &* i &+ 2] = UInt8(truncatingIfNeeded: blue << 3 | blue >> 2)
+                    (d[3 &* i], d[3 &* i &+ 1], d[3 &* i &+ 2]) = Self.widenRGB565(s, at: i)
                 }
             }
         case .y10, .y12, .y16:
@@ -330,12 +328,13 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
                 default: Self.widenGray(s, d, width, top: 65535)
                 }
             }
-        case .rgbx, .xbgr, .abgr, .argb, .xrgb:
+        case .rgbx, .bgrx, .xbgr, .abgr, .argb, .xrgb:
             // Each pixel as one little-endian word, moved to R G B A.
             for r in 0..<height {
                 let s = UnsafeRawPointer(row(0, r)), d = UnsafeMutableRawPointer(out(0, r))
                 switch self {
                 case .rgbx: Self.moveWords(s, d, width) { $0 | 0xFF00_0000 }
+                case .bgrx: Self.moveWords(s, d, width) { ($0 & 0xFF) << 16 | $0 & 0xFF00 | ($0 >> 16) & 0xFF | 0xFF00_0000 }
                 case .xbgr: Self.moveWords(s, d, width) { $0.byteSwapped | 0xFF00_0000 }
                 case .abgr: Self.moveWords(s, d, width) { $0.byteSwapped }
                 case .argb: Self.moveWords(s, d, width) { $0 >> 8 | $0 << 24 }
@@ -363,6 +362,16 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
             let value = Swift.min(UInt32(source[2 &* i]) | UInt32(source[2 &* i &+ 1]) << 8, top)
             target[i] = UInt8(truncatingIfNeeded: (value &* 255 &+ top / 2) / top)
         }
+    }
+
+    /// Pixel `i` of a little-endian RGB565 row as 8-bit R, G, B, each field
+    /// widened by repeating its top bits: 31 → 255, 63 → 255.
+    @inline(__always)
+    static func widenRGB565(_ row: UnsafePointer<UInt8>, at i: Int) -> (UInt8, UInt8, UInt8) {
+        let word = UInt16(row[2 &* i]) | UInt16(row[2 &* i &+ 1]) << 8
+        let (red, green, blue) = (word >> 11, (word >> 5) & 63, word & 31)
+        return (UInt8(truncatingIfNeeded: red << 3 | red >> 2), UInt8(truncatingIfNeeded: green << 2 | green >> 4),
+                UInt8(truncatingIfNeeded: blue << 3 | blue >> 2))
     }
 
     /// `rows` rows of `width` bytes from `source` into `target`, each at its own stride.

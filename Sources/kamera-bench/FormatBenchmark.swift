@@ -25,7 +25,7 @@ struct FormatBenchmark {
             if let bits = f.mosaic?.bits { bits == 8 ? "bayer_\(f.rawValue)" : bits == 16 ? "bayer_\(f.rawValue)le" : nil }
             else { [.uyvy: "uyvy422", .yvyu: "yvyu422", .nv21: "nv21", .yu12: "yuv420p", .yuv422p: "yuv422p", .bgr24: "bgr24",
                     .rgb565: "rgb565le", .y10: "gray10le", .y12: "gray12le", .y16: "gray16le",
-                    .rgbx: "rgb0", .xbgr: "0bgr", .abgr: "abgr", .argb: "argb", .xrgb: "0rgb"][f] }
+                    .rgbx: "rgb0", .bgrx: "bgr0", .xbgr: "0bgr", .abgr: "abgr", .argb: "argb", .xrgb: "0rgb"][f] }
         }
     }
 
@@ -40,7 +40,7 @@ struct FormatBenchmark {
             if gl && [.yvyu, .vyuy].contains(f) { return nil }
             return [.uyvy: "uyvy", .yvyu: "yvyu", .vyuy: "vyuy", .nv21: "nv21", .nv16: "nv16", .nv61: "nv61", .yu12: "i420", .yv12: "yv12",
                     .yuv422p: "y42b", .bgr24: "bgr", .rgb565: "rgb16", .y16: "gray16-le",
-                    .rgbx: "rgbx", .xbgr: "xbgr", .abgr: "abgr", .argb: "argb", .xrgb: "xrgb"][f]
+                    .rgbx: "rgbx", .bgrx: "bgrx", .xbgr: "xbgr", .abgr: "abgr", .argb: "argb", .xrgb: "xrgb"][f]
         }
     }
 

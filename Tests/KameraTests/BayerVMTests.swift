@@ -17,32 +17,52 @@ final class BayerVMTests: XCTestCase {
     /// vivid's values are already encoded for display, so no curve; no white balance, to compare with the reference.
     static let plain = "--gamma none --awb off"
 
+    /// vivid's two cameras, each taking half the formats, side by side: the
+    /// VM's two emulated cores then each run a process (every one spends
+    /// seconds starting under emulation).
+    static let cameras = ["/dev/video0", "/dev/video1"]
+
+    /// The camera `format` is read from.
+    static func camera(of format: RepackedFormat) -> String {
+        cameras[formats.firstIndex(of: format)! % cameras.count]
+    }
+
     static var script: String {
-        """
+        let each = cameras.map { camera in formats.filter { Self.camera(of: $0) == camera }.map { "'\($0.fourcc)'" }.joined(separator: " ") }
+        return """
         set -u
         K="$KAMERA"
-        D=/dev/video0
-        v4l2-ctl -d $D --set-ctrl osd_text_mode=2 --set-parm=30
-        for f in \(formats.map { "'\($0.fourcc)'" }.joined(separator: " ")); do
-          v4l2-ctl -d $D --set-fmt-video=width=\(width),height=\(height),pixelformat="$f" --stream-mmap --stream-count=3 --stream-to=b-$f.raw
-          $K render -v --camera $D --format "$f" --input-size \(width)x\(height) --crop none \(plain) --frames 3 -o b-$f-%d.png 2> b-$f.log
-          $K render -v --camera $D --format "$f" --input-size \(width)x\(height) --crop none \(plain) --frames 3 --yuv-conversion shader -o b-$f-gpu-%d.png 2> b-$f-gpu.log
-        done
-        $K render --camera $D --format RGGB --input-size \(width)x\(height) --crop square \(plain) --demosaic bilinear --frames 3 -o square-%d.png
-        $K render --camera $D --format BG10 --input-size \(width)x\(height) --crop none --gamma none --frames 5 -o bars-%d.png
-        $K render --camera $D --format GB16 --input-size \(width)x\(height) --crop none --gamma none --frames 5 --yuv-conversion shader -o bars-gpu-%d.png
-        $K devices --formats $D > formats.txt
-        for f in RGGB BG10; do
-          $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format $f --input-size \(width)x\(height) --crop none \(plain) --frames 3 --yuv-conversion shader --upload dmabuf -o dm-$f-%d.png 2> dm-$f.log
-        done
-        $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format RGGB --input-size \(width)x\(height) \(plain) -o dm-cpu.png 2> dm-cpu.log
+        # Raw frames and both paths' renders of each of the formats after the camera.
+        formats() {
+          local D=$1; shift
+          v4l2-ctl -d $D --set-ctrl osd_text_mode=2 --set-parm=30
+          for f in "$@"; do
+            v4l2-ctl -d $D --set-fmt-video=width=\(width),height=\(height),pixelformat="$f" --stream-mmap --stream-count=3 --stream-to=b-$f.raw
+            $K render -v --camera $D --format "$f" --input-size \(width)x\(height) --crop none \(plain) --frames 3 -o b-$f-%d.png 2> b-$f.log
+            $K render -v --camera $D --format "$f" --input-size \(width)x\(height) --crop none \(plain) --frames 3 --yuv-conversion shader -o b-$f-gpu-%d.png 2> b-$f-gpu.log
+          done
+        }
+        ( D=\(cameras[0]); formats $D \(each[0])
+          for f in RGGB BG10; do
+            $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format $f --input-size \(width)x\(height) --crop none \(plain) --frames 3 --yuv-conversion shader --upload dmabuf -o dm-$f-%d.png 2> dm-$f.log
+          done
+          $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format RGGB --input-size \(width)x\(height) \(plain) -o dm-cpu.png 2> dm-cpu.log
+        ) > first.log 2>&1 &
+        ( D=\(cameras[1]); formats $D \(each[1])
+          $K render --camera $D --format RGGB --input-size \(width)x\(height) --crop square \(plain) --demosaic bilinear --frames 3 -o square-%d.png
+          $K render --camera $D --format BG10 --input-size \(width)x\(height) --crop none --gamma none --frames 5 -o bars-%d.png
+          $K render --camera $D --format GB16 --input-size \(width)x\(height) --crop none --gamma none --frames 5 --yuv-conversion shader -o bars-gpu-%d.png
+          $K devices --formats $D > formats.txt
+        ) > second.log 2>&1 &
+        wait
+        cat first.log second.log
         """
     }
 
     nonisolated(unsafe) static var run: VMScriptRun?
 
     override class func setUp() {
-        run = VMScriptRun(script, name: "bayer")
+        run = VMScriptRun(script, name: "bayer", vmArguments: ["--vivid", "n_devs=2 node_types=0x1,0x1"])
     }
 
     override class func tearDown() {
@@ -76,13 +96,14 @@ final class BayerVMTests: XCTestCase {
             let log = try String(contentsOf: folder.appendingPathComponent("b-\(format.fourcc).log"), encoding: .utf8)
             XCTAssertTrue(log.contains("\(Self.width)x\(Self.height) \(format.fourcc)"), "\(format): \(log)")
             XCTAssertTrue(listing.contains("\(format.fourcc)") && listing.contains("demosaiced on the GPU, or to rgb24 on the CPU with a software renderer"), listing)
-            XCTAssertTrue(listing.contains("raw Bayer black level 0 at 8 bits, 0 at 10 bits, 0 at 12 bits, 0 at 16 bits: no sensor feeds /dev/video0 in /dev/media0 (vivid)"), listing)
+            XCTAssertTrue(listing.contains("raw Bayer black level 0 at 8 bits, 0 at 10 bits, 0 at 12 bits, 0 at 16 bits: no sensor feeds \(Self.cameras[1]) in /dev/media1 (vivid)"), listing)
             let gpuLog = try String(contentsOf: folder.appendingPathComponent("b-\(format.fourcc)-gpu.log"), encoding: .utf8)
             XCTAssertTrue(log.contains("demosaiced to rgb24 on the CPU"), "\(format): \(log)")
             XCTAssertTrue(gpuLog.contains("demosaiced on the GPU"), "\(format): \(gpuLog)")
             // vivid's media graph (/dev/media0) holds no sensor, so no black level is taken from one.
             let bits = format.mosaic!.bits
-            XCTAssertTrue(log.contains("black level 0 at \(bits) bits: no sensor feeds /dev/video0 in /dev/media0 (vivid); --black-level N sets one"), "\(format): \(log)")
+            let camera = Self.camera(of: format), media = "/dev/media\(Self.cameras.firstIndex(of: camera)!)"
+            XCTAssertTrue(log.contains("black level 0 at \(bits) bits: no sensor feeds \(camera) in \(media) (vivid); --black-level N sets one"), "\(format): \(log)")
             let want = BayerReference.process(format, try samples(format, in: folder), width: Self.width, height: Self.height,
                                               settings: settings, gains: SIMD3(1, 1, 1))
             XCTAssertClose(try image(folder.appendingPathComponent("b-\(format.fourcc)-2.png")), want, tolerance: 2, "\(format), CPU")

@@ -257,7 +257,7 @@ final class ConversionTests: XCTestCase {
     /// gray: its BT.601 luma), within `tolerance`.
     func testDirectFormatsUploadUnchanged() throws {
         let source = sampleImage(width: 40, height: 30)
-        for format in [PixelFormat.rgba, .bgra, .rgb24, .grey, .bgr24, .rgbx, .xbgr, .abgr, .argb, .xrgb, .rgb565, .y10, .y12, .y16] {
+        for format in [PixelFormat.rgba, .bgra, .rgb24, .grey, .bgr24, .rgbx, .bgrx, .xbgr, .abgr, .argb, .xrgb, .rgb565, .y10, .y12, .y16] {
             let (rgba, keep) = source.frame()
             let buffer = FrameBuffer(format: format, width: 40, height: 30)
             FormatConverter.convert(rgba: keep, to: buffer, colorSpace: YUVColorSpace(matrix: .bt601, range: .full))

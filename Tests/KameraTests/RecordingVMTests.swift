@@ -22,7 +22,7 @@ final class RecordingVMTests: XCTestCase {
     v4l2-ctl -d $D -c percentage_of_dropped_buffers=0
     frames drops.mkv > drops.txt
     $K preview --camera $D --input-size 320x180 --fps 30 --duration 4 --size 160x160 --status-every 10 -o base.png 2> base.log
-    KAMERA_TEST_ENCODER_DELAY=0.15 $K preview --camera $D --input-size 320x180 --fps 30 --duration 4 --size 160x160 --status-every 10 \
+    KAMERA_TEST_ENCODER_DELAY=0.5 $K preview --camera $D --input-size 320x180 --fps 30 --duration 4 --size 160x160 --status-every 10 \
       -o slow.mkv --codec hevc --preset veryslow 2> slow.log
     frames slow.mkv > slow.txt
     # Sound: snd-aloop's two sides; tone.py plays a tone into one a few seconds in, Kamera records the other.
@@ -179,25 +179,32 @@ final class RecordingVMTests: XCTestCase {
         XCTAssertTrue(intervals.allSatisfy { $0 > 0.02 }, "no duplicates")
     }
 
-    /// HEVC veryslow, held back a further 150 ms a frame (a test hook: the VM's
-    /// speed varies with the host's load, and once the preview itself fell to
-    /// the encoder's pace), is slower than the camera: frames are dropped and
-    /// counted, and the preview keeps its rate (within 25 % of the same run
-    /// without recording, on a VM's two emulated cores).
+    /// HEVC veryslow, held back a further 500 ms a frame (a test hook: the
+    /// VM's speed varies with the host's load, from 2 to 30 fps of preview),
+    /// is slower than the camera: frames are dropped and counted, and the
+    /// preview is not paced by the encoder: it shows at least 1.5 times as many
+    /// frames a second as the encoder takes, and keeps at least 60 % of the
+    /// same run's rate without recording (the encoder shares the VM's two
+    /// emulated cores; at earlier stops the ratio ran from 0.68 to 1.1).
     func testSlowEncoderDropsFramesAndThePreviewKeepsItsRate() throws {
         let slow = try file("slow.log"), base = try file("base.log")
-        func rate(_ text: String) throws -> Double {
-            let line = try XCTUnwrap(text.split(separator: "\n").first { $0.contains("previewed") }, text)
-            let open = try XCTUnwrap(line.range(of: "s ("))
-            return try XCTUnwrap(Double(line[open.upperBound...].prefix { $0 != " " }), String(line))
+        func rate(_ text: String) throws -> (frames: Int, seconds: Double, fps: Double) {
+            let found = try XCTUnwrap(text.range(of: #"previewed \d+ frames? in [0-9.]+ s \([0-9.]+ fps\)"#, options: .regularExpression), text)
+            let numbers = text[found].split(whereSeparator: { " ()".contains($0) }).compactMap { Double($0) }
+            return (Int(numbers[0]), numbers[1], numbers[2])
         }
         let dropped = try XCTUnwrap(slow.range(of: #"\d+ dropped while the encoder was behind"#, options: .regularExpression).map {
             Int(slow[$0].prefix { $0.isNumber })! }, slow)
         let withRecording = try rate(slow), without = try rate(base)
-        print(String(format: "slow encoder: %d frames dropped; preview %.1f fps with the recording, %.1f fps without", dropped, withRecording, without))
+        let encoded = try XCTUnwrap(number(after: "slow.mkv:", in: slow), slow)
+        let encoderFPS = Double(encoded) / max(withRecording.seconds, 0.001)
+        print(String(format: "slow encoder: %d frames dropped, %d encoded (%.1f fps); preview %.1f fps with the recording, %.1f fps without",
+                     dropped, encoded, encoderFPS, withRecording.fps, without.fps))
         XCTAssertGreaterThan(dropped, 0)
-        XCTAssertGreaterThanOrEqual(withRecording, 0.75 * without)
-        XCTAssertEqual(try times("slow.txt").count, number(after: "slow.mkv:", in: slow))
+        XCTAssertGreaterThan(encoded, 0)
+        XCTAssertGreaterThanOrEqual(withRecording.fps, 1.5 * encoderFPS, "the preview went at the encoder's pace")
+        XCTAssertGreaterThanOrEqual(withRecording.fps, 0.6 * without.fps)
+        XCTAssertEqual(try times("slow.txt").count, encoded)
     }
 
     /// `kamera snap` on vivid: one JPEG at the camera's largest size

@@ -36,9 +36,9 @@ final class RepackTests: KameraProcessTestCase {
             for k in [first, 1 - first] { for r in 0..<(h + 1) / 2 { for i in 0..<pairs { out.append(p1[r * s1 + 2 * i + k]) } } }
         case .bgr24:
             for r in 0..<h { for x in 0..<w { for k in [2, 1, 0] { out.append(p0[r * s0 + 3 * x + k]) } } }
-        case .rgbx, .xbgr, .abgr, .argb, .xrgb:
+        case .rgbx, .bgrx, .xbgr, .abgr, .argb, .xrgb:
             // The RGBA index of each byte in memory; -1: unused, filled with a value that must not show.
-            let order = [RepackedFormat.rgbx: [0, 1, 2, -1], .xbgr: [-1, 2, 1, 0], .abgr: [3, 2, 1, 0], .argb: [3, 0, 1, 2], .xrgb: [-1, 0, 1, 2]][format]!
+            let order = [RepackedFormat.rgbx: [0, 1, 2, -1], .bgrx: [2, 1, 0, -1], .xbgr: [-1, 2, 1, 0], .abgr: [3, 2, 1, 0], .argb: [3, 0, 1, 2], .xrgb: [-1, 0, 1, 2]][format]!
             for r in 0..<h { for x in 0..<w { for k in order { out.append(k < 0 ? 0x5A : p0[r * s0 + 4 * x + k]) } } }
         default:
             XCTFail("\(format) is made from words or a mosaic, not from a native frame")
@@ -75,7 +75,7 @@ final class RepackTests: KameraProcessTestCase {
         var onGPU = ISPSettings()
         onGPU.onGPU = true
         let formats: [(RepackedFormat, PixelFormat)] = [(.uyvy, .uyvy), (.yvyu, .yvyu), (.vyuy, .vyuy), (.nv21, .nv21), (.nv16, .nv16), (.nv61, .nv61),
-                                                        (.yu12, .yu12), (.yv12, .yv12), (.yuv422p, .yuv422p), (.bgr24, .bgr24), (.rgbx, .rgbx),
+                                                        (.yu12, .yu12), (.yv12, .yv12), (.yuv422p, .yuv422p), (.bgr24, .bgr24), (.rgbx, .rgbx), (.bgrx, .bgrx),
                                                         (.xbgr, .xbgr), (.abgr, .abgr), (.argb, .argb), (.xrgb, .xrgb)]
         for (w, h) in sizes {
             let rgba = FrameBuffer(format: .rgba, width: w, height: h)

@@ -5,7 +5,16 @@ import XCTest
 struct KameraProcess {
     let folder: URL
 
+    /// `KAMERA_BINARY` when set: scripts/test.sh sets the release build that
+    /// the Debian package ships, with kamera-bench and the zxing-cpp helper
+    /// beside it. In the emulated VM every process start and llvmpipe's shader
+    /// compiles cost seconds, and a debug build takes about twice as long per
+    /// run, much of it in checks the argument parser makes only in debug
+    /// builds. Else the debug build beside the tests.
     static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["KAMERA_BINARY"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
         let tests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for candidate in [tests, tests.deletingLastPathComponent()] {
             let url = candidate.appendingPathComponent("kamera")
