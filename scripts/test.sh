@@ -13,6 +13,7 @@ swift build --build-tests
 # The tests run the release build of kamera that the Debian package ships (a
 # debug build takes about twice as long per run in the emulated VM); the
 # library code they call in process is the debug build.
-KAMERA_BINARY="$("$root/scripts/build-static.sh" kamera-bench)/kamera" swift test --skip-build --disable-swift-testing
+release="$("$root/scripts/build-static.sh" kamera-bench)"
+KAMERA_BINARY="$release/kamera" swift test --skip-build --disable-swift-testing
 "$root/scripts/sanitize.sh" thread
 "$root/scripts/fuzz.sh" "${KAMERA_FUZZ_SECONDS:-30}"

@@ -25,7 +25,7 @@ extension PixelFormat {
         case .yuyv: ["YUYV"]
         case .nv12: ["NV12"]
         case .rgba: ["AB24"]
-        case .bgra: ["AR24", "BGR4"]
+        case .bgra: ["AR24"]
         case .rgb24: ["RGB3"]
         case .grey: ["GREY"]
         case .bayer8, .bayer16: []  // read as `RepackedFormat`s, which say the pattern

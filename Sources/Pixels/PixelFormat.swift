@@ -6,8 +6,7 @@ public enum PixelFormat: String, CaseIterable, Sendable {
     case nv12
     /// 8-bit R, G, B, A.
     case rgba
-    /// 8-bit B, G, R, A (V4L2 `AR24` in memory order; `BGR4`, whose fourth byte
-    /// V4L2 leaves undefined, is read as it too).
+    /// 8-bit B, G, R, A (V4L2 `AR24` in memory order).
     case bgra
     /// 8-bit R, G, B (V4L2 `RGB3`).
     case rgb24

@@ -196,8 +196,10 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
     }
 
     /// The format with V4L2 code `code`, nil when Kamera does not repack it.
+    /// `BGR4`, V4L2's older code for B G R and a byte it leaves undefined, is
+    /// read as `bgrx`: drivers (vivid among them) write 0 there, not an alpha.
     public init?(v4l2Code code: String) {
-        guard let f = Self.allCases.first(where: { $0.fourcc == code }) else { return nil }
+        guard let f = Self.allCases.first(where: { $0.fourcc == code }) ?? (code == "BGR4" ? .bgrx : nil) else { return nil }
         self = f
     }
 

@@ -27,9 +27,30 @@ final class BayerVMTests: XCTestCase {
         cameras[formats.firstIndex(of: format)! % cameras.count]
     }
 
+    /// What each camera runs, side by side; a run compared with a format's
+    /// raw frames is made on that format's camera.
+    static func runs(on camera: String) -> [String] {
+        let size = "--input-size \(width)x\(height)"
+        var runs = ["formats \(camera) " + formats.filter { Self.camera(of: $0) == camera }.map { "'\($0.fourcc)'" }.joined(separator: " ")]
+        for format in [RepackedFormat.rggb8, .bggr10] where Self.camera(of: format) == camera {
+            let f = format.fourcc
+            runs.append("$K render -v --gpu gbm:/dev/dri/card0 --camera \(camera) --format \(f) \(size) --crop none \(plain) --frames 3 --yuv-conversion shader --upload dmabuf -o dm-\(f)-%d.png 2> dm-\(f).log")
+        }
+        if Self.camera(of: .rggb8) == camera {
+            runs.append("$K render --camera \(camera) --format RGGB \(size) --crop square \(plain) --demosaic bilinear --frames 3 -o square-%d.png")
+        }
+        if camera == cameras[0] {
+            runs.append("$K render -v --gpu gbm:/dev/dri/card0 --camera \(camera) --format RGGB \(size) \(plain) -o dm-cpu.png 2> dm-cpu.log")
+            runs.append("$K render --camera \(camera) --format BG10 \(size) --crop none --gamma none --frames 5 -o bars-%d.png")
+        } else {
+            runs.append("$K render --camera \(camera) --format GB16 \(size) --crop none --gamma none --frames 5 --yuv-conversion shader -o bars-gpu-%d.png")
+            runs.append("$K devices --formats \(camera) > formats.txt")
+        }
+        return runs
+    }
+
     static var script: String {
-        let each = cameras.map { camera in formats.filter { Self.camera(of: $0) == camera }.map { "'\($0.fourcc)'" }.joined(separator: " ") }
-        return """
+        """
         set -u
         K="$KAMERA"
         # Raw frames and both paths' renders of each of the formats after the camera.
@@ -42,20 +63,14 @@ final class BayerVMTests: XCTestCase {
             $K render -v --camera $D --format "$f" --input-size \(width)x\(height) --crop none \(plain) --frames 3 --yuv-conversion shader -o b-$f-gpu-%d.png 2> b-$f-gpu.log
           done
         }
-        ( D=\(cameras[0]); formats $D \(each[0])
-          for f in RGGB BG10; do
-            $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format $f --input-size \(width)x\(height) --crop none \(plain) --frames 3 --yuv-conversion shader --upload dmabuf -o dm-$f-%d.png 2> dm-$f.log
-          done
-          $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format RGGB --input-size \(width)x\(height) \(plain) -o dm-cpu.png 2> dm-cpu.log
-        ) > first.log 2>&1 &
-        ( D=\(cameras[1]); formats $D \(each[1])
-          $K render --camera $D --format RGGB --input-size \(width)x\(height) --crop square \(plain) --demosaic bilinear --frames 3 -o square-%d.png
-          $K render --camera $D --format BG10 --input-size \(width)x\(height) --crop none --gamma none --frames 5 -o bars-%d.png
-          $K render --camera $D --format GB16 --input-size \(width)x\(height) --crop none --gamma none --frames 5 --yuv-conversion shader -o bars-gpu-%d.png
-          $K devices --formats $D > formats.txt
-        ) > second.log 2>&1 &
-        wait
-        cat first.log second.log
+        pids=""
+        \(cameras.enumerated().map { index, camera in
+            "( " + runs(on: camera).joined(separator: "\n  ") + "\n) > camera\(index).log 2>&1 &\npids=\"$pids $!\""
+        }.joined(separator: "\n"))
+        status=0
+        for p in $pids; do wait $p || status=1; done
+        cat camera*.log
+        exit $status
         """
     }
 
@@ -100,7 +115,7 @@ final class BayerVMTests: XCTestCase {
             let gpuLog = try String(contentsOf: folder.appendingPathComponent("b-\(format.fourcc)-gpu.log"), encoding: .utf8)
             XCTAssertTrue(log.contains("demosaiced to rgb24 on the CPU"), "\(format): \(log)")
             XCTAssertTrue(gpuLog.contains("demosaiced on the GPU"), "\(format): \(gpuLog)")
-            // vivid's media graph (/dev/media0) holds no sensor, so no black level is taken from one.
+            // vivid's media graphs (/dev/media0, /dev/media1) hold no sensor, so no black level is taken from one.
             let bits = format.mosaic!.bits
             let camera = Self.camera(of: format), media = "/dev/media\(Self.cameras.firstIndex(of: camera)!)"
             XCTAssertTrue(log.contains("black level 0 at \(bits) bits: no sensor feeds \(camera) in \(media) (vivid); --black-level N sets one"), "\(format): \(log)")

@@ -53,6 +53,20 @@ final class CameraUnitTests: XCTestCase {
         }
     }
 
+    /// The 32-bit B G R orders: AR24 is BGRA with its alpha; XR24 and the
+    /// older BGR4 are B G R and a byte read as opaque (vivid writes 0 there),
+    /// and a camera offering only BGR4 is opened in it.
+    func testXR24AndBGR4AreReadWithoutAlpha() throws {
+        let formats = ["AR24", "XR24", "BGR4"].map { CameraFormat(fourcc: $0, description: $0, sizes: [CameraSize(width: 640, height: 480, rates: [30])]) }
+        XCTAssertEqual(formats.map(\.repacked), [nil, .bgrx, .bgrx])
+        XCTAssertEqual(PixelFormat(v4l2Code: "AR24"), .bgra)
+        XCTAssertNil(PixelFormat(v4l2Code: "XR24"))
+        XCTAssertNil(PixelFormat(v4l2Code: "BGR4"))
+        let old = try CameraMode.choose(CameraRequest(format: .repacked(.bgrx)), from: [formats[2]], current: (640, 480))
+        XCTAssertEqual([old.fourcc, old.format.name], ["BGR4", "rgba"])
+        XCTAssertEqual(old.repacked, .bgrx)
+    }
+
     /// Each kind of `--format` picks only its own kind of camera format: a
     /// native RGB24 request never takes libv4l's RGB24 conversion of HSV3, and
     /// a libv4l code matches with or without its padding.

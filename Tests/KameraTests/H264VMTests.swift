@@ -17,8 +17,11 @@ final class H264VMTests: XCTestCase {
         feed: "ffmpeg -nostdin -loglevel error -re -stream_loop -1 -i clip.ts -c:v copy -f v4l2 /dev/video10",
         then: """
     "$KAMERA" devices --formats /dev/video10 > formats.txt
-    "$KAMERA" render -v --camera /dev/video10 --format h264 --frames 5 --crop none --save-input h264.raw -o h264-%d.png 2> h264.log
-    echo $? > h264.rc
+    render() { "$KAMERA" render -v --camera /dev/video10 --format h264 --frames 5 --crop none --save-input h264.raw -o h264-%d.png 2> h264.log; echo $? > h264.rc; }
+    render
+    # v4l2loopback 0.12 can forget the reader's buffer mappings (its issue 459: DQBUF answers EINVAL,
+    # once in about 20 runs here); Kamera then stops with one line, and the run is made once more.
+    if grep -q "cannot take a frame: Invalid argument" h264.log; then cp h264.log h264-first.log; render; fi
     """)
 
     /// PSNR over R, G and B, in dB.
@@ -38,6 +41,7 @@ final class H264VMTests: XCTestCase {
         let (folder, text, image) = (try run.checkedFolder(), run.text, run.image)
         let formats = try text("formats.txt")
         XCTAssertTrue(formats.contains("H264") && formats.contains("decoded to nv12 on the CPU"), formats)
+        if let first = try? text("h264-first.log") { print("H.264 camera: run again after v4l2loopback refused a buffer:\n\(first)") }
         let kameraLog = try text("h264.log")
         XCTAssertEqual(try text("h264.rc").trimmingCharacters(in: .whitespacesAndNewlines), "0", kameraLog)
         XCTAssertTrue(kameraLog.contains("/dev/video10 640x480 H264"), kameraLog)

@@ -183,7 +183,7 @@ final class RecordingVMTests: XCTestCase {
     /// VM's speed varies with the host's load, from 2 to 30 fps of preview),
     /// is slower than the camera: frames are dropped and counted, and the
     /// preview is not paced by the encoder: it shows at least 1.5 times as many
-    /// frames a second as the encoder takes, and keeps at least 60 % of the
+    /// frames a second as the encoder takes while it runs, and keeps at least 60 % of the
     /// same run's rate without recording (the encoder shares the VM's two
     /// emulated cores; at earlier stops the ratio ran from 0.68 to 1.1).
     func testSlowEncoderDropsFramesAndThePreviewKeepsItsRate() throws {
@@ -197,7 +197,8 @@ final class RecordingVMTests: XCTestCase {
             Int(slow[$0].prefix { $0.isNumber })! }, slow)
         let withRecording = try rate(slow), without = try rate(base)
         let encoded = try XCTUnwrap(number(after: "slow.mkv:", in: slow), slow)
-        let encoderFPS = Double(encoded) / max(withRecording.seconds, 0.001)
+        // The frames still queued when the loop stops (the recording's 4 slots) are encoded after it.
+        let encoderFPS = Double(max(encoded - 4, 0)) / max(withRecording.seconds, 0.001)
         print(String(format: "slow encoder: %d frames dropped, %d encoded (%.1f fps); preview %.1f fps with the recording, %.1f fps without",
                      dropped, encoded, encoderFPS, withRecording.fps, without.fps))
         XCTAssertGreaterThan(dropped, 0)

@@ -42,6 +42,7 @@ final class RepackVMTests: XCTestCase {
           $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format XB24 --input-size $W -o dm-cpu-rgb.png 2> dm-cpu-rgb.log
           $K devices --formats $D > formats.txt
         ) > first.log 2>&1 &
+        first=$!
         ( D=/dev/video1
           for code in \(onGPU.map { "'\($0.fourcc)'" }.joined(separator: " ")); do
             f=$(echo "$code" | tr -d ' ')
@@ -53,8 +54,11 @@ final class RepackVMTests: XCTestCase {
             $K render -v --gpu gbm:/dev/dri/card0 --camera $D --format $f --input-size $W --crop none --frames 3 --yuv-conversion shader --upload $upload -o dm-$f-%d.png 2> dm-$f.log
           done
         ) > second.log 2>&1 &
-        wait
+        second=$!
+        status=0
+        for p in $first $second; do wait $p || status=1; done
         cat first.log second.log
+        exit $status
         """
     }
 
