@@ -63,6 +63,10 @@ public struct CameraMode: Equatable, Sendable {
     public static func choose(_ request: CameraRequest, from formats: [CameraFormat], current: (width: Int, height: Int),
                               path: String = "camera") throws -> CameraMode {
         var usable = formats.filter { f in f.reading != nil && (request.format == nil || f.reading == request.format) }
+        // The code asked for (XR24) is taken over another code of the same layout (BGR4).
+        if case .repacked(let wanted) = request.format, usable.contains(where: { $0.fourcc == wanted.fourcc }) {
+            usable.removeAll { $0.fourcc != wanted.fourcc }
+        }
         // Left to choose, prefer color: GREY is cheapest to upload but loses it.
         if request.format == nil, usable.contains(where: { $0.pixelFormat != .grey }) {
             usable.removeAll { $0.pixelFormat == .grey }

@@ -65,6 +65,7 @@ final class CameraUnitTests: XCTestCase {
         let old = try CameraMode.choose(CameraRequest(format: .repacked(.bgrx)), from: [formats[2]], current: (640, 480))
         XCTAssertEqual([old.fourcc, old.format.name], ["BGR4", "rgba"])
         XCTAssertEqual(old.repacked, .bgrx)
+        XCTAssertEqual(try CameraMode.choose(CameraRequest(format: .repacked(.bgrx)), from: formats.reversed(), current: (640, 480)).fourcc, "XR24")
     }
 
     /// Each kind of `--format` picks only its own kind of camera format: a
