@@ -54,8 +54,11 @@ struct PlaneTexture {
             // BGRA and BGRX are imported as AR24 and XR24, DRM's names for their orders, and BGRA is uploaded as
             // GL_BGRA_EXT where the GPU takes that: no swizzle.
             let order = TextureSwizzle(bytes: bytes)
-            let imported: (fourcc: String, swizzle: TextureSwizzle)? = format == .bgra ? ("AR24", .identity) : format == .bgrx ? ("XR24", .identity)
-                : bytes.size == 4 ? ("AB24", order) : nil
+            let imported: (fourcc: String, swizzle: TextureSwizzle)? = switch format {
+            case .bgra: ("AR24", .identity)
+            case .bgrx: ("XR24", .identity)
+            default: bytes.size == 4 ? ("AB24", order) : nil
+            }
             let direct = format == .bgra && bgraDirect
             self.init(format: GLenum(direct ? GL_BGRA_EXT : bytes.size == 4 ? GL_RGBA : GL_RGB), bytesPerTexel: bytes.size, width: width, height: height,
                       filter: GL_LINEAR, order: direct ? .identity : order, imported: imported)

@@ -41,17 +41,64 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
 
     public var name: String { rawValue }
 
-    /// The layout the frame is repacked into.
-    public var native: PixelFormat {
+    /// One format's row: its V4L2 code, the layout the CPU repacks it into,
+    /// the layout the GPU reads it in as the camera gave it (nil: raw Bayer,
+    /// whose layout follows from its mosaic), and the other names users type
+    /// for it (ffmpeg's among them) besides the case name and the code.
+    private var row: (fourcc: String, native: PixelFormat, gpu: PixelFormat?, aliases: [String]) {
         switch self {
-        case .uyvy, .yvyu, .vyuy, .nv16, .nv61, .yuv422p: .yuyv
-        case .nv21, .yu12, .yv12: .nv12
-        case .bgr24, .rgb565: .rgb24
-        case .y10, .y12, .y16: .grey
-        case .rgbx, .bgrx, .xbgr, .abgr, .argb, .xrgb: .rgba
-        default: .rgb24
+        case .uyvy: ("UYVY", .yuyv, .uyvy, ["uyvy422"])
+        case .yvyu: ("YVYU", .yuyv, .yvyu, ["yvyu422"])
+        case .vyuy: ("VYUY", .yuyv, .vyuy, [])
+        case .nv21: ("NV21", .nv12, .nv21, [])
+        case .nv16: ("NV16", .yuyv, .nv16, [])
+        case .nv61: ("NV61", .yuyv, .nv61, [])
+        case .yu12: ("YU12", .nv12, .yu12, ["i420", "yuv420p"])
+        case .yv12: ("YV12", .nv12, .yv12, [])
+        case .yuv422p: ("422P", .yuyv, .yuv422p, [])
+        case .bgr24: ("BGR3", .rgb24, .bgr24, ["bgr"])
+        case .rgb565: ("RGBP", .rgb24, .rgb565, ["rgb565le"])
+        case .y10: ("Y10 ", .grey, .y10, ["gray10le", "grey10", "gray10"])
+        case .y12: ("Y12 ", .grey, .y12, ["gray12le", "grey12", "gray12"])
+        case .y16: ("Y16 ", .grey, .y16, ["gray16le", "grey16", "gray16"])
+        case .rgbx: ("XB24", .rgba, .rgbx, ["rgb0"])
+        case .bgrx: ("XR24", .rgba, .bgrx, ["bgr0"])
+        case .xbgr: ("RX24", .rgba, .xbgr, ["0bgr"])
+        case .abgr: ("RA24", .rgba, .abgr, [])
+        case .argb: ("BA24", .rgba, .argb, [])
+        case .xrgb: ("BX24", .rgba, .xrgb, ["0rgb"])
+        case .bggr8: ("BA81", .rgb24, nil, [])
+        case .gbrg8: ("GBRG", .rgb24, nil, [])
+        case .grbg8: ("GRBG", .rgb24, nil, [])
+        case .rggb8: ("RGGB", .rgb24, nil, [])
+        case .bggr10: ("BG10", .rgb24, nil, [])
+        case .gbrg10: ("GB10", .rgb24, nil, [])
+        case .grbg10: ("BA10", .rgb24, nil, [])
+        case .rggb10: ("RG10", .rgb24, nil, [])
+        case .bggr12: ("BG12", .rgb24, nil, [])
+        case .gbrg12: ("GB12", .rgb24, nil, [])
+        case .grbg12: ("BA12", .rgb24, nil, [])
+        case .rggb12: ("RG12", .rgb24, nil, [])
+        case .bggr16: ("BYR2", .rgb24, nil, [])
+        case .gbrg16: ("GB16", .rgb24, nil, [])
+        case .grbg16: ("GR16", .rgb24, nil, [])
+        case .rggb16: ("RG16", .rgb24, nil, [])
+        case .bggr10p: ("pBAA", .rgb24, nil, [])
+        case .gbrg10p: ("pGAA", .rgb24, nil, [])
+        case .grbg10p: ("pgAA", .rgb24, nil, [])
+        case .rggb10p: ("pRAA", .rgb24, nil, [])
+        case .bggr12p: ("pBCC", .rgb24, nil, [])
+        case .gbrg12p: ("pGCC", .rgb24, nil, [])
+        case .grbg12p: ("pgCC", .rgb24, nil, [])
+        case .rggb12p: ("pRCC", .rgb24, nil, [])
         }
     }
+
+    /// The V4L2 four-character code, as `v4l2-ctl --list-formats` prints it.
+    public var fourcc: String { row.fourcc }
+
+    /// The layout the frame is repacked into (raw Bayer: demosaiced into).
+    public var native: PixelFormat { row.native }
 
     /// The layout the GPU's conversion reads this format in as the camera gave
     /// it, with no repack: packed 4:2:2 in any byte order, semi-planar and
@@ -59,29 +106,7 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
     /// RGB565, 10- to 16-bit gray, and raw Bayer of 8 bits or in 16-bit
     /// words; nil for MIPI-packed Bayer, which is unpacked first.
     public var readOnGPU: PixelFormat? {
-        switch self {
-        case .uyvy: .uyvy
-        case .yvyu: .yvyu
-        case .vyuy: .vyuy
-        case .nv21: .nv21
-        case .nv16: .nv16
-        case .nv61: .nv61
-        case .yu12: .yu12
-        case .yv12: .yv12
-        case .yuv422p: .yuv422p
-        case .bgr24: .bgr24
-        case .rgbx: .rgbx
-        case .bgrx: .bgrx
-        case .xbgr: .xbgr
-        case .abgr: .abgr
-        case .argb: .argb
-        case .xrgb: .xrgb
-        case .rgb565: .rgb565
-        case .y10: .y10
-        case .y12: .y12
-        case .y16: .y16
-        default: isMIPIPacked ? nil : mosaic.map(RawBayer.pixelFormat(of:))
-        }
+        row.gpu ?? (isMIPIPacked ? nil : mosaic.map(RawBayer.pixelFormat(of:)))
     }
 
     /// True for raw Bayer packed MIPI CSI-2 style (`bggr10p`...).
@@ -110,56 +135,6 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         return BayerMosaic(redColumn: order.0, redRow: order.1, bits: bits)
     }
 
-    /// The V4L2 four-character code, as `v4l2-ctl --list-formats` prints it.
-    public var fourcc: String {
-        switch self {
-        case .uyvy: "UYVY"
-        case .yvyu: "YVYU"
-        case .vyuy: "VYUY"
-        case .nv21: "NV21"
-        case .nv16: "NV16"
-        case .nv61: "NV61"
-        case .yu12: "YU12"
-        case .yv12: "YV12"
-        case .yuv422p: "422P"
-        case .bgr24: "BGR3"
-        case .rgb565: "RGBP"
-        case .y10: "Y10 "
-        case .y12: "Y12 "
-        case .y16: "Y16 "
-        case .rgbx: "XB24"
-        case .bgrx: "XR24"
-        case .xbgr: "RX24"
-        case .abgr: "RA24"
-        case .argb: "BA24"
-        case .xrgb: "BX24"
-        case .bggr8: "BA81"
-        case .gbrg8: "GBRG"
-        case .grbg8: "GRBG"
-        case .rggb8: "RGGB"
-        case .bggr10: "BG10"
-        case .gbrg10: "GB10"
-        case .grbg10: "BA10"
-        case .rggb10: "RG10"
-        case .bggr12: "BG12"
-        case .gbrg12: "GB12"
-        case .grbg12: "BA12"
-        case .rggb12: "RG12"
-        case .bggr16: "BYR2"
-        case .gbrg16: "GB16"
-        case .grbg16: "GR16"
-        case .rggb16: "RG16"
-        case .bggr10p: "pBAA"
-        case .gbrg10p: "pGAA"
-        case .grbg10p: "pgAA"
-        case .rggb10p: "pRAA"
-        case .bggr12p: "pBCC"
-        case .gbrg12p: "pGCC"
-        case .grbg12p: "pgCC"
-        case .rggb12p: "pRCC"
-        }
-    }
-
     /// Parses a name as a user types it: Kamera's names, the V4L2 code
     /// (`UYVY`, `YU12`, `Y16`) and ffmpeg's pixel format names (`uyvy422`, `yuv420p`).
     public init?(name: String) {
@@ -169,30 +144,16 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
             return
         }
         let text = name.filter { $0 != " " }.lowercased()
-        if let f = Self(rawValue: text) ?? Self.allCases.first(where: { $0.fourcc.filter { $0 != " " }.lowercased() == text }) {
+        if let f = Self(rawValue: text)
+            ?? Self.allCases.first(where: { $0.fourcc.filter { $0 != " " }.lowercased() == text || $0.row.aliases.contains(text) }) {
             self = f
             return
         }
-        switch text {
-        case "uyvy422": self = .uyvy
-        case "yvyu422": self = .yvyu
-        case "i420", "yuv420p": self = .yu12
-        case "bgr", "bgr3": self = .bgr24
-        case "rgb565le", "rgbp": self = .rgb565
-        case "gray10le", "grey10", "gray10": self = .y10
-        case "gray12le", "grey12", "gray12": self = .y12
-        case "gray16le", "grey16", "gray16": self = .y16
-        case "rgb0": self = .rgbx
-        case "bgr0": self = .bgrx
-        case "0bgr": self = .xbgr
-        case "0rgb": self = .xrgb
-        case _ where text.hasPrefix("bayer_"):
-            // ffmpeg's names: bayer_rggb8, bayer_bggr16le.
-            let rest = text.dropFirst(6)
-            guard let f = Self(rawValue: String(rest.hasSuffix("le") ? rest.dropLast(2) : rest)), f.mosaic != nil else { return nil }
-            self = f
-        default: return nil
-        }
+        // ffmpeg's Bayer names: bayer_rggb8, bayer_bggr16le.
+        guard text.hasPrefix("bayer_") else { return nil }
+        let rest = text.dropFirst(6)
+        guard let f = Self(rawValue: String(rest.hasSuffix("le") ? rest.dropLast(2) : rest)), f.mosaic != nil else { return nil }
+        self = f
     }
 
     /// The format with V4L2 code `code`, nil when Kamera does not repack it.
@@ -251,136 +212,6 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         return planeStrides(width: width, height: height, bytesPerRow: bytesPerRow).map { plane in
             defer { offset += plane.stride * plane.rows }
             return Plane(bytes: UnsafeRawBufferPointer(rebasing: memory[offset..<offset + plane.stride * plane.rows]), bytesPerRow: plane.stride)
-        }
-    }
-
-    /// Repacks the frame in `planes` (this layout, each plane with its own
-    /// stride) into `target`, a buffer of `native` of the same size.
-    public func repack(_ planes: [Plane], into target: FrameBuffer) {
-        precondition(target.format == native && planes.count == planeLayouts(width: target.width, height: target.height).count)
-        let width = target.width, height = target.height, pairs = (width + 1) / 2
-        func row(_ plane: Int, _ r: Int) -> UnsafePointer<UInt8> {
-            (planes[plane].bytes.baseAddress! + r * planes[plane].bytesPerRow).assumingMemoryBound(to: UInt8.self)
-        }
-        func out(_ plane: Int, _ r: Int) -> UnsafeMutablePointer<UInt8> {
-            UnsafeMutablePointer(mutating: (target.planes[plane].bytes.baseAddress! + r * target.planes[plane].bytesPerRow)
-                .assumingMemoryBound(to: UInt8.self))
-        }
-        switch self {
-        case .uyvy, .yvyu, .vyuy:
-            // Each pair as one little-endian word, its bytes moved to Y0 U Y1 V
-            // by shifts and masks (a loop the compiler vectorizes).
-            for r in 0..<height {
-                let s = UnsafeRawPointer(row(0, r)), d = UnsafeMutableRawPointer(out(0, r))
-                switch self {
-                case .uyvy: Self.moveWords(s, d, pairs) { ($0 & 0x00FF_00FF) << 8 | ($0 >> 8) & 0x00FF_00FF }
-                case .yvyu: Self.moveWords(s, d, pairs) { $0 & 0x00FF_00FF | ($0 & 0x0000_FF00) << 16 | ($0 >> 16) & 0x0000_FF00 }
-                default: Self.moveWords(s, d, pairs) { $0 >> 8 | $0 << 24 }
-                }
-            }
-        case .nv21:
-            Self.copyRows(planes[0], into: target.planes[0], width: width, rows: height)
-            for r in 0..<(height + 1) / 2 {
-                let s = row(1, r), d = out(1, r)
-                for i in 0..<pairs { (d[2 &* i], d[2 &* i &+ 1]) = (s[2 &* i &+ 1], s[2 &* i]) }
-            }
-        case .yu12, .yv12:
-            Self.copyRows(planes[0], into: target.planes[0], width: width, rows: height)
-            let (up, vp) = self == .yu12 ? (1, 2) : (2, 1)
-            for r in 0..<(height + 1) / 2 {
-                let u = row(up, r), v = row(vp, r), d = out(1, r)
-                for i in 0..<pairs { (d[2 &* i], d[2 &* i &+ 1]) = (u[i], v[i]) }
-            }
-        case .yuv422p:
-            for r in 0..<height {
-                let y = row(0, r), u = row(1, r), v = row(2, r), d = out(0, r)
-                for i in 0..<pairs {
-                    let second = Swift.min(2 &* i &+ 1, width - 1)
-                    (d[4 &* i], d[4 &* i &+ 1], d[4 &* i &+ 2], d[4 &* i &+ 3]) = (y[2 &* i], u[i], y[second], v[i])
-                }
-            }
-        case .nv16, .nv61:
-            let (u, v) = self == .nv16 ? (0, 1) : (1, 0)
-            for r in 0..<height {
-                let y = row(0, r), c = row(1, r), d = out(0, r)
-                for i in 0..<pairs {
-                    let second = Swift.min(2 &* i &+ 1, width - 1)
-                    (d[4 &* i], d[4 &* i &+ 1], d[4 &* i &+ 2], d[4 &* i &+ 3]) = (y[2 &* i], c[2 &* i &+ u], y[second], c[2 &* i &+ v])
-                }
-            }
-        case .bgr24:
-            for r in 0..<height {
-                let s = row(0, r), d = out(0, r)
-                for i in 0..<width { (d[3 &* i], d[3 &* i &+ 1], d[3 &* i &+ 2]) = (s[3 &* i &+ 2], s[3 &* i &+ 1], s[3 &* i]) }
-            }
-        case .rgb565:
-            for r in 0..<height {
-                let s = row(0, r), d = out(0, r)
-                for i in 0..<width {
-                    (d[3 &* i], d[3 &* i &+ 1], d[3 &* i &+ 2]) = Self.widenRGB565(s, at: i)
-                }
-            }
-        case .y10, .y12, .y16:
-            for r in 0..<height {
-                let s = row(0, r), d = out(0, r)
-                // The depth as a constant in each call, so that the division is a multiplication.
-                switch self {
-                case .y10: Self.widenGray(s, d, width, top: 1023)
-                case .y12: Self.widenGray(s, d, width, top: 4095)
-                default: Self.widenGray(s, d, width, top: 65535)
-                }
-            }
-        case .rgbx, .bgrx, .xbgr, .abgr, .argb, .xrgb:
-            // Each pixel as one little-endian word, moved to R G B A.
-            for r in 0..<height {
-                let s = UnsafeRawPointer(row(0, r)), d = UnsafeMutableRawPointer(out(0, r))
-                switch self {
-                case .rgbx: Self.moveWords(s, d, width) { $0 | 0xFF00_0000 }
-                case .bgrx: Self.moveWords(s, d, width) { ($0 & 0xFF) << 16 | $0 & 0xFF00 | ($0 >> 16) & 0xFF | 0xFF00_0000 }
-                case .xbgr: Self.moveWords(s, d, width) { $0.byteSwapped | 0xFF00_0000 }
-                case .abgr: Self.moveWords(s, d, width) { $0.byteSwapped }
-                case .argb: Self.moveWords(s, d, width) { $0 >> 8 | $0 << 24 }
-                default: Self.moveWords(s, d, width) { $0 >> 8 | 0xFF00_0000 }
-                }
-            }
-        default:
-            preconditionFailure("a Bayer mosaic is demosaiced by BayerISP, not repacked")
-        }
-    }
-
-    /// `count` 4-byte words from `source` to `target`, each through `move`.
-    @inline(__always)
-    private static func moveWords(_ source: UnsafeRawPointer, _ target: UnsafeMutableRawPointer, _ count: Int, _ move: (UInt32) -> UInt32) {
-        for i in 0..<count {
-            target.storeBytes(of: move(source.loadUnaligned(fromByteOffset: 4 &* i, as: UInt32.self)), toByteOffset: 4 &* i, as: UInt32.self)
-        }
-    }
-
-    /// 16-bit little-endian gray of depth `top` to bytes, rounded from the
-    /// full depth; bits above it (not the format's) read as white.
-    @inline(__always)
-    static func widenGray(_ source: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ width: Int, top: UInt32) {
-        for i in 0..<width {
-            let value = Swift.min(UInt32(source[2 &* i]) | UInt32(source[2 &* i &+ 1]) << 8, top)
-            target[i] = UInt8(truncatingIfNeeded: (value &* 255 &+ top / 2) / top)
-        }
-    }
-
-    /// Pixel `i` of a little-endian RGB565 row as 8-bit R, G, B, each field
-    /// widened by repeating its top bits: 31 → 255, 63 → 255.
-    @inline(__always)
-    static func widenRGB565(_ row: UnsafePointer<UInt8>, at i: Int) -> (UInt8, UInt8, UInt8) {
-        let word = UInt16(row[2 &* i]) | UInt16(row[2 &* i &+ 1]) << 8
-        let (red, green, blue) = (word >> 11, (word >> 5) & 63, word & 31)
-        return (UInt8(truncatingIfNeeded: red << 3 | red >> 2), UInt8(truncatingIfNeeded: green << 2 | green >> 4),
-                UInt8(truncatingIfNeeded: blue << 3 | blue >> 2))
-    }
-
-    /// `rows` rows of `width` bytes from `source` into `target`, each at its own stride.
-    static func copyRows(_ source: Plane, into target: Plane, width: Int, rows: Int) {
-        for r in 0..<rows {
-            UnsafeMutableRawPointer(mutating: target.bytes.baseAddress! + r * target.bytesPerRow)
-                .copyMemory(from: source.bytes.baseAddress! + r * source.bytesPerRow, byteCount: width)
         }
     }
 }

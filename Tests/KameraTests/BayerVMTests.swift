@@ -51,14 +51,15 @@ final class BayerVMTests: XCTestCase {
 
     static var script: String {
         """
-        set -u
-        K="$KAMERA"
+        PS4='+ \\t '  # the trace (time, command), in camera0.log and camera1.log, names a command that hung
+        set -u -x
+        K="timeout -k 10 300 $KAMERA"
         # Raw frames and both paths' renders of each of the formats after the camera.
         formats() {
           local D=$1; shift
           v4l2-ctl -d $D --set-ctrl osd_text_mode=2 --set-parm=30
           for f in "$@"; do
-            v4l2-ctl -d $D --set-fmt-video=width=\(width),height=\(height),pixelformat="$f" --stream-mmap --stream-count=3 --stream-to=b-$f.raw
+            timeout 120 v4l2-ctl -d $D --set-fmt-video=width=\(width),height=\(height),pixelformat="$f" --stream-mmap --stream-count=3 --stream-to=b-$f.raw
             $K render -v --camera $D --format "$f" --input-size \(width)x\(height) --crop none \(plain) --frames 3 -o b-$f-%d.png 2> b-$f.log
             $K render -v --camera $D --format "$f" --input-size \(width)x\(height) --crop none \(plain) --frames 3 --yuv-conversion shader -o b-$f-gpu-%d.png 2> b-$f-gpu.log
           done

@@ -24,12 +24,13 @@ final class RepackVMTests: XCTestCase {
     /// YUV layouts of `mappedToo` from mapped buffers too.
     static var script: String {
         """
-        set -u
-        K="$KAMERA"
+        PS4='+ \\t '  # the trace (time, command), in first.log and second.log, names a command that hung
+        set -u -x
+        K="timeout -k 10 300 $KAMERA"
         W=\(width)x\(height)
         # Three frames of $code from camera $D, saved as $1-$f.raw.
         save() {
-          v4l2-ctl -d $D --set-fmt-video=width=\(width),height=\(height),pixelformat="$code" --stream-mmap --stream-count=3 --stream-to=$1-$f.raw
+          timeout 120 v4l2-ctl -d $D --set-fmt-video=width=\(width),height=\(height),pixelformat="$code" --stream-mmap --stream-count=3 --stream-to=$1-$f.raw
         }
         for D in /dev/video0 /dev/video1; do v4l2-ctl -d $D --set-ctrl osd_text_mode=2,alpha_component=255 --set-parm=30; done
         ( D=/dev/video0

@@ -23,9 +23,9 @@ final class VMScriptRun: @unchecked Sendable {
             for (file, text) in files { try text.write(to: dir.appendingPathComponent(file), atomically: true, encoding: .utf8) }
             let (status, output) = try VMTests.run(["bash", "-c", script], vmArguments: vmArguments + ["--timeout", "\(timeout)"], in: dir)
             log = output
-            if status == 0 { folder = dir }
+            if status == 0 { folder = dir } else { log += Self.logTails(in: dir) }
         } catch {
-            log = "\(error)"
+            log = "\(error)" + Self.logTails(in: dir)
         }
         (self.folder, self.log) = (folder, log)
     }
@@ -44,10 +44,20 @@ final class VMScriptRun: @unchecked Sendable {
         """
     }
 
+    /// The end of each log the script wrote, for a run that failed: a run
+    /// stopped by its timeout never reaches the script's own `cat`.
+    private static func logTails(in dir: URL) -> String {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".log") }.sorted()
+        return names.map { name in
+            let text = (try? String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8)) ?? "(unreadable)"
+            return "\n--- \(name) (its end) ---\n" + text.suffix(1200)
+        }.joined()
+    }
+
     /// The folder the script wrote; throws (the test fails, the others go on) when the run failed.
     func checkedFolder() throws -> URL {
         guard let folder else {
-            throw CaptureError("the VM run failed (\(VMTests.runInVM.path)):\n\(log.suffix(3000))")
+            throw CaptureError("the VM run failed (\(VMTests.runInVM.path)):\n\(log.suffix(8000))")
         }
         return folder
     }
