@@ -149,28 +149,34 @@ final class RepackTests: KameraProcessTestCase {
         }
     }
 
-    /// A driver's padded rows: chroma strides scale with the luma's (half for YU12's U and V).
-    /// Each format is found by its name and its V4L2 code (any case, without
-    /// the padding space), each code names one format, and ffmpeg's names
-    /// (`-pix_fmt`) find theirs; a name of none is nil.
+    /// Each format is found by its name and its V4L2 code as `v4l2-ctl`
+    /// prints it (without the padding space), each code names one format,
+    /// ffmpeg's names (`-pix_fmt`) and the others users type find theirs, and
+    /// a code typed in lower case finds its format unless two codes differ in
+    /// case only (pgAA, pGAA); a name of none is nil.
     func testFormatsAreFoundByNameCodeAndFFmpegName() {
         for format in RepackedFormat.allCases {
             XCTAssertEqual(RepackedFormat(name: format.name), format)
             XCTAssertEqual(RepackedFormat(name: format.fourcc.trimmingCharacters(in: .whitespaces)), format, format.fourcc)
             XCTAssertEqual(RepackedFormat(v4l2Code: format.fourcc), format)
             XCTAssertEqual(RepackedFormat.allCases.filter { $0.fourcc == format.fourcc }, [format])
+            if !["pgAA", "pgCC"].contains(format.fourcc) {
+                XCTAssertEqual(RepackedFormat(name: format.fourcc.lowercased()), format, format.fourcc)
+            }
         }
         let ffmpeg: [String: RepackedFormat] = [
             "uyvy422": .uyvy, "yvyu422": .yvyu, "nv21": .nv21, "nv16": .nv16, "yuv420p": .yu12, "i420": .yu12, "yuv422p": .yuv422p,
             "bgr24": .bgr24, "rgb565le": .rgb565, "gray10le": .y10, "gray12le": .y12, "gray16le": .y16, "rgb0": .rgbx, "bgr0": .bgrx,
             "0bgr": .xbgr, "0rgb": .xrgb, "abgr": .abgr, "argb": .argb, "bayer_rggb8": .rggb8, "bayer_bggr16le": .bggr16,
-            "bgr3": .bgr24, "bgr": .bgr24, "rgbp": .rgb565, "y16": .y16,
+            "bgr3": .bgr24, "bgr": .bgr24, "rgbp": .rgb565, "y16": .y16, "grey10": .y10, "gray10": .y10, "grey12": .y12,
+            "gray12": .y12, "grey16": .y16, "gray16": .y16,
         ]
         for (name, format) in ffmpeg { XCTAssertEqual(RepackedFormat(name: name), format, name) }
         XCTAssertEqual(RepackedFormat(v4l2Code: "BGR4"), .bgrx)
         for name in ["yuyv", "bayer_yuyv", "bayer_", "", "rgb", "rgb32"] { XCTAssertNil(RepackedFormat(name: name), name) }
     }
 
+    /// A driver's padded rows: chroma strides scale with the luma's (half for YU12's U and V).
     func testPaddedRowsScaleTheChromaStrides() {
         func strides(_ f: RepackedFormat) -> [Int] { f.planeStrides(width: 320, height: 180, bytesPerRow: 384).map { $0.stride * 1000 + $0.rows } }
         XCTAssertEqual(strides(.yu12), [384_180, 192_090, 192_090])

@@ -45,9 +45,15 @@ final class VMScriptRun: @unchecked Sendable {
     }
 
     /// The end of each log the script wrote, for a run that failed: a run
-    /// stopped by its timeout never reaches the script's own `cat`.
+    /// stopped by its timeout never reaches the script's own `cat`. The last
+    /// written come last, where the message's cut keeps them: a script's own
+    /// trace, and the log of a command that hung.
     private static func logTails(in dir: URL) -> String {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".log") }.sorted()
+        func modified(_ name: String) -> Date {
+            ((try? FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent(name).path))?[.modificationDate] as? Date) ?? .distantPast
+        }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".log") }
+            .sorted { (modified($0), $0) < (modified($1), $1) }
         return names.map { name in
             let text = (try? String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8)) ?? "(unreadable)"
             return "\n--- \(name) (its end) ---\n" + text.suffix(1200)

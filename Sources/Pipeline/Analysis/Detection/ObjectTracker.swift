@@ -6,11 +6,13 @@ import Render
 /// face by its box overlapping the one it had (intersection over union at
 /// least 0.3). A track ends when it is missed in `misses` analysed frames
 /// in a row, the last of them more than `memory` seconds of frame time
-/// after it was last seen, so an object that left and came back is new
-/// again, and a slow analyser (a frame a second or less) does not end tracks
-/// for one detection missed. The frame that finds it again does not count
-/// towards that time: an object away for half a second, found again by the
-/// next frame a slow analyser takes a second later, keeps its track.
+/// after the first, so an object that left and came back is new again, and
+/// a slow analyser (a frame a second or less) does not end tracks for one
+/// detection missed. Only frames that missed it count towards that time:
+/// an object away for half a second, found again by the next frame a slow
+/// analyser takes a second later, keeps its track, and so does one seen
+/// before a stall (no frames for seconds: the camera or the machine) and
+/// missed only briefly after it.
 final class ObjectTracker {
     private struct Track {
         let number: Int
@@ -19,8 +21,8 @@ final class ObjectTracker {
         var bounds: PixelBox
         var seen: Double
         var missed = 0
-        /// The frame time of the last frame that missed it.
-        var lastMissed: Double
+        /// The frame times of the first and the last frame that missed it since it was last seen.
+        var firstMissed = 0.0, lastMissed = 0.0
     }
 
     let memory: Double
@@ -32,7 +34,7 @@ final class ObjectTracker {
 
     /// Numbers `objects` (found at `time`, seconds) and marks the new ones.
     func assign(_ objects: inout [DetectedObject], at time: Double) {
-        tracks.removeAll { ($0.missed >= misses && $0.lastMissed - $0.seen > memory) || time < $0.seen }
+        tracks.removeAll { ($0.missed >= misses && $0.lastMissed - $0.firstMissed > memory) || time < $0.seen }
         var taken = Set<Int>()
         for i in objects.indices {
             let object = objects[i]
@@ -46,12 +48,13 @@ final class ObjectTracker {
             } else {
                 objects[i].track = next
                 objects[i].isNew = true
-                tracks.append(Track(number: next, type: object.type, value: object.value, bounds: object.bounds, seen: time, lastMissed: time))
+                tracks.append(Track(number: next, type: object.type, value: object.value, bounds: object.bounds, seen: time))
                 next += 1
             }
             taken.insert(objects[i].track)
         }
         for i in tracks.indices where !taken.contains(tracks[i].number) {
+            if tracks[i].missed == 0 { tracks[i].firstMissed = time }
             tracks[i].missed += 1
             tracks[i].lastMissed = time
         }
