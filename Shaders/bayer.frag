@@ -12,12 +12,16 @@ precision mediump float;
 // knows the colors of the samples it reads from the center's place in the
 // pattern, so the white-balance gains multiply sums of samples, not each one.
 // 8-bit samples are uploaded as LUMINANCE; 16-bit words as LUMINANCE_ALPHA
-// (low byte in .r, high byte in .a).
+// (low byte in .r, high byte in .a); MIPI-packed rows as LUMINANCE, a byte a
+// texel: groups of u_group samples (4 at 10 bits, 2 at 12), each group the
+// samples' high 8 bits, then one byte of their low bits (sample 0's lowest).
 varying vec2 v_texcoord;
 uniform sampler2D u_texture;
 uniform vec2 u_size;        // frame size in pixels
 uniform vec2 u_red;         // column and row parity of the red samples
 uniform float u_sixteen;    // 1 for 16-bit words
+uniform float u_group;      // samples in a MIPI-packed group (4, 2); 0 when not packed
+uniform float u_texels;     // the texture's width in texels
 uniform float u_black;      // black level, in sample units
 uniform float u_maximum;    // the largest sample
 uniform vec3 u_gains;       // red, green, blue gains over (maximum - black)
@@ -28,11 +32,24 @@ vec2 pixel;
 vec2 last;                  // u_size - 1
 vec2 bytes;                 // what .r and .a are worth, in sample units
 
+// The byte at column x of row y, as a whole number.
+float byteAt(float x, float y) {
+    return floor(texture2D(u_texture, vec2((x + 0.5) / u_texels, y)).r * 255.0 + 0.5);
+}
+
+// The stored sample at `at` (whole pixel coordinates).
+float stored(vec2 at) {
+    if (u_group == 0.0) return dot(texture2D(u_texture, (at + 0.5) / u_size).ra, bytes);
+    float group = floor(at.x / u_group), i = at.x - group * u_group;
+    float first = group * (u_group + 1.0), y = (at.y + 0.5) / u_size.y;
+    float lowBits = 8.0 / u_group, scale = exp2(lowBits);
+    return byteAt(first + i, y) * scale + mod(floor(byteAt(first + u_group, y) / exp2(lowBits * i)), scale);
+}
+
 // The sample dx, dy pixels from this one, less the black level (no gain).
 float s(float dx, float dy) {
     vec2 at = last - abs(last - abs(pixel + vec2(dx, dy)));   // mirrored at both edges
-    float raw = dot(texture2D(u_texture, (at + 0.5) / u_size).ra, bytes);
-    return max(0.0, min(raw, u_maximum) - u_black);
+    return max(0.0, min(stored(at), u_maximum) - u_black);
 }
 
 float axis1() { return s(-1.0, 0.0) + s(1.0, 0.0) + s(0.0, -1.0) + s(0.0, 1.0); }

@@ -23,7 +23,7 @@ public struct CameraMode: Equatable, Sendable {
     /// Frames the GPU's conversion reads as the driver gave them
     /// (`RepackedFormat.readOnGPU`: other orders of packed 4:2:2, NV21, NV16,
     /// NV61, planar YUV, RGB in other byte orders, RGB565, 10- to 16-bit gray,
-    /// raw Bayer not MIPI-packed), when `convertsOnGPU`: handed on in the driver's buffers,
+    /// raw Bayer, MIPI-packed too), when `convertsOnGPU`: handed on in the driver's buffers,
     /// like a native format, with only a Bayer frame's statistics read on the CPU.
     public func isReadInPlace(convertsOnGPU: Bool) -> Bool {
         convertsOnGPU && repacked?.readOnGPU != nil

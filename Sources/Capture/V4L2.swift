@@ -28,7 +28,7 @@ extension PixelFormat {
         case .bgra: ["AR24"]
         case .rgb24: ["RGB3"]
         case .grey: ["GREY"]
-        case .bayer8, .bayer16: []  // read as `RepackedFormat`s, which say the pattern
+        case .bayer8, .bayer16, .bayer10p, .bayer12p: []  // read as `RepackedFormat`s, which say the pattern
         default: []  // read as `RepackedFormat`s, handed on as they are only for the GPU
         }
     }
@@ -49,6 +49,8 @@ extension PixelFormat {
         case .rgba, .bgra, .rgbx, .bgrx, .xbgr, .abgr, .argb, .xrgb: 4
         case .grey, .bayer8: 1
         case .bayer16, .rgb565, .y10, .y12, .y16: 2
+        case .bayer10p: 1.25
+        case .bayer12p: 1.5
         }
     }
 }

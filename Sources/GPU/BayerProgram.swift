@@ -6,24 +6,30 @@ import Shaders
 /// texture cache's conversion pass for raw Bayer frames.
 final class BayerProgram {
     let program: ShaderProgram
-    private let locations: (size: GLint, red: GLint, sixteen: GLint, black: GLint, maximum: GLint, gains: GLint, ccm: GLint, gamma: GLint)
-    private var sent: (width: Int, height: Int, bayer: RawBayer)?
+    private let locations: (size: GLint, red: GLint, sixteen: GLint, group: GLint, texels: GLint, black: GLint, maximum: GLint, gains: GLint,
+                            ccm: GLint, gamma: GLint)
+    private var sent: (width: Int, height: Int, format: PixelFormat, bayer: RawBayer)?
 
     init(demosaic: ISPSettings.Demosaic) throws {
         let defines = demosaic == .malvar ? "#define MALVAR 1\n" : ""
         program = try ShaderProgram(quadFragment: ShaderSource.bayer, name: "bayer.frag (\(demosaic.rawValue))", defines: defines)
         program.use()
-        locations = (program.location("u_size"), program.location("u_red"), program.location("u_sixteen"), program.location("u_black"),
-                     program.location("u_maximum"), program.location("u_gains"), program.location("u_ccm"), program.location("u_gamma"))
+        locations = (program.location("u_size"), program.location("u_red"), program.location("u_sixteen"), program.location("u_group"),
+                     program.location("u_texels"), program.location("u_black"), program.location("u_maximum"), program.location("u_gains"),
+                     program.location("u_ccm"), program.location("u_gamma"))
     }
 
-    /// Sets the uniforms for `frame`, a `bayer8` or `bayer16` frame; only when they changed.
+    /// Sets the uniforms for `frame`, a raw Bayer frame (`PixelFormat.isMosaic`); only when they changed.
     func set(frame: Frame, bayer: RawBayer) {
-        if let sent, sent.width == frame.width, sent.height == frame.height, sent.bayer == bayer { return }
+        if let sent, sent.width == frame.width, sent.height == frame.height, sent.bayer == bayer, sent.format == frame.format { return }
         let mosaic = bayer.mosaic, black = bayer.blackLevel
         glUniform2f(locations.size, Float(frame.width), Float(frame.height))
         glUniform2f(locations.red, Float(mosaic.redColumn), Float(mosaic.redRow))
         glUniform1f(locations.sixteen, frame.format == .bayer16 ? 1 : 0)
+        // A packed group: 8 / (bits - 8) samples, their high bytes, then one byte of their low bits.
+        let group = frame.format.mipiBits.map { 8 / ($0 - 8) } ?? 0
+        glUniform1f(locations.group, Float(group))
+        glUniform1f(locations.texels, Float(group == 0 ? frame.width : frame.width / group * (group + 1)))
         glUniform1f(locations.black, Float(black))
         glUniform1f(locations.maximum, Float(mosaic.maximum))
         let gains = bayer.gains / Float(mosaic.maximum - black)
@@ -38,6 +44,6 @@ final class BayerProgram {
         case .power(let g): 1 / g
         }
         glUniform1f(locations.gamma, gamma)
-        sent = (frame.width, frame.height, bayer)
+        sent = (frame.width, frame.height, frame.format, bayer)
     }
 }

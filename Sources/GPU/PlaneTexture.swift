@@ -71,6 +71,10 @@ struct PlaneTexture {
         case .bayer16, .y10, .y12, .y16:
             // Each sample's low and high byte.
             self.init(format: luminanceAlpha, bytesPerTexel: 2, width: width, height: height, filter: GL_NEAREST, imported: ("GR88", .grayAlpha))
+        case .bayer10p, .bayer12p:
+            // The packed bytes as they are, a texel each; the demosaic shader unpacks the samples.
+            self.init(format: luminance, bytesPerTexel: 1, width: (width * format.mipiBits! + 7) / 8, height: height,
+                      filter: GL_NEAREST, imported: ("R8  ", .gray))
         default:
             // GREY, 8-bit Bayer.
             self.init(format: luminance, bytesPerTexel: 1, width: width, height: height, filter: format.isMosaic ? GL_NEAREST : GL_LINEAR,

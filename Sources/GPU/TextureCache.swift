@@ -13,7 +13,7 @@ import Shaders
 /// RGB by a fragment shader that only covers the cropped rectangle
 /// (`yuyv.frag` for packed 4:2:2 in any byte order, `nv12.frag` for
 /// semi-planar and planar layouts), 10- to 16-bit gray is widened by one
-/// (`deep_gray.frag`), and raw Bayer frames (`bayer8`, `bayer16`) are
+/// (`deep_gray.frag`), and raw Bayer frames (`bayer8`, `bayer16`, `bayer10p`, `bayer12p`) are
 /// demosaiced by one (`bayer.frag`). Sources hand the layouts that are not
 /// Kamera's own on only when this cache does not convert YUV on the CPU.
 ///
@@ -179,7 +179,7 @@ public final class TextureCache {
             return "\(fourcc ?? format.fourcc) frames are imported only with OpenGL ES 3 (texture swizzle), and the context is OpenGL ES \(glesMajorVersion)"
         }
         let formats = PixelFormat.allCases.filter { let i = importability(of: $0); return i.imported && (glesMajorVersion >= 3 || !i.swizzled) }
-        let names = formats.filter { !$0.isMosaic }.map { String($0.fourcc.filter { $0 != " " }) } + (formats.contains(.bayer8) ? ["raw Bayer (8-bit or in 16-bit words)"] : [])
+        let names = formats.filter { !$0.isMosaic }.map { String($0.fourcc.filter { $0 != " " }) } + (formats.contains(.bayer8) ? ["raw Bayer (8-bit, in 16-bit words or MIPI-packed)"] : [])
         return "\(fourcc ?? format.fourcc) frames are not imported (\(names.joined(separator: ", ")) are)"
     }
 

@@ -49,8 +49,7 @@ final class CameraBufferPlan {
         let fourcc = mode.fourcc.trimmingCharacters(in: .whitespaces)
         if mode.isCompressed { return try copy("\(fourcc) frames are compressed and decoded on the CPU") }
         if mode.isConverted(convertsOnGPU: convertsOnGPU) {
-            let why = mode.repacked?.isMIPIPacked == true ? " (MIPI-packed Bayer is unpacked first)"
-                : mode.repacked?.mosaic != nil ? " (raw Bayer is demosaiced on the CPU here, as on a software renderer or with --yuv-conversion cpu; --yuv-conversion shader demosaics on the GPU)"
+            let why = mode.repacked?.mosaic != nil ? " (raw Bayer is demosaiced on the CPU here, as on a software renderer or with --yuv-conversion cpu; --yuv-conversion shader demosaics on the GPU)"
                 : mode.repacked?.readOnGPU?.isYUV == true ? " (YUV is converted on the CPU here, as on a software renderer or with --yuv-conversion cpu; --yuv-conversion shader converts \(fourcc) on the GPU as it is)"
                 : mode.repacked?.readOnGPU != nil ? " (other formats are repacked on the CPU where YUV is converted there, as on a software renderer or with --yuv-conversion cpu; --yuv-conversion shader reads \(fourcc) on the GPU as it is)"
                 : ""

@@ -48,7 +48,7 @@ public enum FormatConverter {
                     let word = (Int(memo.yuv((src[p * 4], src[p * 4 + 1], src[p * 4 + 2]), colorSpace).y) * top + 127) / 255
                     dst[p * 2] = UInt8(word & 0xFF); dst[p * 2 + 1] = UInt8(word >> 8)
                 }
-            case .bayer8, .bayer16:
+            case .bayer8, .bayer16, .bayer10p, .bayer12p:
                 preconditionFailure("raw Bayer needs its pattern: mosaic test frames with BayerMosaic")
             case .nv12, .nv21, .nv16, .nv61, .yu12, .yv12, .yuv422p:
                 for x in columns {

@@ -4,9 +4,9 @@
 /// balance statistics and buffers from frame to frame). With `ISPSettings.onGPU`,
 /// formats the GPU's conversion reads as they are (`RepackedFormat.readOnGPU`:
 /// other orders of packed 4:2:2, NV21, NV16, NV61, planar YUV, RGB in other
-/// byte orders, RGB565, 10- to 16-bit gray, raw Bayer) are left so, and only a Bayer
-/// frame's gains are worked out here: MIPI-packed Bayer is unpacked (`repack`);
-/// the others are read where the camera put them (`rawBayer(for:)`) or copied as they are.
+/// byte orders, RGB565, 10- to 16-bit gray, raw Bayer, MIPI-packed too) are left so, and only a Bayer
+/// frame's gains are worked out here: they are read where the camera put them
+/// (`rawBayer(for:)`) or copied as they are (`repack`).
 public final class FrameRepacker {
     public let format: RepackedFormat
     /// The processor of a Bayer format, nil for the others.
@@ -17,7 +17,7 @@ public final class FrameRepacker {
     public init(format: RepackedFormat, isp settings: ISPSettings = ISPSettings()) {
         self.format = format
         isp = format.mosaic == nil ? nil : BayerISP(settings: settings)
-        output = settings.onGPU ? format.unpacked.readOnGPU ?? format.native : format.native
+        output = settings.onGPU ? format.readOnGPU ?? format.native : format.native
     }
 
     /// What becomes of the frames, for summaries: "repacked to yuyv", "demosaiced on the GPU"...
@@ -39,21 +39,16 @@ public final class FrameRepacker {
             isp.process(plane, mosaic: mosaic, into: target)
             return nil
         }
-        let out = target.mutablePlane(0).baseAddress!, outRow = target.planes[0].bytesPerRow
-        if format.isMIPIPacked {
-            MIPIUnpacker.unpack(planes[0], bits: mosaic.bits, width: target.width, height: target.height, into: out, bytesPerRow: outRow)
-        } else {
-            copyRows(planes, into: target)
-        }
-        let gains = isp.gains(for: target.planes[0], mosaic: mosaic, width: target.width, height: target.height)
-        return RawBayer(format: format.unpacked, settings: isp.settings, gains: gains)
+        copyRows(planes, into: target)
+        let gains = isp.gains(for: target.planes[0], mosaic: mosaic, mipiPacked: format.isMIPIPacked, width: target.width, height: target.height)
+        return RawBayer(format: format, settings: isp.settings, gains: gains)
     }
 
     /// How to develop a raw frame handed on as the driver gave it (`output` is
     /// its layout): the gains from its statistics, with no copy.
     public func rawBayer(for plane: Plane, width: Int, height: Int) -> RawBayer? {
-        guard let isp, let mosaic = format.mosaic, output.isMosaic, !format.isMIPIPacked else { return nil }
-        let gains = isp.gains(for: plane, mosaic: mosaic, width: width, height: height)
+        guard let isp, let mosaic = format.mosaic, output.isMosaic else { return nil }
+        let gains = isp.gains(for: plane, mosaic: mosaic, mipiPacked: format.isMIPIPacked, width: width, height: height)
         return RawBayer(format: format, settings: isp.settings, gains: gains)
     }
 

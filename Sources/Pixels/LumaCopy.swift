@@ -27,7 +27,7 @@ public enum LumaCopy {
                     let (r, g, b) = RepackedFormat.widenRGB565(row, at: x)
                     out[x] = luma(Int32(r), Int32(g), Int32(b))
                 }
-            case .bayer8, .bayer16:
+            case .bayer8, .bayer16, .bayer10p, .bayer12p:
                 copyMosaic(frame, row: y, into: out)
             case .y10, .y12, .y16:
                 RepackedFormat.widenGray(row, out, w, top: UInt32(1 << frame.format.grayBits!) - 1)
@@ -49,14 +49,21 @@ public enum LumaCopy {
 
     /// Raw Bayer: each pixel the mean of the 2x2 block it is in (red, two
     /// greens and blue weighted 1/4, 1/2, 1/4), at 8 bits, with no black level,
-    /// white balance or curve: a luma good enough to find things in.
+    /// white balance or curve: a luma good enough to find things in. Of
+    /// MIPI-packed samples, the high 8 bits only.
     private static func copyMosaic(_ frame: Frame, row y: Int, into out: UnsafeMutablePointer<UInt8>) {
         let plane = frame.planes[0], top = y & ~1
         let shift = (frame.bayer?.mosaic.bits ?? 8) - 8
         let rows = (plane.bytes.baseAddress! + top * plane.bytesPerRow, plane.bytes.baseAddress! + (top + 1) * plane.bytesPerRow)
+        // A packed group: `group` samples' high bytes, then their low bits in one byte.
+        let group = frame.format.mipiBits.map { 8 / ($0 - 8) } ?? 0
         for x in stride(from: 0, to: frame.width, by: 2) {
             let sum: Int
-            if frame.format == .bayer16 {
+            if group > 0 {
+                let a = rows.0.assumingMemoryBound(to: UInt8.self), b = rows.1.assumingMemoryBound(to: UInt8.self)
+                let at = x / group * (group + 1) + x % group  // x is even, so x + 1 is in the same group
+                sum = Int(a[at]) + Int(a[at + 1]) + Int(b[at]) + Int(b[at + 1])
+            } else if frame.format == .bayer16 {
                 let a = rows.0.assumingMemoryBound(to: UInt16.self), b = rows.1.assumingMemoryBound(to: UInt16.self)
                 sum = (Int(UInt16(littleEndian: a[x])) + Int(UInt16(littleEndian: a[x + 1])) + Int(UInt16(littleEndian: b[x]))
                     + Int(UInt16(littleEndian: b[x + 1]))) >> shift

@@ -18,6 +18,10 @@ public enum PixelFormat: String, CaseIterable, Sendable {
     case bayer8
     /// Raw Bayer samples of 10 to 16 bits in little-endian 16-bit words, as `bayer8`.
     case bayer16
+    /// Raw Bayer samples packed MIPI CSI-2 style, as `bayer8`: four 10-bit
+    /// samples in 5 bytes, or two 12-bit ones in 3 (`MIPIUnpacker` says how),
+    /// handed on as the camera gave them; the demosaic shader unpacks each sample it reads.
+    case bayer10p, bayer12p
     /// Packed 4:2:2 in the other byte orders (U Y0 V Y1, Y0 V Y1 U, V Y0 U Y1),
     /// handed on as the camera gave them for the texture cache's conversion
     /// shader, which reads each order (`pairOrder`); the CPU's conversions read
@@ -125,8 +129,17 @@ public enum PixelFormat: String, CaseIterable, Sendable {
         }
     }
 
-    /// True for raw Bayer samples (`bayer8`, `bayer16`).
-    public var isMosaic: Bool { self == .bayer8 || self == .bayer16 }
+    /// True for raw Bayer samples (`bayer8`, `bayer16`, `bayer10p`, `bayer12p`).
+    public var isMosaic: Bool { self == .bayer8 || self == .bayer16 || mipiBits != nil }
+
+    /// The depth of MIPI-packed raw Bayer (10, 12); nil for the other layouts.
+    public var mipiBits: Int? {
+        switch self {
+        case .bayer10p: 10
+        case .bayer12p: 12
+        default: nil
+        }
+    }
 
     /// The V4L2 four-character code of this layout.
     public var fourcc: String {
@@ -139,6 +152,8 @@ public enum PixelFormat: String, CaseIterable, Sendable {
         case .grey: "GREY"
         case .bayer8: "BA81"
         case .bayer16: "BYR2"
+        case .bayer10p: "pBAA"
+        case .bayer12p: "pBCC"
         default: RepackedFormat(rawValue: rawValue)!.fourcc  // the camera's format, handed on as it is
         }
     }
@@ -152,6 +167,7 @@ public enum PixelFormat: String, CaseIterable, Sendable {
         case .rgb24: [(width * 3, height)]
         case .grey, .bayer8: [(width, height)]
         case .bayer16: [(width * 2, height)]
+        case .bayer10p, .bayer12p: [((width * mipiBits! + 7) / 8, height)]
         default: RepackedFormat(rawValue: rawValue)!.planeLayouts(width: width, height: height)  // the camera's format, handed on as it is
         }
     }

@@ -103,10 +103,9 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
     /// The layout the GPU's conversion reads this format in as the camera gave
     /// it, with no repack: packed 4:2:2 in any byte order, semi-planar and
     /// planar 4:2:0 and 4:2:2 in either chroma order, RGB in any byte order,
-    /// RGB565, 10- to 16-bit gray, and raw Bayer of 8 bits or in 16-bit
-    /// words; nil for MIPI-packed Bayer, which is unpacked first.
+    /// RGB565, 10- to 16-bit gray, and raw Bayer (8 bits, in 16-bit words, MIPI-packed).
     public var readOnGPU: PixelFormat? {
-        row.gpu ?? (isMIPIPacked ? nil : mosaic.map(RawBayer.pixelFormat(of:)))
+        row.gpu ?? RawBayer.pixelFormat(of: self)
     }
 
     /// True for raw Bayer packed MIPI CSI-2 style (`bggr10p`...).

@@ -96,7 +96,7 @@ final class BayerTests: KameraProcessTestCase {
         let repacker = FrameRepacker(format: format, isp: settings)
         let buffer = FrameBuffer(format: repacker.output, width: width, height: height)
         let bayer = BayerReference.bytes(format, samples).withUnsafeBytes { raw in
-            repacker.repack([Plane(bytes: raw, bytesPerRow: width * format.mosaic!.bytesPerSample)], into: buffer)
+            repacker.repack([Plane(bytes: raw, bytesPerRow: format.planeLayouts(width: width, height: height)[0].bytesPerRow)], into: buffer)
         }
         var frame = buffer.frame(sequence: 0, timestamp: 0)
         frame.bayer = bayer
@@ -105,9 +105,10 @@ final class BayerTests: KameraProcessTestCase {
 
     /// The demosaic shader (`bayer.frag`, the GPU path) against the same
     /// reference, within 1 of 255, edges included: every format at both
-    /// demosaics, every setting on two formats, GLES 2 and 3, the square crop
-    /// (an offset of odd parity: the pattern must follow the frame, not the crop),
-    /// and gray world's gains worked out on the CPU as `BayerISP` does.
+    /// demosaics (MIPI-packed ones unpacked by the shader), every setting on
+    /// two formats, GLES 2 and 3, the square crop (an offset of odd parity:
+    /// the pattern must follow the frame, not the crop, and a packed group
+    /// straddles the crop's edge), and gray world's gains worked out on the CPU as `BayerISP` does.
     func testTheDemosaicShaderMatchesTheReference() throws {
         var settings: [ISPSettings] = []
         for demosaic in ISPSettings.Demosaic.allCases {
@@ -119,10 +120,10 @@ final class BayerTests: KameraProcessTestCase {
                 settings.append(s)
             }
         }
-        let (width, height) = (34, 20)
+        let (width, height) = (36, 22)
         let image = sampleImage(width: width, height: height)
         var cases: [(RepackedFormat, ISPSettings, GLESVersion)] = []
-        for (i, format) in Self.bayerFormats.enumerated() {
+        for (i, format) in (Self.bayerFormats + Self.packedFormats).enumerated() {
             cases += [(format, settings[i % 4], .gles2), (format, settings[4 + (i + 1) % 4], .gles3)]
         }
         for format in [RepackedFormat.grbg8, .rggb12] { cases += settings.map { (format, $0, .auto) } }
@@ -139,7 +140,7 @@ final class BayerTests: KameraProcessTestCase {
             }
             let want = BayerReference.process(format, samples, width: width, height: height, settings: s, gains: gains)
             let (frame, buffer) = rawFrame(format, samples, width: width, height: height, s)
-            XCTAssertEqual(frame.format, bits > 8 ? .bayer16 : .bayer8)
+            XCTAssertEqual(frame.format, format.isMIPIPacked ? (bits == 10 ? .bayer10p : .bayer12p) : bits > 8 ? .bayer16 : .bayer8)
             XCTAssertEqual(Double(try XCTUnwrap(frame.bayer).gains.x), gains.x, accuracy: 1e-3, "\(format) \(s.whiteBalance)")
             for crop in [CropMode.none, .square] where crop == .none || i % 5 == 0 {
                 var render = RenderSettings(crop: crop)
@@ -153,14 +154,15 @@ final class BayerTests: KameraProcessTestCase {
     }
 
     /// MIPI-packed raw files, every order at 10 and 12 bits: the packing is
-    /// the test's own, and the render on both paths equals the reference
-    /// within 1; `--save-input` keeps the unpacked samples, named so
-    /// `--format` reads them back. A width that breaks the 10-bit groups is refused.
+    /// the test's own, and the render on both paths (the CPU unpacks, or the
+    /// demosaic shader does) equals the reference within 1; on the GPU path
+    /// `--save-input` keeps the packed bytes as they came. A width that breaks
+    /// the 10-bit groups is refused; 12-bit pairs take a width of 34.
     func testMIPIPackedFilesUnpackToTheirSamples() throws {
-        let (width, height) = (36, 20)
-        let image = sampleImage(width: width, height: height)
         XCTAssertEqual(Self.packedFormats.count, 8)
         for format in Self.packedFormats {
+            let (width, height) = (format.mosaic!.bits == 10 ? 36 : 34, 20)
+            let image = sampleImage(width: width, height: height)
             let samples = BayerReference.samples(format, image, light: SIMD3(0.8, 1, 0.7), black: 64)
             let bytes = BayerReference.bytes(format, samples)
             XCTAssertEqual(bytes.count, format.frameSize(width: width, height: height), "\(format): packed size")
@@ -179,7 +181,7 @@ final class BayerTests: KameraProcessTestCase {
                 XCTAssertClose(Image(width: width, height: height, pixels: Array(frame.planes[0].bytes)), want, tolerance: 1, name)
                 if conversion == "shader" {
                     let saved = try [UInt8](Data(contentsOf: URL(fileURLWithPath: run.path("\(name).raw"))))
-                    XCTAssertEqual(saved, BayerReference.bytes(format.unpacked, samples), "\(name): the unpacked samples saved")
+                    XCTAssertEqual(saved, bytes, "\(name): the packed samples saved as they came")
                 }
             }
         }
@@ -188,6 +190,30 @@ final class BayerTests: KameraProcessTestCase {
                             mentioning: ["narrow.raw", "multiple of 4", "34"])
         XCTAssertEqual(RepackedFormat(name: "pgAA"), .grbg10p, "V4L2's codes differ in case only")
         XCTAssertEqual(RepackedFormat(name: "pGAA"), .gbrg10p)
+    }
+
+    /// A MIPI-packed frame handed on raw: gray world's gains from its packed
+    /// rows equal those of the same samples unpacked, and the analysers' luma
+    /// (from the high 8 bits of each sample) is that of the unpacked frame within 1.
+    func testMIPIPackedFramesGiveTheGainsAndLumaOfTheirSamples() {
+        let (width, height) = (36, 22)
+        let image = sampleImage(width: width, height: height)
+        var s = ISPSettings()
+        s.whiteBalance = .grayWorld
+        for format in Self.packedFormats {
+            let samples = BayerReference.samples(format, image, light: SIMD3(0.6, 1, 0.9), black: 0)
+            let (packed, packedBuffer) = rawFrame(format, samples, width: width, height: height, s)
+            let (unpacked, unpackedBuffer) = rawFrame(format.unpacked, samples, width: width, height: height, s)
+            XCTAssertEqual(packed.bayer?.gains, unpacked.bayer?.gains, "\(format): gains")
+            XCTAssertNotEqual(packed.bayer?.gains, SIMD3(1, 1, 1), "\(format): a tinted picture needs gains")
+            var luma = [UInt8](repeating: 0, count: width * height), unpackedLuma = luma
+            withExtendedLifetime((packedBuffer, unpackedBuffer)) {
+                LumaCopy.copy(packed, into: &luma)
+                LumaCopy.copy(unpacked, into: &unpackedLuma)
+            }
+            XCTAssertLessThanOrEqual(zip(luma, unpackedLuma).map { abs(Int($0) - Int($1)) }.max()!, 1, "\(format): luma")
+            XCTAssertGreaterThan(Set(luma).count, 10, "\(format): luma of a picture")
+        }
     }
 
     /// The demosaic interpolates: on a picture with no color edges it gives

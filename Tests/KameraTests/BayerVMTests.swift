@@ -51,8 +51,7 @@ final class BayerVMTests: XCTestCase {
 
     static var script: String {
         """
-        PS4='+ \\t '  # the trace (time, command), in camera0.log and camera1.log, names a command that hung
-        set -u -x
+        set -u
         K="timeout -k 10 300 $KAMERA"
         # Raw frames and both paths' renders of each of the formats after the camera.
         formats() {

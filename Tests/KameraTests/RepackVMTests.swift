@@ -24,8 +24,7 @@ final class RepackVMTests: XCTestCase {
     /// YUV layouts of `mappedToo` from mapped buffers too.
     static var script: String {
         """
-        PS4='+ \\t '  # the trace (time, command), in first.log and second.log, names a command that hung
-        set -u -x
+        set -u
         K="timeout -k 10 300 $KAMERA"
         W=\(width)x\(height)
         # Three frames of $code from camera $D, saved as $1-$f.raw.

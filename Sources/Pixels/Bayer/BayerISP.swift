@@ -25,6 +25,8 @@ public final class BayerISP {
     private var indexRows = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
     /// Floats in half a window's row, and indices in half an index row.
     private var halfLength = 0
+    /// A MIPI-packed row's samples, unpacked for the white balance's statistics.
+    private var unpackedRow = UnsafeMutableBufferPointer<UInt16>(start: nil, count: 0)
     /// For each thread, the sums of the red, green and blue samples (less the
     /// black level) of the rows it processed: `auto`'s statistics for the next frame.
     private let statistics: UnsafeMutableBufferPointer<SIMD3<Double>>
@@ -53,6 +55,7 @@ public final class BayerISP {
         windows.deallocate()
         indexRows.deallocate()
         statistics.deallocate()
+        unpackedRow.deallocate()
     }
 
     /// Processes the mosaic in `plane` (`mosaic`'s layout, the size of
@@ -91,18 +94,18 @@ public final class BayerISP {
     /// The white-balance gains for the frame in `plane`, as the setting says
     /// (`auto` moves on to this frame's statistics for the next one): what
     /// `process` applies, and what a frame handed on raw is developed with.
-    public func gains(for plane: Plane, mosaic: BayerMosaic, width: Int, height: Int) -> SIMD3<Float> {
-        lastGains = balance(plane, mosaic: mosaic, width: width, height: height)
+    public func gains(for plane: Plane, mosaic: BayerMosaic, mipiPacked: Bool = false, width: Int, height: Int) -> SIMD3<Float> {
+        lastGains = balance(plane, mosaic: mosaic, mipiPacked: mipiPacked, width: width, height: height)
         return lastGains
     }
 
-    private func balance(_ plane: Plane, mosaic: BayerMosaic, width: Int, height: Int) -> SIMD3<Float> {
+    private func balance(_ plane: Plane, mosaic: BayerMosaic, mipiPacked: Bool, width: Int, height: Int) -> SIMD3<Float> {
         switch settings.whiteBalance {
         case .off: return SIMD3(1, 1, 1)
         case .gains(let r, let g, let b): return SIMD3(r, g, b)
-        case .grayWorld: return grayWorld(plane, mosaic: mosaic, width: width, height: height)
+        case .grayWorld: return grayWorld(plane, mosaic: mosaic, mipiPacked: mipiPacked, width: width, height: height)
         case .auto:
-            let own = grayWorld(plane, mosaic: mosaic, width: width, height: height)
+            let own = grayWorld(plane, mosaic: mosaic, mipiPacked: mipiPacked, width: width, height: height)
             let used = smoothedGains ?? own
             smoothedGains = used + (own - used) * Self.smoothing
             return used
@@ -111,11 +114,20 @@ public final class BayerISP {
 
     /// Gains that make the means of the red and blue samples (less the black
     /// level) equal to the green ones', within 1/8...8; 1 for a color with no light.
-    func grayWorld(_ plane: Plane, mosaic: BayerMosaic, width: Int, height: Int) -> SIMD3<Float> {
+    /// A MIPI-packed row is unpacked into `unpackedRow` first.
+    func grayWorld(_ plane: Plane, mosaic: BayerMosaic, mipiPacked: Bool = false, width: Int, height: Int) -> SIMD3<Float> {
         let black = settings.blackLevel(for: mosaic)
         var sums = SIMD3<Double>(0, 0, 0)
+        if mipiPacked && unpackedRow.count < width {
+            unpackedRow.deallocate()
+            unpackedRow = .allocate(capacity: width)
+        }
         for y in 0..<height {
-            let row = plane.bytes.baseAddress! + y * plane.bytesPerRow
+            var row = UnsafeRawPointer(plane.bytes.baseAddress! + y * plane.bytesPerRow)
+            if mipiPacked {
+                MIPIUnpacker.unpackRow(row, bits: mosaic.bits, width: width, into: unpackedRow.baseAddress!)
+                row = UnsafeRawPointer(unpackedRow.baseAddress!)
+            }
             let (even, odd) = mosaic.bits > 8
                 ? Self.sums(row.assumingMemoryBound(to: UInt16.self), width, black, mosaic.maximum)
                 : Self.sums(row.assumingMemoryBound(to: UInt8.self), width, black, mosaic.maximum)

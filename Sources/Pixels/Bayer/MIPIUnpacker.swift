@@ -6,22 +6,27 @@
 enum MIPIUnpacker {
     static func unpack(_ plane: Plane, bits: Int, width: Int, height: Int, into out: UnsafeMutableRawPointer, bytesPerRow: Int) {
         for y in 0..<height {
-            let s = (plane.bytes.baseAddress! + y * plane.bytesPerRow).assumingMemoryBound(to: UInt8.self)
-            let d = (out + y * bytesPerRow).assumingMemoryBound(to: UInt16.self)
-            if bits == 10 {
-                for group in 0..<width / 4 {
-                    let p = s + group &* 5, q = d + group &* 4, low = UInt16(p[4])
-                    q[0] = (UInt16(p[0]) << 2 | low & 3).littleEndian
-                    q[1] = (UInt16(p[1]) << 2 | low >> 2 & 3).littleEndian
-                    q[2] = (UInt16(p[2]) << 2 | low >> 4 & 3).littleEndian
-                    q[3] = (UInt16(p[3]) << 2 | low >> 6).littleEndian
-                }
-            } else {
-                for pair in 0..<width / 2 {
-                    let p = s + pair &* 3, q = d + pair &* 2, low = UInt16(p[2])
-                    q[0] = (UInt16(p[0]) << 4 | low & 15).littleEndian
-                    q[1] = (UInt16(p[1]) << 4 | low >> 4).littleEndian
-                }
+            unpackRow(plane.bytes.baseAddress! + y * plane.bytesPerRow, bits: bits, width: width,
+                      into: (out + y * bytesPerRow).assumingMemoryBound(to: UInt16.self))
+        }
+    }
+
+    /// One row of `width` samples.
+    static func unpackRow(_ row: UnsafeRawPointer, bits: Int, width: Int, into d: UnsafeMutablePointer<UInt16>) {
+        let s = row.assumingMemoryBound(to: UInt8.self)
+        if bits == 10 {
+            for group in 0..<width / 4 {
+                let p = s + group &* 5, q = d + group &* 4, low = UInt16(p[4])
+                q[0] = (UInt16(p[0]) << 2 | low & 3).littleEndian
+                q[1] = (UInt16(p[1]) << 2 | low >> 2 & 3).littleEndian
+                q[2] = (UInt16(p[2]) << 2 | low >> 4 & 3).littleEndian
+                q[3] = (UInt16(p[3]) << 2 | low >> 6).littleEndian
+            }
+        } else {
+            for pair in 0..<width / 2 {
+                let p = s + pair &* 3, q = d + pair &* 2, low = UInt16(p[2])
+                q[0] = (UInt16(p[0]) << 4 | low & 15).littleEndian
+                q[1] = (UInt16(p[1]) << 4 | low >> 4).littleEndian
             }
         }
     }

@@ -20,6 +20,10 @@ public struct RawBayer: Equatable, Sendable {
     /// The black level in sample units, below the largest sample.
     public var blackLevel: Int { settings.blackLevel(for: mosaic) }
 
-    /// The pixel format frames of `format` are handed on in.
-    public static func pixelFormat(of mosaic: BayerMosaic) -> PixelFormat { mosaic.bits > 8 ? .bayer16 : .bayer8 }
+    /// The pixel format frames of `format` are handed on in, raw.
+    public static func pixelFormat(of format: RepackedFormat) -> PixelFormat? {
+        guard let bits = format.mosaic?.bits else { return nil }
+        if format.isMIPIPacked { return bits == 10 ? .bayer10p : .bayer12p }
+        return bits > 8 ? .bayer16 : .bayer8
+    }
 }

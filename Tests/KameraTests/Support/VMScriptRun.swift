@@ -6,7 +6,9 @@ import XCTest
 /// class whose tests then check what the script wrote there: booted in the
 /// class's `setUp`, removed in its `tearDown`. A run that failed (the VM did
 /// not boot, the script exited non-zero) makes every test that asks for the
-/// folder fail with the log.
+/// folder fail with the log, and the end of every log the script wrote.
+/// Each command the script runs is traced with the time into `trace.log`,
+/// so that a run stopped by its timeout names the command that hung.
 final class VMScriptRun: @unchecked Sendable {
     private let folder: URL?
     private let log: String
@@ -21,7 +23,7 @@ final class VMScriptRun: @unchecked Sendable {
         do {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             for (file, text) in files { try text.write(to: dir.appendingPathComponent(file), atomically: true, encoding: .utf8) }
-            let (status, output) = try VMTests.run(["bash", "-c", script], vmArguments: vmArguments + ["--timeout", "\(timeout)"], in: dir)
+            let (status, output) = try VMTests.run(["bash", "-c", Self.tracing + script], vmArguments: vmArguments + ["--timeout", "\(timeout)"], in: dir)
             log = output
             if status == 0 { folder = dir } else { log += Self.logTails(in: dir) }
         } catch {
@@ -29,6 +31,10 @@ final class VMScriptRun: @unchecked Sendable {
         }
         (self.folder, self.log) = (folder, log)
     }
+
+    /// Put before each script: bash's trace (`set -x`), each line stamped with
+    /// the time, to trace.log, in the script's subshells and functions too.
+    static let tracing = "exec 9>>trace.log; BASH_XTRACEFD=9; PS4='+ \\t '; set -x\n"
 
     /// A script for a run with `vmArguments: ["--loopback"]`: `feed` (an ffmpeg
     /// command writing to /dev/video10, the v4l2loopback camera) in the
@@ -53,7 +59,7 @@ final class VMScriptRun: @unchecked Sendable {
             ((try? FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent(name).path))?[.modificationDate] as? Date) ?? .distantPast
         }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".log") }
-            .sorted { (modified($0), $0) < (modified($1), $1) }
+            .map { (modified($0), $0) }.sorted { $0 < $1 }.map(\.1)
         return names.map { name in
             let text = (try? String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8)) ?? "(unreadable)"
             return "\n--- \(name) (its end) ---\n" + text.suffix(1200)
