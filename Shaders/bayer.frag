@@ -37,13 +37,18 @@ float byteAt(float x, float y) {
     return floor(texture2D(u_texture, vec2((x + 0.5) / u_texels, y)).r * 255.0 + 0.5);
 }
 
-// The stored sample at `at` (whole pixel coordinates).
+// The stored sample at `at` (whole pixel coordinates). Whole numbers are
+// divided with half a unit added before floor(), so that a division the GPU
+// does not round exactly still lands on the right side.
 float stored(vec2 at) {
     if (u_group == 0.0) return dot(texture2D(u_texture, (at + 0.5) / u_size).ra, bytes);
-    float group = floor(at.x / u_group), i = at.x - group * u_group;
+    float group = floor((at.x + 0.5) / u_group), i = at.x - group * u_group;
     float first = group * (u_group + 1.0), y = (at.y + 0.5) / u_size.y;
-    float lowBits = 8.0 / u_group, scale = exp2(lowBits);
-    return byteAt(first + i, y) * scale + mod(floor(byteAt(first + u_group, y) / exp2(lowBits * i)), scale);
+    float scale = u_group == 4.0 ? 4.0 : 16.0;    // 2 low bits a sample, or 4
+    float shift = i == 0.0 ? 1.0 : i == 1.0 ? scale : i == 2.0 ? 16.0 : 64.0;
+    float low = floor((byteAt(first + u_group, y) + 0.5) / shift);     // this sample's bits at the bottom
+    low -= scale * floor((low + 0.5) / scale);
+    return byteAt(first + i, y) * scale + low;
 }
 
 // The sample dx, dy pixels from this one, less the black level (no gain).

@@ -108,6 +108,8 @@ public final class TextureCache {
     /// `deep_gray.frag` for each depth.
     private var deepGrayPrograms: [Int: ShaderProgram] = [:]
     private var bayerPrograms: [ISPSettings.Demosaic: BayerProgram] = [:]
+    /// MIPI-packed frames too wide for this GPU's textures, unpacked (`narrowed`).
+    private var unpackedMIPI: FrameBuffer?
 
     /// A cache on `context`, current on the calling thread.
     public convenience init(context: GPUContext, crop: CropMode = .square) throws {
@@ -261,6 +263,7 @@ public final class TextureCache {
                         magnification: Float = 1, mosaic: Int = 1) throws -> (texture: TextureView, folded: Bool) {
         guard frame.width > 0, frame.height > 0 else { throw GPUError("frame size \(frame.width)x\(frame.height) is empty") }
         let gpu = try opened()
+        let frame = try narrowed(frame, on: gpu)
         lastConversionHalved = false
         let rect = crop.rectangle(width: frame.width, height: frame.height, zoom: zoom)
         let region = TextureRegion(x: Float(rect.x) / Float(frame.width), y: Float(rect.y) / Float(frame.height),
@@ -281,6 +284,23 @@ public final class TextureCache {
             return (try convertedOnCPU(frame, on: gpu, rect: rect, transform: transform, halved: halved, mosaic: mosaic), folds)
         }
         return (try copiedTexture(for: frame, on: gpu, rect: rect, region: region, transform: transform), folds)
+    }
+
+    /// `frame`, or when it is MIPI-packed Bayer whose rows (a byte a texel) are
+    /// wider than this GPU's textures while its pixels are not (a 4056-pixel
+    /// 12-bit row is 6084 bytes), its samples unpacked on the CPU into 16-bit
+    /// words (a texel a sample) in a buffer kept between frames, and copied.
+    private func narrowed(_ frame: Frame, on gpu: Device) throws -> Frame {
+        guard let bits = frame.format.mipiBits, (frame.width * bits + 7) / 8 > gpu.maxTextureSize, frame.width <= gpu.maxTextureSize else {
+            return frame
+        }
+        let why = "a \(frame.width)-pixel row of \(bits)-bit MIPI-packed Bayer is \((frame.width * bits + 7) / 8) bytes, above this GPU's texture limit of \(gpu.maxTextureSize)"
+        if upload == .dmabuf { throw GPUError("dma-buf import required, but \(why); without --upload dmabuf it is unpacked on the CPU and copied") }
+        if frame.planes[0].dmabuf != nil, copyReason == nil { copyReason = "\(why), so it is unpacked on the CPU" }
+        if unpackedMIPI?.width != frame.width || unpackedMIPI?.height != frame.height {
+            unpackedMIPI = FrameBuffer(format: .bayer16, width: frame.width, height: frame.height)
+        }
+        return MIPIUnpacker.unpacked(frame, into: unpackedMIPI!)
     }
 
     /// Below this magnification a GPU's mipmapping samples the next level.
@@ -333,7 +353,7 @@ public final class TextureCache {
     private func demosaic(_ frame: Frame, texture: GLuint, on gpu: Device, rect: (x: Int, y: Int, width: Int, height: Int),
                           region: TextureRegion) throws -> TextureView {
         guard let bayer = frame.bayer else { throw GPUError("a raw \(frame.format.name) frame came without its Bayer pattern") }
-        if let problem = BayerMosaic.sizeProblem(width: frame.width, height: frame.height) { throw GPUError(problem) }
+        if let problem = bayer.format.sizeProblem(width: frame.width, height: frame.height) { throw GPUError(problem) }
         let method = bayer.settings.demosaic
         let program = try bayerPrograms[method] ?? BayerProgram(demosaic: method)
         bayerPrograms[method] = program
@@ -496,7 +516,7 @@ public final class TextureCache {
             PlaneTexture(plane: $0, of: frame.format, width: frame.width, height: frame.height, bgraDirect: uploadsBGRADirectly)
         }
         if let spec = specs.first(where: { $0.width > gpu.maxTextureSize || $0.height > gpu.maxTextureSize }) {
-            throw GPUError("a \(frame.width)x\(frame.height) \(frame.format.fourcc) frame needs a \(spec.width)x\(spec.height) texture, above this GPU's limit of \(gpu.maxTextureSize)x\(gpu.maxTextureSize); use a smaller input")
+            throw GPUError("a \(frame.width)x\(frame.height) \(frame.bayer?.format.fourcc ?? frame.format.fourcc) frame needs a \(spec.width)x\(spec.height) texture, above this GPU's limit of \(gpu.maxTextureSize)x\(gpu.maxTextureSize); use a smaller input")
         }
         for spec in specs {
             planes.append(GL.makeTexture(filter: spec.filter))

@@ -41,7 +41,7 @@ public struct Frame {
     public var colorSpace: YUVColorSpace
     /// The owner of the plane memory.
     public var storage: AnyObject?
-    /// For raw Bayer frames (`bayer8`, `bayer16`): the pattern and how to develop it.
+    /// For raw Bayer frames (`PixelFormat.isMosaic`): the pattern and how to develop it.
     public var bayer: RawBayer?
 
     public init(format: PixelFormat, width: Int, height: Int, planes: [Plane], timestamp: UInt64 = 0,

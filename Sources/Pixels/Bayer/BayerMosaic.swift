@@ -1,7 +1,8 @@
 /// The layout of a raw Bayer frame: which corner of each 2x2 block holds the
 /// red sample (blue is diagonal to it, green on the other two), and how many
 /// bits a sample has (8 in a byte; 10, 12 or 16 in the low bits of a
-/// little-endian 16-bit word, as V4L2's unpacked Bayer formats store them).
+/// little-endian 16-bit word, as V4L2's unpacked Bayer formats store them;
+/// MIPI-packed formats, `RepackedFormat.isMIPIPacked`, pack 10 and 12 bits tighter).
 public struct BayerMosaic: Equatable, Sendable {
     /// Column and row parity of the red samples.
     public let redColumn: Int, redRow: Int
@@ -15,6 +16,7 @@ public struct BayerMosaic: Equatable, Sendable {
 
     /// The largest sample value.
     public var maximum: Int { (1 << bits) - 1 }
+    /// Bytes of a sample unpacked.
     public var bytesPerSample: Int { bits > 8 ? 2 : 1 }
 
     /// 0 red, 1 green, 2 blue: the color sampled at column `x`, row `y`.

@@ -46,7 +46,7 @@ public struct ISPSettings: Equatable, Sendable {
     /// Row-major 3x3 color correction applied to linear RGB after the demosaic; nil for none.
     public var colorMatrix: [Float]?
     public var gamma = Gamma.srgb
-    /// Hand frames on raw (`PixelFormat.bayer8`/`bayer16` with their `RawBayer`)
+    /// Hand frames on raw (`PixelFormat.bayer8`/`bayer16`/`bayer10p`/`bayer12p` with their `RawBayer`)
     /// for the texture cache's demosaic shader, rather than demosaicing on the
     /// CPU; statistics and gains are worked out on the CPU either way. The other
     /// orders of packed 4:2:2, NV21, NV16, NV61, planar YUV, the other RGB

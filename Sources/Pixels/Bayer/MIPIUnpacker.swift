@@ -3,7 +3,19 @@
 /// 8 bits of each, then one byte with the low 2 bits of sample 0 in bits 1:0,
 /// sample 1 in 3:2, ...), 12 bits as 2 samples in 3 bytes (high 8 bits each,
 /// then sample 0's low nibble in bits 3:0 and sample 1's in 7:4).
-enum MIPIUnpacker {
+public enum MIPIUnpacker {
+    /// `frame` (`bayer10p` or `bayer12p`) unpacked into `buffer` (`bayer16`,
+    /// the frame's size): the same samples, as 16-bit words.
+    public static func unpacked(_ frame: Frame, into buffer: FrameBuffer) -> Frame {
+        let bits = frame.format.mipiBits!
+        precondition(buffer.format == .bayer16 && buffer.width == frame.width && buffer.height == frame.height)
+        unpack(frame.planes[0], bits: bits, width: frame.width, height: frame.height, into: buffer.mutablePlane(0).baseAddress!,
+               bytesPerRow: buffer.planes[0].bytesPerRow)
+        var unpacked = buffer.frame(sequence: frame.sequence, timestamp: frame.timestamp, colorSpace: frame.colorSpace)
+        unpacked.bayer = frame.bayer.map { RawBayer(format: $0.format.unpacked, settings: $0.settings, gains: $0.gains) }
+        return unpacked
+    }
+
     static func unpack(_ plane: Plane, bits: Int, width: Int, height: Int, into out: UnsafeMutableRawPointer, bytesPerRow: Int) {
         for y in 0..<height {
             unpackRow(plane.bytes.baseAddress! + y * plane.bytesPerRow, bits: bits, width: width,

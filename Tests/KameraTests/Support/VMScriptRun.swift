@@ -33,8 +33,9 @@ final class VMScriptRun: @unchecked Sendable {
     }
 
     /// Put before each script: bash's trace (`set -x`), each line stamped with
-    /// the time, to trace.log, in the script's subshells and functions too.
-    static let tracing = "exec 9>>trace.log; BASH_XTRACEFD=9; PS4='+ \\t '; set -x\n"
+    /// the time and the process (subshells running side by side apart), to
+    /// trace.log, in the script's subshells and functions too.
+    static let tracing = "exec 9>>trace.log; BASH_XTRACEFD=9; PS4='+ \\t $BASHPID '; set -x\n"
 
     /// A script for a run with `vmArguments: ["--loopback"]`: `feed` (an ffmpeg
     /// command writing to /dev/video10, the v4l2loopback camera) in the
