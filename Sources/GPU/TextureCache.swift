@@ -155,6 +155,20 @@ public final class TextureCache {
         get throws { try opened().importer != nil }
     }
 
+    /// The widest and tallest texture this GPU takes (GL_MAX_TEXTURE_SIZE).
+    public var textureLimit: Int {
+        get throws { try opened().maxTextureSize }
+    }
+
+    /// Why `width`-pixel rows of MIPI-packed Bayer (`bits` deep) are unpacked
+    /// on the CPU rather than read by the demosaic shader, nil when they are
+    /// not: a byte a texel, they are wider than this GPU's textures.
+    public static func packedRowProblem(width: Int, bits: Int, textureLimit: Int) -> String? {
+        let bytes = (width * bits + 7) / 8
+        guard bytes > textureLimit, width <= textureLimit else { return nil }
+        return "a \(width)-pixel row of \(bits)-bit MIPI-packed Bayer is \(bytes) bytes, above this GPU's texture limit of \(textureLimit), so it is unpacked on the CPU"
+    }
+
     /// Whether frames of `format` are imported (a DRM format for each plane,
     /// `PlaneTexture.imported`), and whether that takes texture swizzle, which
     /// OpenGL ES 2 lacks: GREY, semi-planar and planar YUV and raw Bayer are
@@ -291,12 +305,15 @@ public final class TextureCache {
     /// 12-bit row is 6084 bytes), its samples unpacked on the CPU into 16-bit
     /// words (a texel a sample) in a buffer kept between frames, and copied.
     private func narrowed(_ frame: Frame, on gpu: Device) throws -> Frame {
-        guard let bits = frame.format.mipiBits, (frame.width * bits + 7) / 8 > gpu.maxTextureSize, frame.width <= gpu.maxTextureSize else {
-            return frame
+        // Checked without allocating: this runs for every frame.
+        guard let bits = frame.format.mipiBits, (frame.width * bits + 7) / 8 > gpu.maxTextureSize,
+              frame.width <= gpu.maxTextureSize, frame.height <= gpu.maxTextureSize else { return frame }
+        if let problem = frame.bayer?.format.sizeProblem(width: frame.width, height: frame.height) { throw GPUError(problem) }
+        if upload == .dmabuf || (frame.planes[0].dmabuf != nil && copyReason == nil) {
+            let why = Self.packedRowProblem(width: frame.width, bits: bits, textureLimit: gpu.maxTextureSize)!
+            if upload == .dmabuf { throw GPUError("dma-buf import required, but \(why) and copied; copying the frames would work") }
+            copyReason = why
         }
-        let why = "a \(frame.width)-pixel row of \(bits)-bit MIPI-packed Bayer is \((frame.width * bits + 7) / 8) bytes, above this GPU's texture limit of \(gpu.maxTextureSize)"
-        if upload == .dmabuf { throw GPUError("dma-buf import required, but \(why); without --upload dmabuf it is unpacked on the CPU and copied") }
-        if frame.planes[0].dmabuf != nil, copyReason == nil { copyReason = "\(why), so it is unpacked on the CPU" }
         if unpackedMIPI?.width != frame.width || unpackedMIPI?.height != frame.height {
             unpackedMIPI = FrameBuffer(format: .bayer16, width: frame.width, height: frame.height)
         }

@@ -11,6 +11,8 @@ final class CameraBufferPlan {
     let upload: TextureCache.Upload
     private let context: GPUContext
     private let canImport: Bool
+    /// The GPU's texture limit (MIPI-packed rows wider than it are unpacked on the CPU).
+    private let textureLimit: Int
     /// The GPU converts YUV and demosaics raw Bayer, so formats it reads as the
     /// driver gave them are not repacked (not on a software renderer unless
     /// `--yuv-conversion shader`).
@@ -20,10 +22,11 @@ final class CameraBufferPlan {
     /// The placement `memory(for:)` chose, once asked.
     private(set) var chosen: CameraMemory?
 
-    init(upload: TextureCache.Upload, context: GPUContext, canImport: Bool, convertsOnGPU: Bool) {
+    init(upload: TextureCache.Upload, context: GPUContext, canImport: Bool, textureLimit: Int, convertsOnGPU: Bool) {
         self.upload = upload
         self.context = context
         self.canImport = canImport
+        self.textureLimit = textureLimit
         self.convertsOnGPU = convertsOnGPU
     }
 
@@ -56,6 +59,9 @@ final class CameraBufferPlan {
             return try copy("\(fourcc) frames are converted on the CPU into memory of Kamera's own\(why)")
         }
         let format = mode.handedOn(convertsOnGPU: convertsOnGPU)
+        if let bits = format.mipiBits, let why = TextureCache.packedRowProblem(width: mode.width, bits: bits, textureLimit: textureLimit) {
+            return try copy(why)
+        }
         if upload == .auto && !convertsOnGPU && YUVToRGBA.formats.contains(format) {
             // An imported frame would have to be converted by the GPU's shader, which on
             // a software renderer is many times slower than the CPU's conversion of a copy.

@@ -55,7 +55,8 @@ public struct SourceOptions: Equatable {
                 return CaptureQueue(camera: source)
             }
             let plan = CameraBufferPlan(upload: renderer.settings.upload, context: try renderer.openContext(),
-                                        canImport: try renderer.cache.canImportDMABuf, convertsOnGPU: isp.onGPU)
+                                        canImport: try renderer.cache.canImportDMABuf, textureLimit: try renderer.cache.textureLimit,
+                                        convertsOnGPU: isp.onGPU)
             let source: CameraSource
             do {
                 source = try CameraSource(path: path, request: request) { mode in try plan.memory(for: mode) }
