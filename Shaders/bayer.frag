@@ -13,14 +13,15 @@ precision mediump float;
 // pattern, so the white-balance gains multiply sums of samples, not each one.
 // 8-bit samples are uploaded as LUMINANCE; 16-bit words as LUMINANCE_ALPHA
 // (low byte in .r, high byte in .a); MIPI-packed rows as LUMINANCE, a byte a
-// texel: groups of u_group samples (4 at 10 bits, 2 at 12), each group the
+// texel (PACKED defined: a program of its own, so the other formats pay
+// nothing for it): groups of u_group samples (4 at 10 bits, 2 at 12), each group the
 // samples' high 8 bits, then one byte of their low bits (sample 0's lowest).
 varying vec2 v_texcoord;
 uniform sampler2D u_texture;
 uniform vec2 u_size;        // frame size in pixels
 uniform vec2 u_red;         // column and row parity of the red samples
 uniform float u_sixteen;    // 1 for 16-bit words
-uniform float u_group;      // samples in a MIPI-packed group (4, 2); 0 when not packed
+uniform float u_group;      // samples in a MIPI-packed group (4, 2), with PACKED
 uniform float u_texels;     // the texture's width in texels
 uniform float u_black;      // black level, in sample units
 uniform float u_maximum;    // the largest sample
@@ -41,7 +42,9 @@ float byteAt(float x, float y) {
 // divided with half a unit added before floor(), so that a division the GPU
 // does not round exactly still lands on the right side.
 float stored(vec2 at) {
-    if (u_group == 0.0) return dot(texture2D(u_texture, (at + 0.5) / u_size).ra, bytes);
+#ifndef PACKED
+    return dot(texture2D(u_texture, (at + 0.5) / u_size).ra, bytes);
+#else
     float group = floor((at.x + 0.5) / u_group), i = at.x - group * u_group;
     float first = group * (u_group + 1.0), y = (at.y + 0.5) / u_size.y;
     float scale = u_group == 4.0 ? 4.0 : 16.0;    // 2 low bits a sample, or 4
@@ -49,6 +52,7 @@ float stored(vec2 at) {
     float low = floor((byteAt(first + u_group, y) + 0.5) / shift);     // this sample's bits at the bottom
     low -= scale * floor((low + 0.5) / scale);
     return byteAt(first + i, y) * scale + low;
+#endif
 }
 
 // The sample dx, dy pixels from this one, less the black level (no gain).

@@ -10,9 +10,16 @@ final class BayerProgram {
                             ccm: GLint, gamma: GLint)
     private var sent: (width: Int, height: Int, format: PixelFormat, bayer: RawBayer)?
 
-    init(demosaic: ISPSettings.Demosaic) throws {
-        let defines = demosaic == .malvar ? "#define MALVAR 1\n" : ""
-        program = try ShaderProgram(quadFragment: ShaderSource.bayer, name: "bayer.frag (\(demosaic.rawValue))", defines: defines)
+    /// What a program is made for: a demosaic, and MIPI-packed samples or not.
+    struct Key: Hashable {
+        var demosaic: ISPSettings.Demosaic
+        var packed: Bool
+    }
+
+    init(_ key: Key) throws {
+        let defines = (key.demosaic == .malvar ? "#define MALVAR 1\n" : "") + (key.packed ? "#define PACKED 1\n" : "")
+        program = try ShaderProgram(quadFragment: ShaderSource.bayer, name: "bayer.frag (\(key.demosaic.rawValue)\(key.packed ? ", packed" : ""))",
+                                    defines: defines)
         program.use()
         locations = (program.location("u_size"), program.location("u_red"), program.location("u_sixteen"), program.location("u_group"),
                      program.location("u_texels"), program.location("u_black"), program.location("u_maximum"), program.location("u_gains"),

@@ -107,7 +107,7 @@ public final class TextureCache {
     private var swizzlePrograms: [TextureSwizzle: ShaderProgram] = [:]
     /// `deep_gray.frag` for each depth.
     private var deepGrayPrograms: [Int: ShaderProgram] = [:]
-    private var bayerPrograms: [ISPSettings.Demosaic: BayerProgram] = [:]
+    private var bayerPrograms: [BayerProgram.Key: BayerProgram] = [:]
     /// MIPI-packed frames too wide for this GPU's textures, unpacked (`narrowed`).
     private var unpackedMIPI: FrameBuffer?
 
@@ -372,8 +372,9 @@ public final class TextureCache {
         guard let bayer = frame.bayer else { throw GPUError("a raw \(frame.format.name) frame came without its Bayer pattern") }
         if let problem = bayer.format.sizeProblem(width: frame.width, height: frame.height) { throw GPUError(problem) }
         let method = bayer.settings.demosaic
-        let program = try bayerPrograms[method] ?? BayerProgram(demosaic: method)
-        bayerPrograms[method] = program
+        let key = BayerProgram.Key(demosaic: method, packed: frame.format.mipiBits != nil)
+        let program = try bayerPrograms[key] ?? BayerProgram(key)
+        bayerPrograms[key] = program
         try gpu.converted.resize(width: rect.width, height: rect.height)
         gpu.converted.bind()
         program.program.use()
