@@ -8,7 +8,7 @@ final class BayerProgram {
     let program: ShaderProgram
     private let locations: (size: GLint, red: GLint, sixteen: GLint, group: GLint, texels: GLint, black: GLint, maximum: GLint, gains: GLint,
                             ccm: GLint, gamma: GLint)
-    private var sent: (width: Int, height: Int, format: PixelFormat, bayer: RawBayer)?
+    private var sent: (width: Int, height: Int, bayer: RawBayer)?
 
     /// What a program is made for: a demosaic, and MIPI-packed samples or not.
     struct Key: Hashable {
@@ -28,15 +28,13 @@ final class BayerProgram {
 
     /// Sets the uniforms for `frame`, a raw Bayer frame (`PixelFormat.isMosaic`); only when they changed.
     func set(frame: Frame, bayer: RawBayer) {
-        if let sent, sent.width == frame.width, sent.height == frame.height, sent.bayer == bayer, sent.format == frame.format { return }
+        if let sent, sent.width == frame.width, sent.height == frame.height, sent.bayer == bayer { return }
         let mosaic = bayer.mosaic, black = bayer.blackLevel
         glUniform2f(locations.size, Float(frame.width), Float(frame.height))
         glUniform2f(locations.red, Float(mosaic.redColumn), Float(mosaic.redRow))
         glUniform1f(locations.sixteen, frame.format == .bayer16 ? 1 : 0)
-        // A packed group: 8 / (bits - 8) samples, their high bytes, then one byte of their low bits.
-        let group = frame.format.mipiBits.map { 8 / ($0 - 8) } ?? 0
-        glUniform1f(locations.group, Float(group))
-        glUniform1f(locations.texels, Float(group == 0 ? frame.width : frame.width / group * (group + 1)))
+        glUniform1f(locations.group, Float(frame.format.mipiGroup ?? 0))
+        glUniform1f(locations.texels, Float(frame.format.mipiBits.map { PixelFormat.mipiRowBytes(width: frame.width, bits: $0) } ?? frame.width))
         glUniform1f(locations.black, Float(black))
         glUniform1f(locations.maximum, Float(mosaic.maximum))
         let gains = bayer.gains / Float(mosaic.maximum - black)
@@ -51,6 +49,6 @@ final class BayerProgram {
         case .power(let g): 1 / g
         }
         glUniform1f(locations.gamma, gamma)
-        sent = (frame.width, frame.height, frame.format, bayer)
+        sent = (frame.width, frame.height, bayer)
     }
 }

@@ -73,7 +73,7 @@ struct PlaneTexture {
             self.init(format: luminanceAlpha, bytesPerTexel: 2, width: width, height: height, filter: GL_NEAREST, imported: ("GR88", .grayAlpha))
         case .bayer10p, .bayer12p:
             // The packed bytes as they are, a texel each; the demosaic shader unpacks the samples.
-            self.init(format: luminance, bytesPerTexel: 1, width: (width * format.mipiBits! + 7) / 8, height: height,
+            self.init(format: luminance, bytesPerTexel: 1, width: PixelFormat.mipiRowBytes(width: width, bits: format.mipiBits!), height: height,
                       filter: GL_NEAREST, imported: ("R8  ", .gray))
         default:
             // GREY, 8-bit Bayer.

@@ -164,7 +164,7 @@ public final class TextureCache {
     /// on the CPU rather than read by the demosaic shader, nil when they are
     /// not: a byte a texel, they are wider than this GPU's textures.
     public static func packedRowProblem(width: Int, bits: Int, textureLimit: Int) -> String? {
-        let bytes = (width * bits + 7) / 8
+        let bytes = PixelFormat.mipiRowBytes(width: width, bits: bits)
         guard bytes > textureLimit, width <= textureLimit else { return nil }
         return "a \(width)-pixel row of \(bits)-bit MIPI-packed Bayer is \(bytes) bytes, above this GPU's texture limit of \(textureLimit), so it is unpacked on the CPU"
     }
@@ -306,7 +306,7 @@ public final class TextureCache {
     /// words (a texel a sample) in a buffer kept between frames, and copied.
     private func narrowed(_ frame: Frame, on gpu: Device) throws -> Frame {
         // Checked without allocating: this runs for every frame.
-        guard let bits = frame.format.mipiBits, (frame.width * bits + 7) / 8 > gpu.maxTextureSize,
+        guard let bits = frame.format.mipiBits, PixelFormat.mipiRowBytes(width: frame.width, bits: bits) > gpu.maxTextureSize,
               frame.width <= gpu.maxTextureSize, frame.height <= gpu.maxTextureSize else { return frame }
         if let problem = frame.bayer?.format.sizeProblem(width: frame.width, height: frame.height) { throw GPUError(problem) }
         if upload == .dmabuf || (frame.planes[0].dmabuf != nil && copyReason == nil) {

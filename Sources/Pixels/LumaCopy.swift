@@ -55,8 +55,7 @@ public enum LumaCopy {
         let plane = frame.planes[0], top = y & ~1
         let shift = (frame.bayer?.mosaic.bits ?? 8) - 8
         let rows = (plane.bytes.baseAddress! + top * plane.bytesPerRow, plane.bytes.baseAddress! + (top + 1) * plane.bytesPerRow)
-        // A packed group: `group` samples' high bytes, then their low bits in one byte.
-        let group = frame.format.mipiBits.map { 8 / ($0 - 8) } ?? 0
+        let group = frame.format.mipiGroup ?? 0
         for x in stride(from: 0, to: frame.width, by: 2) {
             let sum: Int
             if group > 0 {

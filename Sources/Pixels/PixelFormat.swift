@@ -141,6 +141,13 @@ public enum PixelFormat: String, CaseIterable, Sendable {
         }
     }
 
+    /// Samples in a MIPI-packed group (4 at 10 bits, 2 at 12): their high
+    /// bytes, then one byte of their low bits; nil for the other layouts.
+    public var mipiGroup: Int? { mipiBits.map { 8 / ($0 - 8) } }
+
+    /// Bytes in a `width`-pixel row of MIPI-packed samples `bits` deep.
+    public static func mipiRowBytes(width: Int, bits: Int) -> Int { (width * bits + 7) / 8 }
+
     /// The V4L2 four-character code of this layout.
     public var fourcc: String {
         switch self {
@@ -167,7 +174,7 @@ public enum PixelFormat: String, CaseIterable, Sendable {
         case .rgb24: [(width * 3, height)]
         case .grey, .bayer8: [(width, height)]
         case .bayer16: [(width * 2, height)]
-        case .bayer10p, .bayer12p: [((width * mipiBits! + 7) / 8, height)]
+        case .bayer10p, .bayer12p: [(Self.mipiRowBytes(width: width, bits: mipiBits!), height)]
         default: RepackedFormat(rawValue: rawValue)!.planeLayouts(width: width, height: height)  // the camera's format, handed on as it is
         }
     }

@@ -178,7 +178,7 @@ public enum RepackedFormat: String, CaseIterable, Sendable {
         case .rgb565, .y10, .y12, .y16: return [(width * 2, height)]
         case .rgbx, .bgrx, .xbgr, .abgr, .argb, .xrgb: return [(width * 4, height)]
         default:
-            if isMIPIPacked, let bits = mosaic?.bits { return [((width * bits + 7) / 8, height)] }
+            if isMIPIPacked, let bits = mosaic?.bits { return [(PixelFormat.mipiRowBytes(width: width, bits: bits), height)] }
             return [(width * (mosaic?.bytesPerSample ?? 1), height)]
         }
     }
