@@ -37,6 +37,8 @@ static const unsigned long KAMERA_VIDIOC_S_CTRL = VIDIOC_S_CTRL;
 static const unsigned long KAMERA_VIDIOC_G_EXT_CTRLS = VIDIOC_G_EXT_CTRLS;
 static const unsigned long KAMERA_VIDIOC_S_EXT_CTRLS = VIDIOC_S_EXT_CTRLS;
 static const unsigned long KAMERA_VIDIOC_EXPBUF = VIDIOC_EXPBUF;
+static const unsigned long KAMERA_VIDIOC_SUBSCRIBE_EVENT = VIDIOC_SUBSCRIBE_EVENT;
+static const unsigned long KAMERA_VIDIOC_DQEVENT = VIDIOC_DQEVENT;
 static const unsigned int KAMERA_CTRL_FLAG_NEXT = V4L2_CTRL_FLAG_NEXT_CTRL | V4L2_CTRL_FLAG_NEXT_COMPOUND;
 
 // The media controller: what a camera's graph holds (its sensor, for the black level).

@@ -46,7 +46,10 @@ public struct CameraFormat: Equatable, Sendable, Codable {
     /// The format Kamera repacks these frames from, nil when it reads them as they are.
     public var repacked: RepackedFormat? { RepackedFormat(v4l2Code: fourcc) }
 
-    /// The compressed format, decoded on the CPU; nil for the others.
+    /// The V4L2 memory-to-memory decoder this machine has for this compressed format, nil when it has none.
+    public var hardwareDecoder: String?
+
+    /// The compressed format, decoded on the CPU or by `hardwareDecoder`; nil for the others.
     public var compressed: CompressedFormat? { CompressedFormat(v4l2Code: fourcc) }
     public var isCompressed: Bool { compressed != nil }
 }
@@ -146,6 +149,9 @@ public final class CameraDevice {
             if tryLibV4L, format.pixelFormat == nil, let size = format.sizes.first {
                 libv4l = libv4l ?? LibV4LConverter(fd: fd)
                 format.viaLibV4L = libv4l?.converts(desc.pixelformat, width: size.width, height: size.height, device: fd) ?? false
+            }
+            if let codec = format.compressed {
+                format.hardwareDecoder = V4L2DecoderDevice.find(decoding: codec)?.description
             }
             desc.index += 1
             formats.append(format)

@@ -17,6 +17,8 @@ public struct CameraRequest: Equatable, Sendable {
     public var format: InputFormat?
     /// How a raw Bayer camera's frames are processed.
     public var isp = ISPSettings()
+    /// Which decoder a compressed format's frames go through.
+    public var decoder = DecoderChoice.auto
     /// nil: the camera's current size.
     public var size: (width: Int, height: Int)?
     public var rate: Rate
@@ -28,7 +30,7 @@ public struct CameraRequest: Equatable, Sendable {
     }
 
     public static func == (a: CameraRequest, b: CameraRequest) -> Bool {
-        a.format == b.format && a.isp == b.isp && a.rate == b.rate && a.size?.width == b.size?.width && a.size?.height == b.size?.height
+        a.format == b.format && a.isp == b.isp && a.decoder == b.decoder && a.rate == b.rate && a.size?.width == b.size?.width && a.size?.height == b.size?.height
     }
 }
 

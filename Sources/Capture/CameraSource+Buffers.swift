@@ -37,7 +37,6 @@ extension CameraSource {
         if intoSlots {
             // The consumer holds one frame and a queue may hold more: two slots
             // beyond the driver's buffers, as some drivers give as few as two.
-            if let codec = mode.compressed { decoder = try codec.decoder(width: mode.width, height: mode.height) }
             for _ in 0..<Int(request.count) + 2 {
                 let target = FrameBuffer(format: frameFormat, width: mode.width, height: mode.height)
                 decoded.append(target)

@@ -22,6 +22,8 @@ public final class CameraSource: FrameSource {
     var exportedFDs: [Int32] = []
     /// Compressed formats' decoder, or libv4l's conversion for formats Kamera does not read itself.
     var decoder: FrameDecoder?
+    /// Why a compressed camera's frames are decoded on the CPU after all, when a V4L2 decoder would not start.
+    public private(set) var decoderNote: String?
     /// Repacks (or demosaics) frames of a format Kamera does not read as it is.
     var repacker: FrameRepacker?
     /// A raw Bayer camera's black level when the request gave none, and where it came from.
@@ -141,6 +143,10 @@ public final class CameraSource: FrameSource {
             converter.source = format
             decoder = converter
         }
+        if let codec = mode.compressed {
+            let (chosen, note) = try codec.decoder(request.decoder, width: mode.width, height: mode.height, frameBytes: Int(pix.sizeimage))
+            (decoder, decoderNote) = (chosen, note)
+        }
         let yuv709 = pix.ycbcr_enc == UInt32(V4L2_YCBCR_ENC_709.rawValue)
             || (pix.ycbcr_enc == UInt32(V4L2_YCBCR_ENC_DEFAULT.rawValue) && pix.colorspace == V4L2_COLORSPACE_REC709.rawValue)
         colorSpace = YUVColorSpace(matrix: yuv709 ? .bt709 : .bt601,
@@ -227,7 +233,14 @@ public final class CameraSource: FrameSource {
     public var camera: CameraSource? { self }
 
     public var summary: String {
-        "\(device.path) \(mode.width)x\(mode.height) \(mode.fourcc)\(mode.rate.map { " at \(CameraMode.formatRate($0)) fps" } ?? "") (\(colorSpace))\(repacker.map { ", " + $0.path } ?? "")\(mode.viaLibV4L ? ", converted to rgb24 by libv4l" : "")"
+        "\(device.path) \(mode.width)x\(mode.height) \(mode.fourcc)\(mode.rate.map { " at \(CameraMode.formatRate($0)) fps" } ?? "") (\(colorSpace))\(repacker.map { ", " + $0.path } ?? "")\(mode.viaLibV4L ? ", converted to rgb24 by libv4l" : "")\(decoding)"
+    }
+
+    /// How a compressed camera's frames are decoded, for the summary.
+    private var decoding: String {
+        guard let codec = mode.compressed else { return "" }
+        if let hardware = decoder as? V4L2Decoder { return ", decoded by \(hardware.device)" }
+        return ", decoded on the CPU (\(codec == .mjpeg ? "libjpeg-turbo" : "libavcodec"))"
     }
 
     func disconnected(_ e: Int32, _ what: String) -> CaptureError {
@@ -346,7 +359,7 @@ public final class CameraSource: FrameSource {
         let planes = intoSlots ? decodedPlanes[ticket] : bufferPlanes[ticket]
         var frame = Frame(format: frameFormat, width: mode.width, height: mode.height, planes: planes,
                           timestamp: timestamp, sequence: UInt64(buffer.sequence),
-                          colorSpace: (decoder as? VideoStreamDecoder)?.colorSpace ?? colorSpace, storage: self)
+                          colorSpace: decoder?.colorSpace ?? colorSpace, storage: self)
         if repacker != nil { frame.bayer = intoSlots ? slotBayer[ticket] : bayer }
         return (frame, ticket)
     }

@@ -8,7 +8,7 @@ public enum InputFormat: Equatable, Sendable {
     case native(PixelFormat)
     /// Repacked on the CPU (`uyvy`, `nv21`, raw Bayer, ...).
     case repacked(RepackedFormat)
-    /// Decoded on the CPU: a camera's Motion-JPEG, H.264 or HEVC.
+    /// Decoded on the CPU or by a V4L2 decoder: a camera's Motion-JPEG, H.264, HEVC or FWHT.
     case compressed(CompressedFormat)
     /// A camera format Kamera does not read itself, by its V4L2 code without
     /// spaces (`HSV3`, `Y16-BE`), converted to RGB24 by libv4l.
@@ -105,7 +105,7 @@ extension InputFormat {
 extension CameraFormat {
     /// How Kamera reads this format, nil when it cannot.
     public var reading: InputFormat? {
-        if let c = compressed { return .compressed(c) }
+        if let c = compressed { return c.decodesOnCPU || hardwareDecoder != nil ? .compressed(c) : nil }
         if let r = repacked { return .repacked(r) }
         if let f = PixelFormat(v4l2Code: fourcc) { return .native(f) }
         return viaLibV4L ? .libV4L(fourcc.filter { $0 != " " }) : nil
@@ -113,4 +113,13 @@ extension CameraFormat {
 
     /// The layout Kamera hands frames on in, nil when it cannot read the format.
     public var pixelFormat: PixelFormat? { reading?.decoded }
+
+    /// How Kamera reads this format, for listings: `reading`'s, or the hardware decoder that decodes it.
+    public var howRead: String {
+        guard let reading else { return compressed == nil ? "not read by Kamera" : "not read by Kamera: no V4L2 decoder of it here" }
+        if let hardwareDecoder {
+            return "decoded to \(reading.decoded.name) by \(hardwareDecoder)\(compressed?.decodesOnCPU == true ? ", or on the CPU" : "")"
+        }
+        return reading.howRead
+    }
 }

@@ -15,6 +15,8 @@ public struct SourceOptions: Equatable {
     public var format: InputFormat?
     /// How raw Bayer frames are processed (see `BayerISP`).
     public var isp = ISPSettings()
+    /// Which decoder a compressed camera format goes through.
+    public var decoder = DecoderChoice.auto
     /// Frame size of raw input or of the test pattern.
     public var inputSize: (width: Int, height: Int)?
     public var colorSpace: YUVColorSpace
@@ -33,7 +35,7 @@ public struct SourceOptions: Equatable {
     }
 
     public static func == (a: SourceOptions, b: SourceOptions) -> Bool {
-        a.input == b.input && a.camera == b.camera && a.cameraRate == b.cameraRate && a.format == b.format && a.isp == b.isp && a.colorSpace == b.colorSpace && a.rate == b.rate && a.rateFromFile == b.rateFromFile
+        a.input == b.input && a.camera == b.camera && a.cameraRate == b.cameraRate && a.format == b.format && a.isp == b.isp && a.decoder == b.decoder && a.colorSpace == b.colorSpace && a.rate == b.rate && a.rateFromFile == b.rateFromFile
             && a.inputSize?.width == b.inputSize?.width && a.inputSize?.height == b.inputSize?.height
     }
 
@@ -49,9 +51,11 @@ public struct SourceOptions: Equatable {
             let path = camera == "auto" ? try Self.firstCamera() : camera
             var request = CameraRequest(format: format, size: inputSize, rate: cameraRate)
             request.isp = isp
+            request.decoder = decoder
             guard let renderer, renderer.settings.upload != .copy else {
                 let source = try CameraSource(path: path, request: request)
                 if let black = source.sensorBlackLevel { note(black.reason) }
+                if let why = source.decoderNote { note(why) }
                 return CaptureQueue(camera: source)
             }
             let plan = CameraBufferPlan(upload: renderer.settings.upload, context: try renderer.openContext(),
@@ -67,6 +71,7 @@ public struct SourceOptions: Equatable {
             }
             if let reason = plan.reason { note(reason) }
             if let black = source.sensorBlackLevel { note(black.reason) }
+            if let why = source.decoderNote { note(why) }
             renderer.cache.forgetImportedBuffers()
             return CaptureQueue(camera: source)
         }

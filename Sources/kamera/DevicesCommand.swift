@@ -72,7 +72,7 @@ struct DevicesCommand: ParsableCommand {
             print("  capabilities: \(d.capabilities.joined(separator: ", "))")
             if let black = entry.rawBlackLevel { print("  raw Bayer \(black)") }
             for f in entry.formats ?? [] {
-                let reads = f.reading?.howRead ?? "not read by Kamera"
+                let reads = f.howRead
                 print("  \(f.fourcc)  \(f.description)  (\(reads))")
                 for s in f.sizes {
                     let rates = s.rates.map { CameraMode.formatRate($0) }.joined(separator: ", ")

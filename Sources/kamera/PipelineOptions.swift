@@ -20,7 +20,7 @@ struct PipelineOptions: ParsableArguments {
             help: "Camera to capture from: /dev/videoN, or auto for the first one (see `kamera devices`); -d and --device as in v4l2-ctl and fswebcam.")
     var camera: String?
 
-    @Option(parsing: .unconditional, help: "Pixel format of raw input, the camera (auto: the cheapest to upload; mjpeg, h264 and hevc too, decoded on the CPU) or the test pattern: \(PixelFormat.validNames); raw input and cameras also \(RepackedFormat.validNames) (V4L2 codes such as UYVY, YU12 or RGGB and ffmpeg's names too), repacked on the CPU (raw Bayer: demosaiced on the GPU or the CPU, see Raw Bayer).")
+    @Option(parsing: .unconditional, help: "Pixel format of raw input, the camera (auto: the cheapest to upload; mjpeg, h264, hevc and fwht too, see --decoder) or the test pattern: \(PixelFormat.validNames); raw input and cameras also \(RepackedFormat.validNames) (V4L2 codes such as UYVY, YU12 or RGGB and ffmpeg's names too), repacked on the CPU (raw Bayer: demosaiced on the GPU or the CPU, see Raw Bayer).")
     var format: String?
 
     @Option(name: [.long, .customShort("r"), .customLong("resolution")], parsing: .unconditional,
@@ -68,6 +68,9 @@ struct PipelineOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "How camera frames reach the GPU: auto (dma-buf import when the GPU and camera allow, else copy; YUV that the CPU converts is copied), copy, or dmabuf.")
     var upload = "auto"
 
+    @Option(parsing: .unconditional, help: "Decoder of a compressed camera format: auto (a V4L2 hardware decoder when the machine has one for the format, else the CPU), cpu (libavcodec, libjpeg-turbo), v4l2 (the first V4L2 decoder of the format), or a decoder's /dev/videoN. MJPEG is always decoded on the CPU; fwht only by a V4L2 decoder.")
+    var decoder = "auto"
+
     @Option(parsing: .unconditional, help: "Where YUV frames become RGB and raw Bayer is demosaiced: auto (on the CPU with a software renderer such as llvmpipe, where it is cheaper than a GPU pass; else on the GPU), cpu, or shader.")
     var yuvConversion = "auto"
 
@@ -98,6 +101,11 @@ struct PipelineOptions: ParsableArguments {
             }
             source.format = parsed
         }
+        guard let decoderChoice = DecoderChoice(name: decoder) else {
+            throw UsageError("--decoder \(excerpt(decoder)) is not valid; use \(DecoderChoice.validNames)")
+        }
+        if decoderChoice != .auto && camera == nil { throw UsageError("--decoder is for cameras that stream compressed frames (--camera with --format mjpeg, h264, hevc or fwht)") }
+        source.decoder = decoderChoice
         source.isp = try isp.settings(bits: source.format?.mosaic?.bits)
         if isp.given && camera == nil && source.format?.mosaic == nil {
             throw UsageError("--demosaic, --black-level, --awb, --ccm and --gamma are for raw Bayer frames: a camera, or raw input with --format rggb8, bggr10, ... (\(RepackedFormat.allCases.filter { $0.mosaic != nil }.count) Bayer formats)")

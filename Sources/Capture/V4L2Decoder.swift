@@ -1,0 +1,314 @@
+import CV4L2
+import Glibc
+import Lifecycle
+import Pixels
+
+/// A camera's compressed frames decoded by a V4L2 memory-to-memory decoder
+/// (the kernel's stateful decoder interface): each frame goes in on the
+/// decoder's OUTPUT queue, its picture comes out in NV12 on the CAPTURE queue
+/// and is copied into the frame the camera source hands on. Both queues'
+/// buffers are mapped once. The CAPTURE queue is set up when the decoder has
+/// read the stream's first header and says so (a source-change event), and
+/// again whenever it says so later.
+public final class V4L2Decoder: FrameDecoder {
+    public let device: V4L2DecoderDevice
+    let format: CompressedFormat
+    private let fd: Int32
+    private let width: Int, height: Int
+    private let outputType: UInt32, captureType: UInt32
+    private var inputs: [UnsafeMutableRawBufferPointer] = []
+    private var inputQueued: [Bool] = []
+    /// Each CAPTURE buffer's planes, mapped.
+    private var pictures: [[UnsafeMutableRawBufferPointer]] = []
+    /// A picture's bytes per row in each plane, and where CbCr starts when it shares Y's plane.
+    private var pictureRows: [Int] = []
+    private var chromaOffset = 0
+    private var capturing = false
+    /// The multi-planar API's plane array, kept for every buffer call.
+    private let planes: UnsafeMutablePointer<v4l2_plane>
+    private var sequence: Int = 0
+    /// How to read the pictures' Y'CbCr, from the decoder's CAPTURE format.
+    public private(set) var colorSpace: YUVColorSpace?
+
+    /// How long one frame may take to come out, before it counts as lost.
+    static let frameTimeoutMilliseconds: Int64 = 2000
+    /// After the decoder took a frame, how long a picture may take to follow.
+    static let pictureGraceMilliseconds: Int64 = 50
+
+    /// Opens `device` for a stream of `format` frames of `width`x`height`, each
+    /// at most `frameBytes` long (the camera's buffer size).
+    public init(_ format: CompressedFormat, width: Int, height: Int, frameBytes: Int, device: V4L2DecoderDevice) throws {
+        (self.format, self.width, self.height, self.device) = (format, width, height, device)
+        outputType = (device.multiPlanar ? V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE : V4L2_BUF_TYPE_VIDEO_OUTPUT).rawValue
+        captureType = (device.multiPlanar ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE : V4L2_BUF_TYPE_VIDEO_CAPTURE).rawValue
+        planes = .allocate(capacity: Int(VIDEO_MAX_PLANES))
+        planes.initialize(repeating: v4l2_plane(), count: Int(VIDEO_MAX_PLANES))
+        fd = open(device.path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw CaptureError("\(device.path): cannot open the \(format.rawValue) decoder: \(V4L2.message(errno))") }
+        try startInput(frameBytes: frameBytes)
+    }
+
+    deinit {
+        stopCapture()
+        var type = Int32(outputType)
+        if fd >= 0 { V4L2.ioctl(fd, KAMERA_VIDIOC_STREAMOFF, &type) }
+        for b in inputs { munmap(b.baseAddress, b.count) }
+        if fd >= 0 { close(fd) }
+        planes.deallocate()
+    }
+
+    private func fail(_ what: String, _ e: Int32) -> CaptureError {
+        CaptureError("\(device.path) (\(device.card)): \(what): \(V4L2.message(e))")
+    }
+
+    /// Subscribes to source changes, sets the compressed format and maps and starts the OUTPUT queue.
+    private func startInput(frameBytes: Int) throws {
+        var subscription = v4l2_event_subscription()
+        subscription.type = UInt32(V4L2_EVENT_SOURCE_CHANGE)
+        var e = V4L2.ioctl(fd, KAMERA_VIDIOC_SUBSCRIBE_EVENT, &subscription)
+        guard e == 0 else { throw fail("cannot hear its source-change events", e) }
+        let code = FourCC.code(format.v4l2Codes[0])
+        var f = v4l2_format()
+        f.type = outputType
+        if device.multiPlanar {
+            f.fmt.pix_mp.pixelformat = code
+            (f.fmt.pix_mp.width, f.fmt.pix_mp.height) = (UInt32(width), UInt32(height))
+            f.fmt.pix_mp.num_planes = 1
+            f.fmt.pix_mp.plane_fmt.0.sizeimage = UInt32(frameBytes)
+        } else {
+            f.fmt.pix.pixelformat = code
+            (f.fmt.pix.width, f.fmt.pix.height) = (UInt32(width), UInt32(height))
+            f.fmt.pix.sizeimage = UInt32(frameBytes)
+        }
+        e = V4L2.ioctl(fd, KAMERA_VIDIOC_S_FMT, &f)
+        guard e == 0 else { throw fail("cannot take \(format.v4l2Codes[0]) at \(width)x\(height)", e) }
+        let taken = device.multiPlanar ? f.fmt.pix_mp.pixelformat : f.fmt.pix.pixelformat
+        guard taken == code else { throw CaptureError("\(device.path) (\(device.card)) does not decode \(format.v4l2Codes[0]) (it set \(FourCC.text(taken)))") }
+        inputs = try mapBuffers(type: outputType, count: 4)
+        inputQueued = Array(repeating: false, count: inputs.count)
+        var type = Int32(outputType)
+        e = V4L2.ioctl(fd, KAMERA_VIDIOC_STREAMON, &type)
+        guard e == 0 else { throw fail("cannot start its input", e) }
+    }
+
+    /// Requests `count` buffers of `type` and maps each plane.
+    private func mapBuffers(type: UInt32, count: UInt32) throws -> [UnsafeMutableRawBufferPointer] {
+        var request = v4l2_requestbuffers()
+        (request.type, request.memory, request.count) = (type, V4L2_MEMORY_MMAP.rawValue, count)
+        let e = V4L2.ioctl(fd, KAMERA_VIDIOC_REQBUFS, &request)
+        guard e == 0, request.count > 0 else { throw fail("cannot get \(count) buffers", e == 0 ? ENOMEM : e) }
+        var mapped: [UnsafeMutableRawBufferPointer] = []
+        for index in 0..<request.count {
+            var buffer = emptyBuffer(type: type, index: index)
+            let e = V4L2.ioctl(fd, KAMERA_VIDIOC_QUERYBUF, &buffer)
+            guard e == 0 else { throw fail("cannot query buffer \(index)", e) }
+            let parts = device.multiPlanar ? (0..<Int(buffer.length)).map { (Int(planes[$0].length), off_t(planes[$0].m.mem_offset)) }
+                                           : [(Int(buffer.length), off_t(buffer.m.offset))]
+            for (length, offset) in parts {
+                let address = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, offset)
+                guard let address, address != MAP_FAILED else {
+                    for b in mapped { munmap(b.baseAddress, b.count) }
+                    throw fail("cannot map buffer \(index)", errno)
+                }
+                mapped.append(UnsafeMutableRawBufferPointer(start: address, count: length))
+            }
+        }
+        return mapped
+    }
+
+    private func emptyBuffer(type: UInt32, index: UInt32 = 0) -> v4l2_buffer {
+        var buffer = v4l2_buffer()
+        (buffer.type, buffer.memory, buffer.index) = (type, V4L2_MEMORY_MMAP.rawValue, index)
+        if device.multiPlanar {
+            planes.update(repeating: v4l2_plane(), count: Int(VIDEO_MAX_PLANES))
+            buffer.m.planes = planes
+            buffer.length = UInt32(VIDEO_MAX_PLANES)
+        }
+        return buffer
+    }
+
+    /// Sets up the CAPTURE queue for the stream the decoder has found: NV12
+    /// pictures at least the camera's size, mapped and queued.
+    private func startCapture() throws {
+        stopCapture()
+        var f = v4l2_format()
+        f.type = captureType
+        var e = V4L2.ioctl(fd, KAMERA_VIDIOC_G_FMT, &f)
+        guard e == 0 else { throw fail("cannot read its picture format", e) }
+        let nv12 = FourCC.code("NV12"), twoPlanes = FourCC.code("NM12")
+        if device.multiPlanar {
+            if f.fmt.pix_mp.pixelformat != nv12 && f.fmt.pix_mp.pixelformat != twoPlanes { f.fmt.pix_mp.pixelformat = nv12 }
+        } else {
+            f.fmt.pix.pixelformat = nv12
+        }
+        e = V4L2.ioctl(fd, KAMERA_VIDIOC_S_FMT, &f)
+        guard e == 0 else { throw fail("cannot set NV12 pictures", e) }
+        let code = device.multiPlanar ? f.fmt.pix_mp.pixelformat : f.fmt.pix.pixelformat
+        let (w, h) = device.multiPlanar ? (Int(f.fmt.pix_mp.width), Int(f.fmt.pix_mp.height)) : (Int(f.fmt.pix.width), Int(f.fmt.pix.height))
+        guard code == nv12 || code == twoPlanes else {
+            throw CaptureError("\(device.path) (\(device.card)) gives \(FourCC.text(code)) pictures, not NV12; decode with --decoder cpu")
+        }
+        // Decoders round the coded size up (1920x1088 for 1080p); the picture is its top-left corner.
+        guard w >= width, h >= height else {
+            throw CaptureError("the \(format.rawValue) stream's pictures are \(w)x\(h), not the camera's \(width)x\(height)")
+        }
+        if device.multiPlanar {
+            pictureRows = [Int(f.fmt.pix_mp.plane_fmt.0.bytesperline), Int(f.fmt.pix_mp.plane_fmt.1.bytesperline)]
+            if code == nv12 { pictureRows[1] = pictureRows[0] }
+        } else {
+            pictureRows = [Int(f.fmt.pix.bytesperline), Int(f.fmt.pix.bytesperline)]
+        }
+        chromaOffset = code == nv12 ? pictureRows[0] * h : 0
+        let (enc, quantization, space) = device.multiPlanar
+            ? (UInt32(f.fmt.pix_mp.ycbcr_enc), UInt32(f.fmt.pix_mp.quantization), f.fmt.pix_mp.colorspace)
+            : (f.fmt.pix.ycbcr_enc, f.fmt.pix.quantization, f.fmt.pix.colorspace)
+        let bt709 = enc == UInt32(V4L2_YCBCR_ENC_709.rawValue) || (enc == 0 && space == V4L2_COLORSPACE_REC709.rawValue)
+        colorSpace = YUVColorSpace(matrix: bt709 ? .bt709 : .bt601, range: quantization == UInt32(V4L2_QUANTIZATION_FULL_RANGE.rawValue) ? .full : .limited)
+
+        var control = v4l2_control()
+        control.id = UInt32(V4L2_CID_MIN_BUFFERS_FOR_CAPTURE)
+        let least = V4L2.ioctl(fd, KAMERA_VIDIOC_G_CTRL, &control) == 0 ? Int(control.value) : 2
+        let mapped = try mapBuffers(type: captureType, count: UInt32(min(max(least, 2) + 2, 32)))
+        let perBuffer = code == twoPlanes ? 2 : 1
+        pictures = stride(from: 0, to: mapped.count, by: perBuffer).map { Array(mapped[$0..<min($0 + perBuffer, mapped.count)]) }
+        guard pictures.allSatisfy({ $0.count == perBuffer }),
+              pictures.allSatisfy({ chromaOffset + pictureRows[1] * ((height + 1) / 2) <= $0.last!.count && pictureRows[0] * height <= $0[0].count }) else {
+            stopCapture()
+            throw CaptureError("\(device.path) (\(device.card)): its picture buffers are smaller than \(w)x\(h) NV12")
+        }
+        for index in pictures.indices { try queuePicture(index) }
+        var type = Int32(captureType)
+        e = V4L2.ioctl(fd, KAMERA_VIDIOC_STREAMON, &type)
+        guard e == 0 else { throw fail("cannot start its pictures", e) }
+        capturing = true
+    }
+
+    private func stopCapture() {
+        var type = Int32(captureType)
+        if capturing { V4L2.ioctl(fd, KAMERA_VIDIOC_STREAMOFF, &type) }
+        capturing = false
+        for picture in pictures { for plane in picture { munmap(plane.baseAddress, plane.count) } }
+        pictures.removeAll()
+        guard fd >= 0 else { return }
+        var request = v4l2_requestbuffers()
+        (request.type, request.memory, request.count) = (captureType, V4L2_MEMORY_MMAP.rawValue, 0)
+        V4L2.ioctl(fd, KAMERA_VIDIOC_REQBUFS, &request)
+    }
+
+    private func queuePicture(_ index: Int) throws {
+        var buffer = emptyBuffer(type: captureType, index: UInt32(index))
+        if device.multiPlanar { buffer.length = UInt32(pictures[index].count) }
+        let e = V4L2.ioctl(fd, KAMERA_VIDIOC_QBUF, &buffer)
+        guard e == 0 else { throw fail("cannot queue picture buffer \(index)", e) }
+    }
+
+    /// Takes back the input buffers the decoder has read.
+    private func reclaimInputs() {
+        while true {
+            var buffer = emptyBuffer(type: outputType)
+            guard V4L2.ioctl(fd, KAMERA_VIDIOC_DQBUF, &buffer) == 0, Int(buffer.index) < inputQueued.count else { return }
+            inputQueued[Int(buffer.index)] = false
+        }
+    }
+
+    /// Handles the decoder's pending events; true when one was a source change.
+    private func handleEvents() throws -> Bool {
+        var changed = false
+        var event = v4l2_event()
+        while V4L2.ioctl(fd, KAMERA_VIDIOC_DQEVENT, &event) == 0 {
+            if event.type == UInt32(V4L2_EVENT_SOURCE_CHANGE) { changed = true }
+        }
+        if changed { try startCapture() }
+        return changed
+    }
+
+    /// Copies a finished picture into `target` and gives its buffer back; false when none is ready.
+    private func takePicture(into target: FrameBuffer) throws -> Bool {
+        guard capturing else { return false }
+        var buffer = emptyBuffer(type: captureType)
+        let e = V4L2.ioctl(fd, KAMERA_VIDIOC_DQBUF, &buffer)
+        if e == EAGAIN { return false }
+        // After its last picture before a change the decoder answers EPIPE until the queue is set up again.
+        if e == EPIPE { return false }
+        guard e == 0 else { throw fail("cannot take a picture", e) }
+        let index = Int(buffer.index)
+        defer { try? queuePicture(index) }
+        let used = device.multiPlanar ? Int(planes[0].bytesused) : Int(buffer.bytesused)
+        if buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0 { throw CaptureError("a damaged \(format.rawValue) frame: \(device) marked its picture bad") }
+        // An empty last buffer marks the end before a change, not a picture.
+        if used == 0 { return false }
+        let picture = pictures[index]
+        let luma = target.mutablePlane(0), chroma = target.mutablePlane(1)
+        let lumaRow = target.planes[0].bytesPerRow, chromaRow = target.planes[1].bytesPerRow
+        let chromaSource = picture.count > 1 ? picture[1] : picture[0]
+        for y in 0..<height {
+            (luma.baseAddress! + y * lumaRow).copyMemory(from: picture[0].baseAddress! + y * pictureRows[0], byteCount: width)
+        }
+        let chromaBytes = (width + 1) / 2 * 2
+        for y in 0..<(height + 1) / 2 {
+            (chroma.baseAddress! + y * chromaRow).copyMemory(from: chromaSource.baseAddress! + chromaOffset + y * pictureRows[1], byteCount: chromaBytes)
+        }
+        return true
+    }
+
+    private static func now() -> Int64 {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Int64(t.tv_sec) * 1000 + Int64(t.tv_nsec) / 1_000_000
+    }
+
+    /// Waits up to `milliseconds` for the decoder (a slice, so that a stop ends the wait).
+    private func wait(_ milliseconds: Int64) {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN | POLLOUT | POLLPRI), revents: 0)
+        let ready = poll(&poller, 1, Int32(max(1, min(milliseconds, 20))))
+        // Before its pictures are set up, with its input all read, the decoder answers every poll with POLLERR.
+        if ready > 0, poller.revents & Int16(POLLIN | POLLOUT | POLLPRI) == 0 { usleep(2000) }
+    }
+
+    public func decodeFrame(_ data: UnsafeRawBufferPointer, into target: FrameBuffer) throws -> Bool {
+        precondition(target.format == .nv12 && target.width == width && target.height == height)
+        let deadline = Self.now() + Self.frameTimeoutMilliseconds
+        reclaimInputs()
+        var free = inputQueued.firstIndex(of: false)
+        while free == nil {
+            guard Self.now() < deadline, !StopSignal.isRequested else {
+                throw CaptureError("\(device) took no \(format.rawValue) frame in \(Self.frameTimeoutMilliseconds) ms")
+            }
+            if try takePicture(into: target) || handleEvents() { continue }
+            wait(deadline - Self.now())
+            reclaimInputs()
+            free = inputQueued.firstIndex(of: false)
+        }
+        let index = free!
+        guard data.count <= inputs[index].count else {
+            throw CaptureError("a \(format.rawValue) frame of \(data.count) bytes, more than \(device)'s \(inputs[index].count)-byte buffers")
+        }
+        inputs[index].baseAddress!.copyMemory(from: data.baseAddress!, byteCount: data.count)
+        var buffer = emptyBuffer(type: outputType, index: UInt32(index))
+        if device.multiPlanar {
+            buffer.length = 1
+            planes[0].bytesused = UInt32(data.count)
+        } else {
+            buffer.bytesused = UInt32(data.count)
+        }
+        sequence += 1
+        buffer.timestamp = timeval(tv_sec: sequence / 1_000_000, tv_usec: sequence % 1_000_000)
+        let e = V4L2.ioctl(fd, KAMERA_VIDIOC_QBUF, &buffer)
+        guard e == 0 else { throw fail("cannot give it a frame", e) }
+        inputQueued[index] = true
+
+        var readAt: Int64?
+        while !StopSignal.isRequested {
+            _ = try handleEvents()
+            if try takePicture(into: target) { return true }
+            reclaimInputs()
+            let now = Self.now()
+            if readAt == nil, !inputQueued[index] { readAt = now }
+            // Read, and no picture came of it: a frame the decoder keeps (or needs more stream before).
+            if let readAt, now - readAt > Self.pictureGraceMilliseconds { return false }
+            guard now < deadline else { throw CaptureError("\(device) gave no picture in \(Self.frameTimeoutMilliseconds) ms") }
+            wait(deadline - now)
+        }
+        return false
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import KameraKit
+import XCTest
+
+/// A camera whose frames a V4L2 memory-to-memory decoder decodes: the
+/// kernel's virtual codec vicodec (built with v4l2-mem2mem by
+/// scripts/vm/codec-modules.sh: Debian's kernel has neither) decodes FWHT,
+/// which a v4l2loopback camera streams (built with FWHT in its formats),
+/// fed one frame that vicodec's own encoder made from a still picture.
+/// Kamera finds the decoder itself, through the single-planar API and then
+/// the multi-planar one (vicodec `multiplanar=1`). Its decoded frames equal
+/// v4l2-ctl's decoding of the same frame through vicodec, byte for byte; its
+/// render lands within a stated PSNR of the still. The VM must boot and the
+/// modules must build; if either fails, the test fails.
+final class V4L2DecoderVMTests: XCTestCase {
+    static func script(modules: String) -> String {
+        """
+        M=\(modules)
+        modprobe videobuf2-vmalloc
+        insmod $M/v4l2-mem2mem.ko && insmod $M/vicodec.ko \
+          && insmod $M/v4l2loopback.ko exclusive_caps=1 video_nr=10 card_label="Loopback FWHT" || exit 1
+        # vicodec's three nodes: the encoder captures FWHT, the stateful decoder takes it in.
+        codec() { for d in /dev/video*; do [ $d != /dev/video10 ] && v4l2-ctl -d $d $1 2>/dev/null | grep -q "'FWHT'" && echo $d; done; true; }
+        ENC=$(codec --list-formats); DEC=$(codec --list-formats-out)
+        echo "$ENC $DEC" > nodes.txt
+        ffmpeg -nostdin -loglevel error -f lavfi -i testsrc2=size=640x480:rate=30 -frames:v 1 -update 1 source.png
+        # BT.709 limited, as the encoder is told: the FWHT header carries it and the decoder says it again.
+        ffmpeg -nostdin -loglevel error -i source.png -vf scale=out_color_matrix=bt709:out_range=tv -pix_fmt yuv420p -f rawvideo source.yuv
+        v4l2-ctl -d $ENC --set-fmt-video-out=width=640,height=480,pixelformat=YU12,colorspace=rec709,ycbcr=709,quantization=lim-range \\
+          --stream-out-mmap --stream-mmap --stream-from source.yuv --stream-to frame.fwht --stream-count 1 > encode.log 2>&1
+        v4l2-ctl -d $DEC --set-fmt-video=pixelformat=NV12 --stream-out-mmap --stream-mmap --stream-from frame.fwht \\
+          --stream-to reference.nv12 --stream-count 1 > reference.log 2>&1
+        """ + VMScriptRun.loopbackCamera(feed: "$M/loopback-feed /dev/video10 frame.fwht FWHT 640 480 30", then: """
+        "$KAMERA" devices --formats /dev/video10 > formats.txt
+        run() { "$KAMERA" render -v --camera /dev/video10 --format fwht --frames 5 --crop none --save-input $1.raw -o $1-%d.png 2> $1.log; echo $? > $1.rc; }
+        run single
+        "$KAMERA" render --camera /dev/video10 --format fwht --decoder cpu --frames 1 -o none.png 2> cpu.log; echo $? > cpu.rc
+        "$KAMERA" render --camera /dev/video10 --decoder /dev/video10 --frames 1 -o none.png 2> path.log; echo $? > path.rc
+        rmmod vicodec && insmod $M/vicodec.ko multiplanar=1 || exit 1
+        run multi
+        """)
+    }
+
+    static var run: VMScriptRun!
+
+    override class func setUp() {
+        let build = Process()
+        build.executableURL = URL(fileURLWithPath: "/bin/bash")
+        build.arguments = [ExamplesTests.repository.appendingPathComponent("scripts/vm/codec-modules.sh").path]
+        let out = Pipe()
+        build.standardOutput = out
+        var modules = "/codec-modules-did-not-build"
+        if (try? build.run()) != nil {
+            let path = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            build.waitUntilExit()
+            if build.terminationStatus == 0 { modules = path }
+        }
+        // With no modules, insmod fails, the script stops, and every test fails with its log.
+        run = VMScriptRun(script(modules: modules), name: "v4l2-decoder", vmArguments: ["--vivid", "n_devs=1 node_types=0x1"])
+    }
+
+    override class func tearDown() { run.remove() }
+
+    /// The raw NV12 frames Kamera saved, each compared with vicodec's own decoding through v4l2-ctl.
+    func checkFrames(_ name: String, api: String) throws {
+        let (folder, text, image) = (try Self.run.checkedFolder(), Self.run.text, Self.run.image)
+        let log = try text("\(name).log")
+        XCTAssertEqual(try text("\(name).rc").trimmingCharacters(in: .whitespacesAndNewlines), "0", log)
+        let decoder = try text("nodes.txt").split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? "?"
+        XCTAssertTrue(log.contains("/dev/video10 640x480 FWHT") && log.contains("decoded by \(decoder) (vicodec)"), log)
+        let reference = try Data(contentsOf: folder.appendingPathComponent("reference.nv12"))
+        let referenceLog = try text("reference.log")
+        XCTAssertEqual(reference.count, 640 * 480 * 3 / 2, "v4l2-ctl's decoding: \(referenceLog)")
+        let saved = try Data(contentsOf: folder.appendingPathComponent("\(name).raw"))
+        XCTAssertEqual(saved.count, 5 * reference.count, "five decoded frames saved")
+        for i in 0..<saved.count / max(reference.count, 1) {
+            let frame = saved[saved.startIndex + i * reference.count ..< saved.startIndex + (i + 1) * reference.count]
+            let differing = zip(frame, reference).filter { $0 != $1 }.count
+            XCTAssertEqual(differing, 0, "\(api): frame \(i) has \(differing) bytes unlike vicodec's own decoding")
+        }
+        let measured = H264VMTests.psnr(try image("\(name)-4.png"), try image("source.png"))
+        print(String(format: "V4L2 decoder (%@): Kamera's render against the source picture: PSNR %.2f dB", api, measured))
+        // 34.1 dB measured: FWHT at vicodec's default quantiser (20), and 4:2:0 on testsrc2's sharp colored edges.
+        // Read as BT.601 (the camera's default) instead of the stream's BT.709, green alone falls to 19 dB.
+        XCTAssertGreaterThan(measured, 31, "PSNR of the decoded, converted frame against the source picture")
+    }
+
+    func testSinglePlanarDecoderDecodesTheCamerasFrames() throws {
+        let formats = try Self.run.text("formats.txt")
+        XCTAssertTrue(formats.contains("FWHT") && formats.contains("decoded to nv12 by /dev/video") && formats.contains("(vicodec)"), formats)
+        try checkFrames("single", api: "single-planar")
+    }
+
+    func testMultiPlanarDecoderDecodesTheCamerasFrames() throws {
+        try checkFrames("multi", api: "multi-planar")
+    }
+
+    func testDecoderChoicesThatCannotWorkSayWhy() throws {
+        let text = Self.run.text
+        XCTAssertEqual(try text("cpu.rc").trimmingCharacters(in: .whitespacesAndNewlines), "1")
+        let cpu = try text("cpu.log")
+        XCTAssertTrue(cpu.contains("fwht frames need a V4L2 decoder"), cpu)
+        XCTAssertEqual(try text("path.rc").trimmingCharacters(in: .whitespacesAndNewlines), "1")
+        let path = try text("path.log")
+        XCTAssertTrue(path.contains("--decoder /dev/video10 is not a V4L2 decoder of FWHT") && path.contains("(vicodec) does"), path)
+        XCTAssertEqual(path.split(separator: "\n").count, 1, path)
+    }
+}
