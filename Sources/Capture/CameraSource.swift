@@ -22,7 +22,8 @@ public final class CameraSource: FrameSource {
     var exportedFDs: [Int32] = []
     /// Compressed formats' decoder, or libv4l's conversion for formats Kamera does not read itself.
     var decoder: FrameDecoder?
-    /// Why a compressed camera's frames are decoded on the CPU after all, when a V4L2 decoder would not start.
+    /// Why a compressed camera's frames are decoded on the CPU after all (a V4L2 decoder would not
+    /// start), or that `--decoder` was given for a camera whose frames are not compressed.
     public private(set) var decoderNote: String?
     /// Repacks (or demosaics) frames of a format Kamera does not read as it is.
     var repacker: FrameRepacker?
@@ -146,6 +147,8 @@ public final class CameraSource: FrameSource {
         if let codec = mode.compressed {
             let (chosen, note) = try codec.decoder(request.decoder, width: mode.width, height: mode.height, frameBytes: Int(pix.sizeimage))
             (decoder, decoderNote) = (chosen, note)
+        } else if request.decoder != .auto {
+            decoderNote = "--decoder: \(path) streams \(mode.fourcc), which is not compressed; no decoder is used"
         }
         let yuv709 = pix.ycbcr_enc == UInt32(V4L2_YCBCR_ENC_709.rawValue)
             || (pix.ycbcr_enc == UInt32(V4L2_YCBCR_ENC_DEFAULT.rawValue) && pix.colorspace == V4L2_COLORSPACE_REC709.rawValue)

@@ -200,8 +200,10 @@ public final class TextureCache {
     }
 
     /// Drops imported buffers; call it when the source changes, as its
-    /// descriptors may be reused for other buffers.
+    /// descriptors may be reused for other buffers. The copy packed Bayer
+    /// rows too wide for the GPU were unpacked into goes too (24 MB at 4056x3040).
     public func forgetImportedBuffers() {
+        unpackedMIPI = nil
         device?.importer?.forget()
         importVerified = false
         if device?.importer != nil { copyReason = nil }
