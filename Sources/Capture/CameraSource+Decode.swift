@@ -1,13 +1,15 @@
 import CV4L2
 import Foundation
 
-/// Compressed formats (MJPEG, H.264, HEVC) and those libv4l converts: each
+/// Compressed formats (MJPEG, H.264, HEVC, FWHT) and those libv4l converts: each
 /// frame the driver fills is decoded into a free slot and the driver's buffer
 /// goes straight back.
 extension CameraSource {
     /// Decodes the frame in `buffer` into `slot`; false when it gave no
     /// picture: damaged, or a stream's frame before its first key frame (each counted).
-    func decode(_ buffer: v4l2_buffer, with decoder: FrameDecoder, into slot: Int) -> Bool {
+    /// A decoder that cannot go on stops the camera, unless `--decoder auto`
+    /// can go on with the CPU's decoder (then the summary says so).
+    func decode(_ buffer: v4l2_buffer, with decoder: FrameDecoder, into slot: Int) throws -> Bool {
         let index = Int(buffer.index)
         let used = buffer.bytesused > 0 ? min(Int(buffer.bytesused), buffers[index].count) : buffers[index].count
         do {
@@ -16,6 +18,12 @@ extension CameraSource {
                 return false
             }
             return true
+        } catch let failure as DecoderFailure {
+            guard decoderChoice == .auto, let codec = mode.compressed, codec.decodesOnCPU else { throw failure.error }
+            self.decoder = try codec.cpuDecoder(width: mode.width, height: mode.height)
+            decoderNote = "\(failure); decoding \(codec.rawValue) on the CPU instead"
+            undecodedFrames += 1
+            return false
         } catch {
             corruptFrames += 1
             return false

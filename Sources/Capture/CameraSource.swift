@@ -24,7 +24,9 @@ public final class CameraSource: FrameSource {
     var decoder: FrameDecoder?
     /// Why a compressed camera's frames are decoded on the CPU after all (a V4L2 decoder would not
     /// start), or that `--decoder` was given for a camera whose frames are not compressed.
-    public private(set) var decoderNote: String?
+    public internal(set) var decoderNote: String?
+    /// The decoder `--decoder` asked for.
+    let decoderChoice: DecoderChoice
     /// Repacks (or demosaics) frames of a format Kamera does not read as it is.
     var repacker: FrameRepacker?
     /// A raw Bayer camera's black level when the request gave none, and where it came from.
@@ -144,6 +146,7 @@ public final class CameraSource: FrameSource {
             converter.source = format
             decoder = converter
         }
+        decoderChoice = request.decoder
         if let codec = mode.compressed {
             let (chosen, note) = try codec.decoder(request.decoder, width: mode.width, height: mode.height, frameBytes: Int(pix.sizeimage))
             (decoder, decoderNote) = (chosen, note)
@@ -342,7 +345,7 @@ public final class CameraSource: FrameSource {
                     continue
                 }
                 let filled: Bool
-                if let decoder { filled = decode(buffer, with: decoder, into: slot) } else { repack(buffer, with: repacker!, into: slot); filled = true }
+                if let decoder { filled = try decode(buffer, with: decoder, into: slot) } else { repack(buffer, with: repacker!, into: slot); filled = true }
                 try queue(buffer.index)
                 guard filled else {
                     lastSequence = buffer.sequence

@@ -51,13 +51,7 @@ public enum CompressedFormat: String, CaseIterable, Sendable {
     /// The decoder `choice` gives for frames of this format of `width`x`height`,
     /// each at most `frameBytes` long, and what `-v` says about it.
     func decoder(_ choice: DecoderChoice, width: Int, height: Int, frameBytes: Int) throws -> (FrameDecoder, note: String?) {
-        func cpu() throws -> FrameDecoder {
-            switch self {
-            case .mjpeg: try JPEGDecoder()
-            case .h264, .hevc: try VideoStreamDecoder(self, width: width, height: height)
-            case .fwht: throw CaptureError("fwht frames need a V4L2 decoder (vicodec) and Kamera decodes them on no other; --decoder auto finds one")
-            }
-        }
+        func cpu() throws -> FrameDecoder { try cpuDecoder(width: width, height: height) }
         let device: V4L2DecoderDevice
         switch choice {
         case .cpu: return (try cpu(), nil)
@@ -92,10 +86,30 @@ public enum CompressedFormat: String, CaseIterable, Sendable {
     }
 }
 
+extension CompressedFormat {
+    /// Kamera's own decoder of this format: libjpeg-turbo, libavcodec.
+    func cpuDecoder(width: Int, height: Int) throws -> FrameDecoder {
+        switch self {
+        case .mjpeg: try JPEGDecoder()
+        case .h264, .hevc: try VideoStreamDecoder(self, width: width, height: height)
+        case .fwht: throw CaptureError("fwht frames need a V4L2 decoder (vicodec) and Kamera decodes them on no other; --decoder auto finds one")
+        }
+    }
+}
+
+/// A decoder that cannot go on (it would not set up its pictures, or stopped
+/// giving them): not a damaged frame, so the camera source stops, or under
+/// `--decoder auto` goes on with the CPU's decoder.
+struct DecoderFailure: Error, CustomStringConvertible {
+    let error: CaptureError
+    var description: String { error.description }
+}
+
 /// Turns one compressed frame a camera gave into a frame of its decoded layout.
 protocol FrameDecoder: AnyObject {
     /// Decodes `data` into `target`; false when the decoder has no picture
-    /// to give yet (a stream decoder before its first key frame). Throws for a damaged frame.
+    /// to give yet (a stream decoder before its first key frame). Throws for a damaged
+    /// frame, and `DecoderFailure` when the decoder cannot go on.
     func decodeFrame(_ data: UnsafeRawBufferPointer, into target: FrameBuffer) throws -> Bool
     /// How to read the decoded frames' Y'CbCr when the stream or the decoder says; nil: the camera's.
     var colorSpace: YUVColorSpace? { get }

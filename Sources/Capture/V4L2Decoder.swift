@@ -16,6 +16,7 @@ public final class V4L2Decoder: FrameDecoder {
     private let fd: Int32
     private let width: Int, height: Int
     private let outputType: UInt32, captureType: UInt32
+    /// Each OUTPUT buffer, mapped (one plane).
     private var inputs: [UnsafeMutableRawBufferPointer] = []
     private var inputQueued: [Bool] = []
     /// Each CAPTURE buffer's planes, mapped.
@@ -24,6 +25,9 @@ public final class V4L2Decoder: FrameDecoder {
     private var pictureRows: [Int] = []
     private var chromaOffset = 0
     private var capturing = false
+    /// The decoder said the stream changed while its pictures were set up: they
+    /// are taken until the last before the change (flagged LAST), then set up again.
+    private var changePending = false
     /// The multi-planar API's plane array, kept for every buffer call.
     private let planes: UnsafeMutablePointer<v4l2_plane>
     private var sequence: Int = 0
@@ -84,34 +88,46 @@ public final class V4L2Decoder: FrameDecoder {
         guard e == 0 else { throw fail("cannot take \(format.v4l2Codes[0]) at \(width)x\(height)", e) }
         let taken = device.multiPlanar ? f.fmt.pix_mp.pixelformat : f.fmt.pix.pixelformat
         guard taken == code else { throw CaptureError("\(device.path) (\(device.card)) does not decode \(format.v4l2Codes[0]) (it set \(FourCC.text(taken)))") }
-        inputs = try mapBuffers(type: outputType, count: 4)
+        let mapped = try mapBuffers(type: outputType, count: 4)
+        inputs = mapped.flatMap { $0 }
+        guard mapped.allSatisfy({ $0.count == 1 }) else {
+            throw CaptureError("\(device): its compressed-frame buffers are not of one plane each, which Kamera needs")
+        }
         inputQueued = Array(repeating: false, count: inputs.count)
         var type = Int32(outputType)
         e = V4L2.ioctl(fd, KAMERA_VIDIOC_STREAMON, &type)
         guard e == 0 else { throw fail("cannot start its input", e) }
     }
 
-    /// Requests `count` buffers of `type` and maps each plane.
-    private func mapBuffers(type: UInt32, count: UInt32) throws -> [UnsafeMutableRawBufferPointer] {
+    /// Requests `count` buffers of `type` and maps each one's planes.
+    private func mapBuffers(type: UInt32, count: UInt32) throws -> [[UnsafeMutableRawBufferPointer]] {
         var request = v4l2_requestbuffers()
         (request.type, request.memory, request.count) = (type, V4L2_MEMORY_MMAP.rawValue, count)
         let e = V4L2.ioctl(fd, KAMERA_VIDIOC_REQBUFS, &request)
         guard e == 0, request.count > 0 else { throw fail("cannot get \(count) buffers", e == 0 ? ENOMEM : e) }
-        var mapped: [UnsafeMutableRawBufferPointer] = []
+        var mapped: [[UnsafeMutableRawBufferPointer]] = []
+        func unmapAll() { for buffer in mapped { for plane in buffer { munmap(plane.baseAddress, plane.count) } } }
         for index in 0..<request.count {
             var buffer = emptyBuffer(type: type, index: index)
             let e = V4L2.ioctl(fd, KAMERA_VIDIOC_QUERYBUF, &buffer)
-            guard e == 0 else { throw fail("cannot query buffer \(index)", e) }
-            let parts = device.multiPlanar ? (0..<Int(buffer.length)).map { (Int(planes[$0].length), off_t(planes[$0].m.mem_offset)) }
+            guard e == 0 else {
+                unmapAll()
+                throw fail("cannot query buffer \(index)", e)
+            }
+            let parts = device.multiPlanar ? (0..<min(Int(buffer.length), Int(VIDEO_MAX_PLANES))).map { (Int(planes[$0].length), off_t(planes[$0].m.mem_offset)) }
                                            : [(Int(buffer.length), off_t(buffer.m.offset))]
+            var planesMapped: [UnsafeMutableRawBufferPointer] = []
             for (length, offset) in parts {
                 let address = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, offset)
                 guard let address, address != MAP_FAILED else {
-                    for b in mapped { munmap(b.baseAddress, b.count) }
-                    throw fail("cannot map buffer \(index)", errno)
+                    let e = errno
+                    mapped.append(planesMapped)
+                    unmapAll()
+                    throw fail("cannot map buffer \(index)", e)
                 }
-                mapped.append(UnsafeMutableRawBufferPointer(start: address, count: length))
+                planesMapped.append(UnsafeMutableRawBufferPointer(start: address, count: length))
             }
+            mapped.append(planesMapped)
         }
         return mapped
     }
@@ -128,8 +144,18 @@ public final class V4L2Decoder: FrameDecoder {
     }
 
     /// Sets up the CAPTURE queue for the stream the decoder has found: NV12
-    /// pictures at least the camera's size, mapped and queued.
+    /// pictures at least the camera's size, mapped and queued. Throws
+    /// `DecoderFailure`: without its pictures the decoder cannot go on.
     private func startCapture() throws {
+        do {
+            try setUpCapture()
+        } catch let error as CaptureError {
+            stopCapture()
+            throw DecoderFailure(error: error)
+        }
+    }
+
+    private func setUpCapture() throws {
         stopCapture()
         var f = v4l2_format()
         f.type = captureType
@@ -146,11 +172,11 @@ public final class V4L2Decoder: FrameDecoder {
         let code = device.multiPlanar ? f.fmt.pix_mp.pixelformat : f.fmt.pix.pixelformat
         let (w, h) = device.multiPlanar ? (Int(f.fmt.pix_mp.width), Int(f.fmt.pix_mp.height)) : (Int(f.fmt.pix.width), Int(f.fmt.pix.height))
         guard code == nv12 || code == twoPlanes else {
-            throw CaptureError("\(device.path) (\(device.card)) gives \(FourCC.text(code)) pictures, not NV12; decode with --decoder cpu")
+            throw CaptureError("\(device) gives \(FourCC.text(code)) pictures, not the NV12 Kamera takes\(format.decodesOnCPU ? "; use --decoder cpu" : "")")
         }
         // Decoders round the coded size up (1920x1088 for 1080p); the picture is its top-left corner.
-        guard w >= width, h >= height else {
-            throw CaptureError("the \(format.rawValue) stream's pictures are \(w)x\(h), not the camera's \(width)x\(height)")
+        guard w >= width, h >= height, w <= FrameLimits.maxSide, h <= FrameLimits.maxSide else {
+            throw CaptureError("\(device): the \(format.rawValue) stream's pictures are \(w)x\(h), not the camera's \(width)x\(height)")
         }
         if device.multiPlanar {
             pictureRows = [Int(f.fmt.pix_mp.plane_fmt.0.bytesperline), Int(f.fmt.pix_mp.plane_fmt.1.bytesperline)]
@@ -158,23 +184,25 @@ public final class V4L2Decoder: FrameDecoder {
         } else {
             pictureRows = [Int(f.fmt.pix.bytesperline), Int(f.fmt.pix.bytesperline)]
         }
+        let chromaBytes = (width + 1) / 2 * 2
+        guard pictureRows[0] >= width, pictureRows[1] >= chromaBytes, pictureRows.allSatisfy({ $0 <= 4 * FrameLimits.maxSide }) else {
+            throw CaptureError("\(device): its pictures' rows of \(pictureRows.map(String.init).joined(separator: " and ")) bytes do not hold \(width)-pixel NV12 rows")
+        }
         chromaOffset = code == nv12 ? pictureRows[0] * h : 0
         let (enc, quantization, space) = device.multiPlanar
             ? (UInt32(f.fmt.pix_mp.ycbcr_enc), UInt32(f.fmt.pix_mp.quantization), f.fmt.pix_mp.colorspace)
             : (f.fmt.pix.ycbcr_enc, f.fmt.pix.quantization, f.fmt.pix.colorspace)
-        let bt709 = enc == UInt32(V4L2_YCBCR_ENC_709.rawValue) || (enc == 0 && space == V4L2_COLORSPACE_REC709.rawValue)
-        colorSpace = YUVColorSpace(matrix: bt709 ? .bt709 : .bt601, range: quantization == UInt32(V4L2_QUANTIZATION_FULL_RANGE.rawValue) ? .full : .limited)
+        colorSpace = Self.colorSpace(encoding: enc, quantization: quantization, space: space)
 
         var control = v4l2_control()
         control.id = UInt32(V4L2_CID_MIN_BUFFERS_FOR_CAPTURE)
         let least = V4L2.ioctl(fd, KAMERA_VIDIOC_G_CTRL, &control) == 0 ? Int(control.value) : 2
-        let mapped = try mapBuffers(type: captureType, count: UInt32(min(max(least, 2) + 2, 32)))
-        let perBuffer = code == twoPlanes ? 2 : 1
-        pictures = stride(from: 0, to: mapped.count, by: perBuffer).map { Array(mapped[$0..<min($0 + perBuffer, mapped.count)]) }
-        guard pictures.allSatisfy({ $0.count == perBuffer }),
-              pictures.allSatisfy({ chromaOffset + pictureRows[1] * ((height + 1) / 2) <= $0.last!.count && pictureRows[0] * height <= $0[0].count }) else {
-            stopCapture()
-            throw CaptureError("\(device.path) (\(device.card)): its picture buffers are smaller than \(w)x\(h) NV12")
+        pictures = try mapBuffers(type: captureType, count: UInt32(min(max(least, 2) + 2, 32)))
+        // The end of the last row each copy reads, in the plane it reads it from.
+        let lumaEnd = (height - 1) * pictureRows[0] + width
+        let chromaEnd = chromaOffset + ((height + 1) / 2 - 1) * pictureRows[1] + chromaBytes
+        guard pictures.allSatisfy({ $0.count == (code == twoPlanes ? 2 : 1) && lumaEnd <= $0[0].count && chromaEnd <= $0[$0.count - 1].count }) else {
+            throw CaptureError("\(device): its picture buffers are smaller than \(w)x\(h) NV12")
         }
         for index in pictures.indices { try queuePicture(index) }
         var type = Int32(captureType)
@@ -183,10 +211,19 @@ public final class V4L2Decoder: FrameDecoder {
         capturing = true
     }
 
+    /// The Y'CbCr the decoder says its pictures are in; nil when it says nothing (the camera's then).
+    static func colorSpace(encoding: UInt32, quantization: UInt32, space: UInt32) -> YUVColorSpace? {
+        if encoding == 0 && quantization == 0 && space == 0 { return nil }
+        if space == V4L2_COLORSPACE_JPEG.rawValue { return YUVColorSpace(matrix: .bt601, range: .full) }
+        let bt709 = encoding == UInt32(V4L2_YCBCR_ENC_709.rawValue) || (encoding == 0 && space == V4L2_COLORSPACE_REC709.rawValue)
+        return YUVColorSpace(matrix: bt709 ? .bt709 : .bt601, range: quantization == UInt32(V4L2_QUANTIZATION_FULL_RANGE.rawValue) ? .full : .limited)
+    }
+
     private func stopCapture() {
         var type = Int32(captureType)
         if capturing { V4L2.ioctl(fd, KAMERA_VIDIOC_STREAMOFF, &type) }
         capturing = false
+        changePending = false
         for picture in pictures { for plane in picture { munmap(plane.baseAddress, plane.count) } }
         pictures.removeAll()
         guard fd >= 0 else { return }
@@ -199,7 +236,7 @@ public final class V4L2Decoder: FrameDecoder {
         var buffer = emptyBuffer(type: captureType, index: UInt32(index))
         if device.multiPlanar { buffer.length = UInt32(pictures[index].count) }
         let e = V4L2.ioctl(fd, KAMERA_VIDIOC_QBUF, &buffer)
-        guard e == 0 else { throw fail("cannot queue picture buffer \(index)", e) }
+        guard e == 0 else { throw DecoderFailure(error: fail("cannot queue picture buffer \(index)", e)) }
     }
 
     /// Takes back the input buffers the decoder has read.
@@ -211,36 +248,51 @@ public final class V4L2Decoder: FrameDecoder {
         }
     }
 
-    /// Handles the decoder's pending events; true when one was a source change.
-    private func handleEvents() throws -> Bool {
+    /// Handles the decoder's pending events: at the stream's first header its
+    /// pictures are set up; a later change waits for the pictures before it.
+    private func handleEvents() throws {
         var changed = false
         var event = v4l2_event()
         while V4L2.ioctl(fd, KAMERA_VIDIOC_DQEVENT, &event) == 0 {
             if event.type == UInt32(V4L2_EVENT_SOURCE_CHANGE) { changed = true }
         }
-        if changed { try startCapture() }
-        return changed
+        guard changed else { return }
+        if capturing { changePending = true } else { try startCapture() }
     }
 
-    /// Copies a finished picture into `target` and gives its buffer back; false when none is ready.
+    /// Copies a finished picture into `target` and gives its buffer back; false
+    /// when none is ready. The last picture before a change sets the pictures up again.
     private func takePicture(into target: FrameBuffer) throws -> Bool {
         guard capturing else { return false }
         var buffer = emptyBuffer(type: captureType)
         let e = V4L2.ioctl(fd, KAMERA_VIDIOC_DQBUF, &buffer)
         if e == EAGAIN { return false }
-        // After its last picture before a change the decoder answers EPIPE until the queue is set up again.
-        if e == EPIPE { return false }
-        guard e == 0 else { throw fail("cannot take a picture", e) }
+        // Past the last picture before a change: set up for the stream as it is now.
+        if e == EPIPE {
+            try startCapture()
+            return false
+        }
+        guard e == 0, Int(buffer.index) < pictures.count else { throw DecoderFailure(error: fail("cannot take a picture", e == 0 ? EINVAL : e)) }
         let index = Int(buffer.index)
-        defer { try? queuePicture(index) }
         let used = device.multiPlanar ? Int(planes[0].bytesused) : Int(buffer.bytesused)
-        if buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0 { throw CaptureError("a damaged \(format.rawValue) frame: \(device) marked its picture bad") }
-        // An empty last buffer marks the end before a change, not a picture.
-        if used == 0 { return false }
-        let picture = pictures[index]
+        let damaged = buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0
+        // An empty buffer (the end before a change) is not a picture.
+        let picture = used > 0 && !damaged
+        if picture { copy(pictures[index], into: target) }
+        if buffer.flags & UInt32(V4L2_BUF_FLAG_LAST) != 0 || (changePending && !picture) {
+            try startCapture()
+        } else {
+            try queuePicture(index)
+        }
+        if damaged { throw CaptureError("a damaged \(format.rawValue) frame: \(device) marked its picture bad") }
+        return picture
+    }
+
+    /// The camera-sized top-left corner of a picture into `target`; `startCapture` checked every row's end.
+    private func copy(_ picture: [UnsafeMutableRawBufferPointer], into target: FrameBuffer) {
         let luma = target.mutablePlane(0), chroma = target.mutablePlane(1)
         let lumaRow = target.planes[0].bytesPerRow, chromaRow = target.planes[1].bytesPerRow
-        let chromaSource = picture.count > 1 ? picture[1] : picture[0]
+        let chromaSource = picture[picture.count - 1]
         for y in 0..<height {
             (luma.baseAddress! + y * lumaRow).copyMemory(from: picture[0].baseAddress! + y * pictureRows[0], byteCount: width)
         }
@@ -248,7 +300,6 @@ public final class V4L2Decoder: FrameDecoder {
         for y in 0..<(height + 1) / 2 {
             (chroma.baseAddress! + y * chromaRow).copyMemory(from: chromaSource.baseAddress! + chromaOffset + y * pictureRows[1], byteCount: chromaBytes)
         }
-        return true
     }
 
     private static func now() -> Int64 {
@@ -267,22 +318,25 @@ public final class V4L2Decoder: FrameDecoder {
 
     public func decodeFrame(_ data: UnsafeRawBufferPointer, into target: FrameBuffer) throws -> Bool {
         precondition(target.format == .nv12 && target.width == width && target.height == height)
+        guard data.count <= inputs[0].count else {
+            throw CaptureError("a \(format.rawValue) frame of \(data.count) bytes, more than \(device)'s \(inputs[0].count)-byte buffers")
+        }
         let deadline = Self.now() + Self.frameTimeoutMilliseconds
+        var gotPicture = false
         reclaimInputs()
         var free = inputQueued.firstIndex(of: false)
         while free == nil {
-            guard Self.now() < deadline, !StopSignal.isRequested else {
-                throw CaptureError("\(device) took no \(format.rawValue) frame in \(Self.frameTimeoutMilliseconds) ms")
+            if StopSignal.isRequested { return false }
+            guard Self.now() < deadline else {
+                throw DecoderFailure(error: CaptureError("\(device) took no \(format.rawValue) frame in \(Self.frameTimeoutMilliseconds) ms"))
             }
-            if try takePicture(into: target) || handleEvents() { continue }
+            try handleEvents()
+            if try takePicture(into: target) { gotPicture = true; continue }
             wait(deadline - Self.now())
             reclaimInputs()
             free = inputQueued.firstIndex(of: false)
         }
         let index = free!
-        guard data.count <= inputs[index].count else {
-            throw CaptureError("a \(format.rawValue) frame of \(data.count) bytes, more than \(device)'s \(inputs[index].count)-byte buffers")
-        }
         inputs[index].baseAddress!.copyMemory(from: data.baseAddress!, byteCount: data.count)
         var buffer = emptyBuffer(type: outputType, index: UInt32(index))
         if device.multiPlanar {
@@ -294,21 +348,24 @@ public final class V4L2Decoder: FrameDecoder {
         sequence += 1
         buffer.timestamp = timeval(tv_sec: sequence / 1_000_000, tv_usec: sequence % 1_000_000)
         let e = V4L2.ioctl(fd, KAMERA_VIDIOC_QBUF, &buffer)
-        guard e == 0 else { throw fail("cannot give it a frame", e) }
+        guard e == 0 else { throw DecoderFailure(error: fail("cannot give it a frame", e)) }
         inputQueued[index] = true
 
         var readAt: Int64?
         while !StopSignal.isRequested {
-            _ = try handleEvents()
+            try handleEvents()
             if try takePicture(into: target) { return true }
             reclaimInputs()
             let now = Self.now()
             if readAt == nil, !inputQueued[index] { readAt = now }
-            // Read, and no picture came of it: a frame the decoder keeps (or needs more stream before).
-            if let readAt, now - readAt > Self.pictureGraceMilliseconds { return false }
-            guard now < deadline else { throw CaptureError("\(device) gave no picture in \(Self.frameTimeoutMilliseconds) ms") }
+            // Read, and no picture came of it: a frame the decoder keeps (or needs more stream before);
+            // a picture of an earlier frame that came while waiting for a buffer is shown instead.
+            if let readAt, now - readAt > Self.pictureGraceMilliseconds { return gotPicture }
+            guard now < deadline else {
+                throw DecoderFailure(error: CaptureError("\(device) read no \(format.rawValue) frame in \(Self.frameTimeoutMilliseconds) ms"))
+            }
             wait(deadline - now)
         }
-        return false
+        return gotPicture
     }
 }

@@ -1,4 +1,5 @@
 import CV4L2
+import Foundation
 import Glibc
 import Pixels
 
@@ -36,13 +37,22 @@ public struct V4L2DecoderDevice: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The first memory-to-memory decoder of `format`, in device number order; nil when the machine has none.
+    /// Looked for once a process: each look opens every /dev/videoN, which wakes a sleeping USB camera.
     public static func find(decoding format: CompressedFormat) -> V4L2DecoderDevice? {
         guard !format.v4l2Codes.isEmpty else { return nil }
-        for path in CameraDevice.nodes() {
-            if let device = at(path, decoding: format) { return device }
-        }
-        return nil
+        found.lock.lock()
+        defer { found.lock.unlock() }
+        if let known = found.devices[format] { return known }
+        let device = CameraDevice.nodes().lazy.compactMap { at($0, decoding: format) }.first
+        found.devices[format] = .some(device)
+        return device
     }
+
+    private final class Found: @unchecked Sendable {
+        let lock = NSLock()
+        var devices: [CompressedFormat: V4L2DecoderDevice?] = [:]
+    }
+    private static let found = Found()
 
     private static func codes(_ fd: Int32, _ type: UInt32) -> [String] {
         var desc = v4l2_fmtdesc()

@@ -21,11 +21,14 @@ fi
 [ -n "$kver" ] || { echo "codec-modules: no kernel with vivid under /lib/modules; run shared/vm/run-in-vm once first" >&2; exit 1; }
 majmin=$(echo "$kver" | cut -d. -f1,2)
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/kamera-codec-modules/$kver
-stamp=$(cat "$here/codec-modules.sh" "$here/loopback-feed.c" | sha1sum | cut -c1-12)
-if [ "$(cat "$cache/stamp" 2>/dev/null)" = "$stamp" ]; then echo "$cache"; exit 0; fi
+# What the modules are built from: this script, the feeder, and the versions of the sources and headers.
+versions() { dpkg-query -W -f='${Package} ${Version}\n' "linux-headers-$kver" "linux-source-$majmin" v4l2loopback-dkms 2>/dev/null || true; }
+stamp() { { cat "$here/codec-modules.sh" "$here/loopback-feed.c"; versions; } | sha1sum | cut -c1-12; }
+if [ "$(cat "$cache/stamp" 2>/dev/null)" = "$(stamp)" ]; then echo "$cache"; exit 0; fi
 
 sudo=""
-[ "$(id -u)" -eq 0 ] || sudo=sudo
+# -n: a sudo that would ask for a password fails instead of waiting for one.
+[ "$(id -u)" -eq 0 ] || sudo="sudo -n"
 missing=()
 for p in "linux-headers-$kver" "linux-source-$majmin" gcc make xz-utils; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -51,15 +54,24 @@ tar -xJf "/usr/src/linux-source-$majmin.tar.xz" -C "$build" \
 mkdir "$build/codec" "$build/loopback"
 cp "$build/linux-source-$majmin/drivers/media/v4l2-core/v4l2-mem2mem.c" "$build"/linux-source-"$majmin"/drivers/media/test-drivers/vicodec/*.[ch] "$build/codec/"
 printf 'obj-m += v4l2-mem2mem.o vicodec.o\nvicodec-objs := vicodec-core.o codec-fwht.o codec-v4l2-fwht.o\n' > "$build/codec/Makefile"
-cp "$(dirname "$loopback")"/* "$build/loopback/"
-# Its format table ends with HEVC; FWHT goes after it.
-printf '\t{\n\t\t.name = "FWHT",\n\t\t.fourcc = V4L2_PIX_FMT_FWHT,\n\t\t.depth = 32,\n\t\t.flags = FORMAT_FLAGS_COMPRESSED,\n\t},\n' >> "$build/loopback/v4l2loopback_formats.h"
+cp -r "$(dirname "$loopback")"/. "$build/loopback/"
+# Its format table (a list of initialisers, included into an array) gets FWHT at its end.
+formats="$build/loopback/v4l2loopback_formats.h"
+if ! grep -q V4L2_PIX_FMT_FWHT "$formats"; then
+    grep -q 'FORMAT_FLAGS_COMPRESSED' "$formats" || { echo "codec-modules: $formats is not the format table this script knows" >&2; exit 1; }
+    printf '\t{\n\t\t.name = "FWHT",\n\t\t.fourcc = V4L2_PIX_FMT_FWHT,\n\t\t.depth = 32,\n\t\t.flags = FORMAT_FLAGS_COMPRESSED,\n\t},\n' >> "$formats"
+fi
 {
     make -s -C "/lib/modules/$kver/build" M="$build/codec" modules
     make -s -C "/lib/modules/$kver/build" M="$build/loopback" modules
     gcc -O2 -Wall -o "$build/loopback-feed" "$here/loopback-feed.c"
 } > "$build/log" 2>&1 || { tail -30 "$build/log" >&2; echo "codec-modules: the build failed" >&2; exit 1; }
-mkdir -p "$cache"
-cp "$build/codec/v4l2-mem2mem.ko" "$build/codec/vicodec.ko" "$build/loopback/v4l2loopback.ko" "$build/loopback-feed" "$cache/"
-echo "$stamp" > "$cache/stamp"
+# Put in place whole: a run beside this one sees the old folder or the new one, never half of one.
+mkdir -p "$build/out" "$(dirname "$cache")"
+cp "$build/codec/v4l2-mem2mem.ko" "$build/codec/vicodec.ko" "$build/loopback/v4l2loopback.ko" "$build/loopback-feed" "$build/out/"
+stamp > "$build/out/stamp"
+rm -rf "$cache.old"
+[ -e "$cache" ] && mv "$cache" "$cache.old"
+mv "$build/out" "$cache"
+rm -rf "$cache.old"
 echo "$cache"
