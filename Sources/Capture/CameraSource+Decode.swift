@@ -22,6 +22,9 @@ extension CameraSource {
             guard decoderChoice == .auto, let codec = mode.compressed, codec.decodesOnCPU else { throw failure.error }
             self.decoder = try codec.cpuDecoder(width: mode.width, height: mode.height)
             decoderNote = "\(failure); decoding \(codec.rawValue) on the CPU instead"
+            slotLock.lock()
+            decodedBy = ", decoded on the CPU (libavcodec) since the V4L2 decoder failed: \(failure)"
+            slotLock.unlock()
             undecodedFrames += 1
             return false
         } catch {

@@ -27,6 +27,8 @@ public final class CameraSource: FrameSource {
     public internal(set) var decoderNote: String?
     /// The decoder `--decoder` asked for.
     let decoderChoice: DecoderChoice
+    /// The summary's words on the decoder (`slotLock`).
+    var decodedBy = ""
     /// Repacks (or demosaics) frames of a format Kamera does not read as it is.
     var repacker: FrameRepacker?
     /// A raw Bayer camera's black level when the request gave none, and where it came from.
@@ -150,6 +152,7 @@ public final class CameraSource: FrameSource {
         if let codec = mode.compressed {
             let (chosen, note) = try codec.decoder(request.decoder, width: mode.width, height: mode.height, frameBytes: Int(pix.sizeimage))
             (decoder, decoderNote) = (chosen, note)
+            decodedBy = Self.decodedBy(chosen, mode)
         } else if request.decoder != .auto {
             decoderNote = "--decoder: \(path) streams \(mode.fourcc), which is not compressed; no decoder is used"
         }
@@ -242,8 +245,15 @@ public final class CameraSource: FrameSource {
         "\(device.path) \(mode.width)x\(mode.height) \(mode.fourcc)\(mode.rate.map { " at \(CameraMode.formatRate($0)) fps" } ?? "") (\(colorSpace))\(repacker.map { ", " + $0.path } ?? "")\(mode.viaLibV4L ? ", converted to rgb24 by libv4l" : "")\(decoding)"
     }
 
-    /// How a compressed camera's frames are decoded, for the summary.
+    /// How a compressed camera's frames are decoded, for the summary; read under `slotLock`,
+    /// as the capture thread changes it when a V4L2 decoder fails under `--decoder auto`.
     private var decoding: String {
+        slotLock.lock()
+        defer { slotLock.unlock() }
+        return decodedBy
+    }
+
+    static func decodedBy(_ decoder: FrameDecoder?, _ mode: CameraMode) -> String {
         guard let codec = mode.compressed else { return "" }
         if let hardware = decoder as? V4L2Decoder { return ", decoded by \(hardware.device)" }
         return ", decoded on the CPU (\(codec == .mjpeg ? "libjpeg-turbo" : "libavcodec"))"

@@ -149,9 +149,10 @@ public final class V4L2Decoder: FrameDecoder {
     private func startCapture() throws {
         do {
             try setUpCapture()
-        } catch let error as CaptureError {
+        } catch {
             stopCapture()
-            throw DecoderFailure(error: error)
+            if let failure = error as? DecoderFailure { throw failure }
+            throw DecoderFailure(error: error as? CaptureError ?? CaptureError("\(device): \(error)"))
         }
     }
 
@@ -279,7 +280,7 @@ public final class V4L2Decoder: FrameDecoder {
         // An empty buffer (the end before a change) is not a picture.
         let picture = used > 0 && !damaged
         if picture { copy(pictures[index], into: target) }
-        if buffer.flags & UInt32(V4L2_BUF_FLAG_LAST) != 0 || (changePending && !picture) {
+        if buffer.flags & UInt32(V4L2_BUF_FLAG_LAST) != 0 || (changePending && used == 0) {
             try startCapture()
         } else {
             try queuePicture(index)
@@ -323,6 +324,14 @@ public final class V4L2Decoder: FrameDecoder {
         }
         let deadline = Self.now() + Self.frameTimeoutMilliseconds
         var gotPicture = false
+        // A damaged picture of an earlier frame is told after this frame went in, not instead of it.
+        var damage: CaptureError?
+        func take() throws -> Bool {
+            do { return try takePicture(into: target) } catch let error as CaptureError {
+                damage = error
+                return false
+            }
+        }
         reclaimInputs()
         var free = inputQueued.firstIndex(of: false)
         while free == nil {
@@ -331,7 +340,7 @@ public final class V4L2Decoder: FrameDecoder {
                 throw DecoderFailure(error: CaptureError("\(device) took no \(format.rawValue) frame in \(Self.frameTimeoutMilliseconds) ms"))
             }
             try handleEvents()
-            if try takePicture(into: target) { gotPicture = true; continue }
+            if try take() { gotPicture = true; continue }
             wait(deadline - Self.now())
             reclaimInputs()
             free = inputQueued.firstIndex(of: false)
@@ -354,13 +363,16 @@ public final class V4L2Decoder: FrameDecoder {
         var readAt: Int64?
         while !StopSignal.isRequested {
             try handleEvents()
-            if try takePicture(into: target) { return true }
+            if try take() { return true }
             reclaimInputs()
             let now = Self.now()
             if readAt == nil, !inputQueued[index] { readAt = now }
             // Read, and no picture came of it: a frame the decoder keeps (or needs more stream before);
             // a picture of an earlier frame that came while waiting for a buffer is shown instead.
-            if let readAt, now - readAt > Self.pictureGraceMilliseconds { return gotPicture }
+            if let readAt, now - readAt > Self.pictureGraceMilliseconds {
+                if !gotPicture, let damage { throw damage }
+                return gotPicture
+            }
             guard now < deadline else {
                 throw DecoderFailure(error: CaptureError("\(device) read no \(format.rawValue) frame in \(Self.frameTimeoutMilliseconds) ms"))
             }
