@@ -20,10 +20,11 @@ extension CameraSource {
             return true
         } catch let failure as DecoderFailure {
             guard decoderChoice == .auto, let codec = mode.compressed, codec.decodesOnCPU else { throw failure.error }
-            self.decoder = try codec.cpuDecoder(width: mode.width, height: mode.height)
+            let cpu = try codec.cpuDecoder(width: mode.width, height: mode.height)
+            self.decoder = cpu
             decoderNote = "\(failure); decoding \(codec.rawValue) on the CPU instead"
             slotLock.lock()
-            decodedBy = ", decoded on the CPU (libavcodec) since the V4L2 decoder failed: \(failure)"
+            decodedBy = Self.decodedBy(cpu, mode) + " since the V4L2 decoder failed: \(failure)"
             slotLock.unlock()
             undecodedFrames += 1
             return false

@@ -303,11 +303,8 @@ public final class V4L2Decoder: FrameDecoder {
         }
     }
 
-    private static func now() -> Int64 {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Int64(t.tv_sec) * 1000 + Int64(t.tv_nsec) / 1_000_000
-    }
+    /// Milliseconds on the monotonic clock.
+    private static func now() -> Int64 { MonotonicClock.nanoseconds / 1_000_000 }
 
     /// Waits up to `milliseconds` for the decoder (a slice, so that a stop ends the wait).
     private func wait(_ milliseconds: Int64) {
