@@ -24,6 +24,7 @@ final class PixellateStage: RenderStage {
     private let program: ShaderProgram
     private let resolution: GLint
     private let block: GLint
+    private let region: GLint
     private let blockSize: Int
     private var output: Framebuffer?
 
@@ -33,6 +34,7 @@ final class PixellateStage: RenderStage {
         program.use()
         resolution = program.location("u_resolution")
         block = program.location("u_block")
+        region = program.location("u_region")
         glUniform1f(block, Float(blockSize))
     }
 
@@ -44,6 +46,8 @@ final class PixellateStage: RenderStage {
         target.bind()
         program.use()
         glUniform2f(resolution, Float(width), Float(height))
+        // A frame's crop is a region of its texture (the shader path's RGB frames): blocks start at the crop's corner.
+        glUniform4f(region, input.region.x, input.region.y, input.region.width, input.region.height)
         GL.bindTexture(input.name)
         frame.copier.quad.draw(Quad.vertices(filling: input.region))
         return target.asTexture

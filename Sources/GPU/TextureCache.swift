@@ -41,8 +41,9 @@ public final class TextureCache {
         case auto
         /// A conversion pass on the GPU (`yuyv.frag`, `nv12.frag`).
         case shader
-        /// On the CPU (`YUVToRGBA`), uploading RGBA of the cropped size. Frames
-        /// in layouts it does not read (UYVY...) still take the shader.
+        /// On the CPU (`YUVToRGBA`), uploading RGBA of the cropped size; RGB24
+        /// and GREY frames are cropped into RGBA there too. Frames in layouts
+        /// it does not read (UYVY...) still take the shader.
         case cpu
     }
 
@@ -252,18 +253,18 @@ public final class TextureCache {
     /// them (`YUVToYUV420.frameSize` bytes at least), rather than into the cache's own memory.
     public func convertedYUV420(of frame: Frame, transform: RGBTransform?, colorSpace: YUVColorSpace,
                                 into destination: UnsafeMutableRawBufferPointer? = nil) -> UnsafeRawBufferPointer? {
-        guard convertsToMemory(frame) else { return nil }
+        guard convertsToMemory(frame), frame.format.isYUV else { return nil }
         let rect = cropRectangle(for: frame)
         lastPath = .copy
         return planarConverter.convert(frame, x: rect.x, y: rect.y, width: rect.width, height: rect.height, transform: transform, to: colorSpace,
                                        into: destination)
     }
 
-    /// Uploads `frame`; where it is a YUV frame, `transform` (a color matrix)
-    /// is applied in its conversion (on the CPU or in the conversion shader,
-    /// to the color the YUV values encode, before it is clamped to 0...1) and
-    /// `folded` is true: the renderer then draws without it. Other frames'
-    /// textures hold their own colors.
+    /// Uploads `frame`; where it is a YUV frame, or an RGB24 or GREY one the
+    /// CPU converts, `transform` (a color matrix) is applied in its conversion
+    /// (on the CPU or in the conversion shader, to the color the YUV values
+    /// encode, before it is clamped to 0...1) and `folded` is true: the
+    /// renderer then draws without it. Other frames' textures hold their own colors.
     ///
     /// `magnification` is the number of output pixels each pixel of the crop
     /// will cover (the smaller along the two axes), when the renderer draws
@@ -297,7 +298,8 @@ public final class TextureCache {
         if convertsOnCPU(frame.format) {
             let halved = mosaic == 1 && magnification < Self.halvingMagnification && rect.width > 1 && rect.height > 1
             lastConversionHalved = halved
-            return (try convertedOnCPU(frame, on: gpu, rect: rect, transform: transform, halved: halved, mosaic: mosaic), folds)
+            // The CPU's conversion applies the matrix to RGB frames too.
+            return (try convertedOnCPU(frame, on: gpu, rect: rect, transform: transform, halved: halved, mosaic: mosaic), transform != nil)
         }
         return (try copiedTexture(for: frame, on: gpu, rect: rect, region: region, transform: transform), folds)
     }

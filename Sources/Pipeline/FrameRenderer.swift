@@ -129,8 +129,9 @@ public final class FrameRenderer: PixelSource {
         let size = screen.map { ($0.width, $0.height) } ?? outputSize(for: frame)
         let crop = cache.cropRectangle(for: frame)
         var conditions = RenderPlan.Conditions()
-        conditions.conversionTakesMatrix = frame.format.isYUV
         conditions.convertsToMemory = cache.convertsToMemory(frame)
+        // The CPU's conversion applies a matrix to any frame it converts, a shader only to YUV.
+        conditions.conversionTakesMatrix = frame.format.isYUV || conditions.convertsToMemory
         conditions.layoutCopies = settings.mode.copiesPixelForPixel(width: crop.width, height: crop.height, outputWidth: size.0, outputHeight: size.1)
         conditions.mayPassThrough = screen == nil && (framesDrawn > 0 || !drawsFirstFrame)
         let (plan, stages) = try prepare(for: conditions)

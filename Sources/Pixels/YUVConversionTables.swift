@@ -6,8 +6,10 @@
 /// while each channel's sum stays in range no carry crosses into the next field.
 /// The field's integer part (11 bits) indexes a table clamping to 0...255.
 /// Nil when the matrix's results may leave that range (`WideTables` then).
+/// For RGB frames (`colorSpace` nil) the three tables are indexed by R, G
+/// and B instead, and hold the matrix's terms alone.
 struct PackedTables {
-    let colorSpace: YUVColorSpace
+    let colorSpace: YUVColorSpace?
     let transform: RGBTransform?
     private let y: [UInt64], u: [UInt64], v: [UInt64]
     private let clamp: [UInt8]
@@ -15,23 +17,43 @@ struct PackedTables {
     static let fractionBits = 10
     static let bias = 1024.0
 
+    /// Output channel c = s0 R + s1 G + s2 B + k (levels): the rows of `transform` (identity when nil).
+    private static func rows(_ transform: RGBTransform?) -> [SIMD4<Double>] {
+        let identity: [SIMD4<Float>] = [SIMD4(1, 0, 0, 0), SIMD4(0, 1, 0, 0), SIMD4(0, 0, 1, 0)]
+        return (transform.map { [$0.rows.r, $0.rows.g, $0.rows.b] } ?? identity).map {
+            SIMD4<Double>(Double($0.x), Double($0.y), Double($0.z), Double($0.w))
+        }
+    }
+
+    /// The tables from R, G and B bytes: each channel's terms per byte value.
+    init?(rgb transform: RGBTransform?) {
+        let s = Self.rows(transform)
+        let all = (0..<256).map { i in
+            let v = Double(i)
+            return (y: s.map { $0.x * v + $0.w * 255 }, u: s.map { $0.y * v }, v: s.map { $0.z * v })
+        }
+        self.init(nil, transform, terms: all)
+    }
+
     init?(_ colorSpace: YUVColorSpace, _ transform: RGBTransform?) {
-        self.colorSpace = colorSpace
-        self.transform = transform
         let m = colorSpace.toRGB  // column-major: y, u, v columns
         let o = colorSpace.offset * 255
         // Output channel c = s0 R + s1 G + s2 B + k (levels), with the conversion's
         // R = L + m6 v', G = L + m4 u' + m7 v', B = L + m5 u'.
-        let identity: [SIMD4<Float>] = [SIMD4(1, 0, 0, 0), SIMD4(0, 1, 0, 0), SIMD4(0, 0, 1, 0)]
-        let rows = transform.map { [$0.rows.r, $0.rows.g, $0.rows.b] } ?? identity
+        let s = Self.rows(transform)
         func terms(_ i: Int) -> (y: [Double], u: [Double], v: [Double]) {
             let luma = Double(m[0]) * (Double(i) - Double(o.x)), uu = Double(i) - Double(o.y), vv = Double(i) - Double(o.z)
-            let s = rows.map { SIMD4<Double>(Double($0.x), Double($0.y), Double($0.z), Double($0.w)) }
             return (s.map { ($0.x + $0.y + $0.z) * luma + $0.w * 255 },
                     s.map { ($0.y * Double(m[4]) + $0.z * Double(m[5])) * uu },
                     s.map { ($0.x * Double(m[6]) + $0.y * Double(m[7])) * vv })
         }
-        let all = (0..<256).map(terms)
+        self.init(colorSpace, transform, terms: (0..<256).map(terms))
+    }
+
+    /// The tables from each byte value's terms per output channel.
+    private init?(_ colorSpace: YUVColorSpace?, _ transform: RGBTransform?, terms all: [(y: [Double], u: [Double], v: [Double])]) {
+        self.colorSpace = colorSpace
+        self.transform = transform
         // The largest sum a channel can reach, against what a field holds.
         for c in 0..<3 {
             let reach = all.map { abs($0.y[c]) }.max()! + all.map { abs($0.u[c]) }.max()! + all.map { abs($0.v[c]) }.max()!
@@ -100,6 +122,9 @@ struct ConversionTables {
     private var plain: PackedTables?
     private var composed: PackedTables?
     private(set) var wide: WideTables?
+    /// For RGB frames (`prepare(rgb:)`): the packed tables, or a matrix too strong for them.
+    private var rgbPacked: PackedTables?
+    private(set) var wideRGB: RGBTransform?
 
     mutating func prepare(_ colorSpace: YUVColorSpace, _ transform: RGBTransform?) {
         if plain?.colorSpace != colorSpace { plain = PackedTables(colorSpace, nil) }
@@ -113,6 +138,16 @@ struct ConversionTables {
         wide = composed == nil ? WideTables(colorSpace, transform) : nil
     }
 
+    mutating func prepare(rgb transform: RGBTransform?) {
+        if let p = rgbPacked, p.transform == transform { return }
+        if let w = wideRGB, w == transform { return }
+        rgbPacked = PackedTables(rgb: transform)
+        wideRGB = rgbPacked == nil ? transform : nil
+    }
+
     /// The packed tables in use, when the wide ones are not.
     var packed: PackedTables? { wide == nil ? composed ?? plain : nil }
+
+    /// The packed tables for RGB frames, when the matrix is not too strong for them.
+    var packedRGB: PackedTables? { wideRGB == nil ? rgbPacked : nil }
 }

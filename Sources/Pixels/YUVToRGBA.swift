@@ -23,6 +23,11 @@ import Lifecycle
 /// block of N x N pixels takes the color of the pixel at its center, as
 /// `pixellate.frag` does, converting one pixel a block. Large pictures are
 /// converted on several threads.
+///
+/// RGB24 and GREY frames, RGB already, are cropped into RGBA the same way,
+/// with the matrix folded in (`RGBConversionKernels`): on a software renderer
+/// a frame then needs no draw at all when the picture is the crop (the
+/// developed picture of a raw Bayer sensor among them).
 public final class YUVToRGBA {
     /// The byte order of the output pixels.
     public enum ChannelOrder: Sendable {
@@ -47,9 +52,12 @@ public final class YUVToRGBA {
 
     deinit { pixels.deallocate() }
 
-    /// The layouts it reads; other YUV layouts are repacked into these first
-    /// when the CPU converts (the GPU's shaders read them as they are).
-    public static let formats: [PixelFormat] = [.yuyv, .nv12]
+    /// The layouts it reads; other YUV and RGB layouts are repacked into these
+    /// first when the CPU converts (the GPU's shaders read them as they are).
+    public static let formats: [PixelFormat] = [.yuyv, .nv12, .rgb24, .grey]
+
+    /// The YUV layouts among `formats`.
+    public static let yuvFormats: [PixelFormat] = [.yuyv, .nv12]
 
     /// The output size for a rectangle of `width` x `height`.
     public static func outputSize(width: Int, height: Int, halved: Bool) -> (width: Int, height: Int) {
@@ -61,7 +69,7 @@ public final class YUVToRGBA {
     /// given, maps each pixel (a color matrix folded into the conversion).
     public func convert(_ frame: Frame, x: Int, y: Int, width: Int, height: Int, transform: RGBTransform? = nil,
                         order: ChannelOrder = .rgba, halved: Bool = false, mosaic: Int = 1) {
-        precondition(Self.formats.contains(frame.format), "not a YUYV or NV12 frame")
+        precondition(Self.formats.contains(frame.format), "not a YUYV, NV12, RGB24 or GREY frame")
         precondition(mosaic >= 1 && !(halved && mosaic > 1), "a mosaic is converted at full size")
         precondition(x >= 0 && y >= 0 && width > 0 && height > 0 && x + width <= frame.width && y + height <= frame.height)
         let size = Self.outputSize(width: width, height: height, halved: halved)
@@ -70,7 +78,11 @@ public final class YUVToRGBA {
             pixels = .allocate(byteCount: size.width * size.height * 4, alignment: 64)
         }
         (outputWidth, outputHeight) = size
-        tables.prepare(frame.colorSpace, transform)
+        if frame.format.isYUV {
+            tables.prepare(frame.colorSpace, transform)
+        } else {
+            tables.prepare(rgb: transform)
+        }
         job.task = Task(frame: frame, rect: Rectangle(x: x, y: y, width: width, height: height), halved: halved, order: order, mosaic: mosaic)
         // Rows are independent: large pictures are split between threads.
         if size.width * size.height >= Self.splitPixels {
@@ -109,6 +121,14 @@ public final class YUVToRGBA {
 
     /// Output rows `rows` of the task, with one specialized loop per combination.
     private func convert(_ rows: Range<Int>, _ task: Task) {
+        if !task.frame.format.isYUV {
+            if let transform = tables.wideRGB {
+                convertRGB(rows, task, WideRGBStage(transform: transform))
+            } else {
+                tables.packedRGB!.withStage { convertRGB(rows, task, $0) }
+            }
+            return
+        }
         if let wide = tables.wide {
             wide.withStage { convert(rows, task, $0) }
             return
@@ -172,6 +192,43 @@ public final class YUVToRGBA {
                 convert.mosaicRow(YUYVLayout.self, line, chroma, from: rect.x, count: width, block: block, into: o)
             } else {
                 convert.mosaicRow(NV12Layout.self, line, chroma, from: rect.x, count: width, block: block, into: o)
+            }
+        }
+    }
+
+    private func convertRGB<S: ColorStage>(_ rows: Range<Int>, _ task: Task, _ stage: S) {
+        let grey = task.frame.format == .grey
+        switch (task.order, grey) {
+        case (.rgba, false): convertRGB(rows, task, Converter<S, RGBAPacking>(stage: stage), RGB24Layout.self)
+        case (.bgra, false): convertRGB(rows, task, Converter<S, BGRAPacking>(stage: stage), RGB24Layout.self)
+        case (.rgba, true): convertRGB(rows, task, Converter<S, RGBAPacking>(stage: stage), GreyLayout.self)
+        case (.bgra, true): convertRGB(rows, task, Converter<S, BGRAPacking>(stage: stage), GreyLayout.self)
+        }
+    }
+
+    /// Output rows `rows` of an RGB24 or GREY frame: whole, halved or as a mosaic.
+    private func convertRGB<S: ColorStage, P: ChannelPacking, L: RGBLayout>(_ rows: Range<Int>, _ task: Task, _ convert: Converter<S, P>, _: L.Type) {
+        let out = pixels.baseAddress!.assumingMemoryBound(to: UInt32.self)
+        let (frame, rect) = (task.frame, task.rect)
+        let plane = frame.planes[0]
+        let base = plane.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), stride = plane.bytesPerRow
+        let width = outputWidth, lastColumn = rect.x + rect.width - 1, lastRow = rect.y + rect.height - 1
+        let block = task.mosaic
+        for row in rows {
+            let o = out + row * width
+            if task.halved {
+                let r0 = rect.y + 2 * row
+                convert.rgbHalvedRow(L.self, base + r0 * stride, base + min(r0 + 1, lastRow) * stride, from: rect.x, last: lastColumn, count: width, into: o)
+            } else if block > 1 {
+                if row % block != 0 && row != rows.lowerBound {
+                    // A block's rows are alike: the row above, already done.
+                    UnsafeMutableRawPointer(o).copyMemory(from: UnsafeRawPointer(o - width), byteCount: width * 4)
+                    continue
+                }
+                let line = base + (rect.y + min((row / block) * block + block / 2, rect.height - 1)) * stride
+                convert.rgbMosaicRow(L.self, line, from: rect.x, count: width, block: block, into: o)
+            } else {
+                convert.rgbRow(L.self, base + (rect.y + row) * stride, from: rect.x, count: width, into: o)
             }
         }
     }

@@ -45,7 +45,7 @@ public final class YUVToYUV420 {
     @discardableResult
     public func convert(_ frame: Frame, x: Int, y: Int, width: Int, height: Int, transform: RGBTransform? = nil,
                         to colorSpace: YUVColorSpace, into destination: UnsafeMutableRawBufferPointer? = nil) -> UnsafeRawBufferPointer {
-        precondition(YUVToRGBA.formats.contains(frame.format), "not a YUYV or NV12 frame")
+        precondition(YUVToRGBA.yuvFormats.contains(frame.format), "not a YUYV or NV12 frame")
         precondition(x >= 0 && y >= 0 && width > 0 && height > 0 && x + width <= frame.width && y + height <= frame.height)
         let total = Self.frameSize(width: width, height: height)
         precondition(destination.map { $0.count >= total } ?? true, "the destination is smaller than the picture")
