@@ -78,6 +78,11 @@ final class PNGEncodingPool: @unchecked Sendable {
         try body(try slot.result!.get(), slot.index)
     }
 
+    /// True when the oldest frame given has been encoded (or failed), so `takeOldest` would not wait.
+    var oldestIsDone: Bool {
+        condition.withLock { inOrder.first.map { slots[$0].result != nil } ?? false }
+    }
+
     /// Stops the workers once they finish what they are encoding, and joins them.
     func stop() {
         condition.withLock {

@@ -56,6 +56,14 @@ public final class PNGOutput {
         while pool.pending > 0 { try pool.takeOldest(store) }
     }
 
+    /// Writes the frames the encoder threads have finished, oldest first,
+    /// without waiting for the others: a live run's picture is written as
+    /// soon as it is encoded, while the frames after it render.
+    public func writeEncoded() throws {
+        guard let pool, !writeFailed else { return }
+        while pool.oldestIsDone { try pool.takeOldest(store) }
+    }
+
     private var writeFailed = false
 
     private func store(_ bytes: UnsafeRawBufferPointer, index: Int) throws {

@@ -11,6 +11,7 @@ public final class PNGSink: FrameSink {
     }
 
     public func consume(_ frame: RenderedFrame) throws {
+        try output.writeEncoded()
         guard interval.isDue() else { return }
         try output.write(try frame.pixels(), width: frame.width, height: frame.height, index: frame.index)
     }

@@ -39,8 +39,9 @@ public final class RunBuilder {
                 if description.pngEvery != nil && pattern.isSequence {
                     throw PipelineError("\(pattern.pattern): a live run keeps one PNG up to date; give a name without %d")
                 }
-                let output = try PNGOutput(pattern, frames: frames, compression: description.pngCompression,
-                                           encoderThreads: frames > 1 && description.pngEvery == nil ? ProcessInfo.processInfo.activeProcessorCount : 0)
+                // A live run's picture is encoded on a thread of its own, so that the frame loop keeps the camera's pace.
+                let threads = description.pngEvery != nil ? 1 : frames > 1 ? ProcessInfo.processInfo.activeProcessorCount : 0
+                let output = try PNGOutput(pattern, frames: frames, compression: description.pngCompression, encoderThreads: threads)
                 if description.pngEvery == nil && frames > 1 && !pattern.isSequence && !output.isStream {
                     throw PipelineError("\(pattern.pattern) names one file but \(frames) frames are rendered; put %d in the name, e.g. frames/out-%03d.png")
                 }
