@@ -22,7 +22,6 @@ extension CameraSource {
             guard decoderChoice == .auto, let codec = mode.compressed, codec.decodesOnCPU else { throw failure.error }
             let cpu = try codec.cpuDecoder(width: mode.width, height: mode.height)
             self.decoder = cpu
-            decoderNote = "\(failure); decoding \(codec.rawValue) on the CPU instead"
             slotLock.lock()
             decodedBy = Self.decodedBy(cpu, mode) + " since the V4L2 decoder failed: \(failure)"
             slotLock.unlock()

@@ -24,6 +24,8 @@ public final class V4L2Decoder: FrameDecoder {
     /// A picture's bytes per row in each plane, and where CbCr starts when it shares Y's plane.
     private var pictureRows: [Int] = []
     private var chromaOffset = 0
+    /// The end of the last row each copy reads, from the start of the picture's data in its plane.
+    private var lumaEnd = 0, chromaEnd = 0
     private var capturing = false
     /// The decoder said the stream changed while its pictures were set up: they
     /// are taken until the last before the change (flagged LAST), then set up again.
@@ -200,8 +202,8 @@ public final class V4L2Decoder: FrameDecoder {
         let least = V4L2.ioctl(fd, KAMERA_VIDIOC_G_CTRL, &control) == 0 ? Int(control.value) : 2
         pictures = try mapBuffers(type: captureType, count: UInt32(min(max(least, 2) + 2, 32)))
         // The end of the last row each copy reads, in the plane it reads it from.
-        let lumaEnd = (height - 1) * pictureRows[0] + width
-        let chromaEnd = chromaOffset + ((height + 1) / 2 - 1) * pictureRows[1] + chromaBytes
+        lumaEnd = (height - 1) * pictureRows[0] + width
+        chromaEnd = chromaOffset + ((height + 1) / 2 - 1) * pictureRows[1] + chromaBytes
         guard pictures.allSatisfy({ $0.count == (code == twoPlanes ? 2 : 1) && lumaEnd <= $0[0].count && chromaEnd <= $0[$0.count - 1].count }) else {
             throw CaptureError("\(device): its picture buffers are smaller than \(w)x\(h) NV12")
         }
@@ -279,7 +281,15 @@ public final class V4L2Decoder: FrameDecoder {
         let damaged = buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0
         // An empty buffer (the end before a change) is not a picture.
         let picture = used > 0 && !damaged
-        if picture { copy(pictures[index], into: target) }
+        if picture {
+            // Multi-planar pictures may start past their planes' beginnings (data_offset).
+            let last = pictures[index].count - 1
+            let (lumaStart, chromaStart) = device.multiPlanar ? (Int(planes[0].data_offset), Int(planes[last].data_offset)) : (0, 0)
+            guard lumaStart + lumaEnd <= pictures[index][0].count, chromaStart + chromaEnd <= pictures[index][last].count else {
+                throw DecoderFailure(error: CaptureError("\(device): a picture's data starts \(max(lumaStart, chromaStart)) bytes into its buffer, leaving less than \(width)x\(height) NV12"))
+            }
+            copy(pictures[index], lumaStart: lumaStart, chromaStart: chromaStart, into: target)
+        }
         if buffer.flags & UInt32(V4L2_BUF_FLAG_LAST) != 0 || (changePending && used == 0) {
             try startCapture()
         } else {
@@ -289,17 +299,18 @@ public final class V4L2Decoder: FrameDecoder {
         return picture
     }
 
-    /// The camera-sized top-left corner of a picture into `target`; `startCapture` checked every row's end.
-    private func copy(_ picture: [UnsafeMutableRawBufferPointer], into target: FrameBuffer) {
+    /// The camera-sized top-left corner of a picture into `target`, its data
+    /// from these offsets in its planes; `takePicture` checked every row's end.
+    private func copy(_ picture: [UnsafeMutableRawBufferPointer], lumaStart: Int, chromaStart: Int, into target: FrameBuffer) {
         let luma = target.mutablePlane(0), chroma = target.mutablePlane(1)
         let lumaRow = target.planes[0].bytesPerRow, chromaRow = target.planes[1].bytesPerRow
         let chromaSource = picture[picture.count - 1]
         for y in 0..<height {
-            (luma.baseAddress! + y * lumaRow).copyMemory(from: picture[0].baseAddress! + y * pictureRows[0], byteCount: width)
+            (luma.baseAddress! + y * lumaRow).copyMemory(from: picture[0].baseAddress! + lumaStart + y * pictureRows[0], byteCount: width)
         }
         let chromaBytes = (width + 1) / 2 * 2
         for y in 0..<(height + 1) / 2 {
-            (chroma.baseAddress! + y * chromaRow).copyMemory(from: chromaSource.baseAddress! + chromaOffset + y * pictureRows[1], byteCount: chromaBytes)
+            (chroma.baseAddress! + y * chromaRow).copyMemory(from: chromaSource.baseAddress! + chromaStart + chromaOffset + y * pictureRows[1], byteCount: chromaBytes)
         }
     }
 

@@ -62,12 +62,12 @@ final class CameraBufferPlan {
         if let bits = format.mipiBits, let why = TextureCache.packedRowProblem(width: mode.width, bits: bits, textureLimit: textureLimit) {
             return try copy(why)
         }
+        if let why = TextureCache.notImported(format, glesMajorVersion: context.glesMajorVersion, fourcc: fourcc) { return try copy(why) }
         if upload == .auto && !convertsOnGPU && YUVToRGBA.formats.contains(format) {
             // An imported frame would have to be converted by the GPU's shader, which on
             // a software renderer is many times slower than the CPU's conversion of a copy.
             return try copy("\(fourcc) frames are converted on the CPU here, from a copy (as on a software renderer or with --yuv-conversion cpu); --yuv-conversion shader or --upload dmabuf imports them for the GPU to convert")
         }
-        if let why = TextureCache.notImported(format, glesMajorVersion: context.glesMajorVersion, fourcc: fourcc) { return try copy(why) }
         if let node = allocatingNode() { return .drm(node) }
         if context.rendersInSoftware {
             // Measured: Mesa's llvmpipe imports the camera's own exported buffers but

@@ -71,7 +71,7 @@ struct PipelineOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Decoder of a compressed camera format: auto (a V4L2 hardware decoder when the machine has one for the format, else the CPU), cpu (libavcodec, libjpeg-turbo), v4l2 (the first V4L2 decoder of the format), or a decoder's /dev/videoN. MJPEG is always decoded on the CPU; fwht only by a V4L2 decoder.")
     var decoder = "auto"
 
-    @Option(parsing: .unconditional, help: "Where YUV frames become RGB and raw Bayer is demosaiced: auto (on the CPU with a software renderer such as llvmpipe, where it is cheaper than a GPU pass; else on the GPU), cpu, or shader.")
+    @Option(parsing: .unconditional, help: "Where YUV frames become RGB, raw Bayer is demosaiced, and RGB and gray frames are cropped (a color matrix applied there too): auto (on the CPU with a software renderer such as llvmpipe, where it is cheaper than a GPU pass; else on the GPU), cpu, or shader.")
     var yuvConversion = "auto"
 
     @OptionGroup(title: "Raw Bayer")
