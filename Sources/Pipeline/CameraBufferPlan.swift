@@ -66,7 +66,7 @@ final class CameraBufferPlan {
         if upload == .auto && !convertsOnGPU && YUVToRGBA.formats.contains(format) {
             // An imported frame would have to be converted by the GPU's shader, which on
             // a software renderer is many times slower than the CPU's conversion of a copy.
-            return try copy("\(fourcc) frames are converted on the CPU here, from a copy (as on a software renderer or with --yuv-conversion cpu); --yuv-conversion shader or --upload dmabuf imports them for the GPU to convert")
+            return try copy("\(fourcc) frames are converted on the CPU here, from a copy (as on a software renderer or with --yuv-conversion cpu); --yuv-conversion shader or --upload dmabuf imports them for the GPU to read")
         }
         if let node = allocatingNode() { return .drm(node) }
         if context.rendersInSoftware {

@@ -91,7 +91,7 @@ public final class FrameRenderer: PixelSource {
     /// The plan the last frame was drawn by.
     public var lastPlan: RenderPlan? { prepared?.plan }
 
-    /// True when the last frame's color matrix was applied in its YUV conversion.
+    /// True when the last frame's color matrix was applied in its conversion.
     public private(set) var matrixFolded = false
 
     /// Render passes in the last frame: stage passes and the layout (the YUV

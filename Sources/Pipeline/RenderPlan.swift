@@ -44,8 +44,9 @@ public struct RenderPlan {
         public static let foldMatrices = Rewrites(rawValue: 1)
         /// A color matrix just before the layout is drawn by the layout itself.
         public static let matrixIntoLayout = Rewrites(rawValue: 2)
-        /// The layout's matrix, with nothing between, applied in a YUV frame's
-        /// conversion (to the color the YUV values encode, before clamping).
+        /// The layout's matrix, with nothing between, applied in the frame's
+        /// conversion: a YUV frame's (to the color the YUV values encode, before
+        /// clamping), or that of an RGB or gray frame the CPU converts.
         public static let matrixIntoConversion = Rewrites(rawValue: 4)
         /// No layout at all when it would copy a CPU conversion pixel for pixel:
         /// the conversion's bytes are the picture.
@@ -58,7 +59,7 @@ public struct RenderPlan {
 
     /// What decides, frame by frame, whether a rewrite applies.
     public struct Conditions: Equatable, Sendable {
-        /// The frame is YUV, whose conversion can apply a matrix.
+        /// The frame's conversion can apply a matrix: it is YUV, or the CPU converts it.
         public var conversionTakesMatrix = false
         /// The conversion happens on the CPU, into memory, and could hand over its bytes.
         public var convertsToMemory = false
