@@ -15,6 +15,18 @@ func randomFrame(_ format: PixelFormat, width: Int, height: Int, colorSpace: YUV
     return (buffer.frame(sequence: 0, timestamp: 0, colorSpace: colorSpace), buffer)
 }
 
+/// `YUVToRGBA`'s conversion of the rectangle `rect` (x, y, width, height) of
+/// `frame`, as RGBA whatever `order` it was made in (BGRA's red and blue swapped back).
+func cpuConverted(_ frame: Frame, rect: (Int, Int, Int, Int), transform: RGBTransform?, order: YUVToRGBA.ChannelOrder, halved: Bool) -> Image {
+    let converter = YUVToRGBA()
+    converter.convert(frame, x: rect.0, y: rect.1, width: rect.2, height: rect.3, transform: transform, order: order, halved: halved)
+    var image = Image(width: converter.outputWidth, height: converter.outputHeight, pixels: Array(converter.pixels))
+    if order == .bgra {
+        for i in stride(from: 0, to: image.pixels.count, by: 4) { image.pixels.swapAt(i, i + 2) }
+    }
+    return image
+}
+
 /// YUV → RGB in the texture cache, by its shaders and by its CPU conversion
 /// (`YUVToRGBA`, the default on llvmpipe), against the CPU reference built
 /// from the BT.601/BT.709 formulas, and the direct uploads of the RGB formats.
@@ -179,13 +191,10 @@ final class ConversionTests: XCTestCase {
                         : CPUReference.decodeHalved(frame, x: rect.0, y: rect.1, width: rect.2, height: rect.3, folding: .sepia)
                     var rgba = Image(width: 0, height: 0, pixels: [])
                     for order in [YUVToRGBA.ChannelOrder.rgba, .bgra] {
-                        let converter = YUVToRGBA()
-                        withExtendedLifetime(buffer) {
-                            converter.convert(frame, x: rect.0, y: rect.1, width: rect.2, height: rect.3, transform: transform, order: order, halved: true)
+                        let image = withExtendedLifetime(buffer) {
+                            cpuConverted(frame, rect: rect, transform: transform, order: order, halved: true)
                         }
-                        var image = Image(width: converter.outputWidth, height: converter.outputHeight, pixels: Array(converter.pixels))
                         if order == .bgra {
-                            for i in stride(from: 0, to: image.pixels.count, by: 4) { image.pixels.swapAt(i, i + 2) }
                             XCTAssertEqual(image, rgba, "BGRA is RGBA with red and blue swapped")
                         } else {
                             rgba = image

@@ -46,13 +46,8 @@ final class RGBCPUConversionTests: XCTestCase {
                     let transform = filters.isEmpty ? nil : try XCTUnwrap(m.rgbTransform, "\(filters)")
                     for order in [YUVToRGBA.ChannelOrder.rgba, .bgra] {
                         for halve in [false, true] {
-                            let converter = YUVToRGBA()
-                            withExtendedLifetime(buffer) {
-                                converter.convert(frame, x: rect.0, y: rect.1, width: rect.2, height: rect.3, transform: transform, order: order, halved: halve)
-                            }
-                            var image = Image(width: converter.outputWidth, height: converter.outputHeight, pixels: Array(converter.pixels))
-                            if order == .bgra {
-                                for i in stride(from: 0, to: image.pixels.count, by: 4) { image.pixels.swapAt(i, i + 2) }
+                            let image = withExtendedLifetime(buffer) {
+                                cpuConverted(frame, rect: rect, transform: transform, order: order, halved: halve)
                             }
                             let plain = halve ? halved(whole, x: rect.0, y: rect.1, width: rect.2, height: rect.3) : cropped
                             XCTAssertClose(image, CPUReference.apply(m, to: plain), tolerance: 1,
