@@ -111,7 +111,11 @@ public final class CameraDevice {
         }
     }
 
-    public func info() throws -> CameraInfo {
+    /// The device's names and capabilities. `probingBusy`: whether to find out
+    /// if another process holds its buffers, by an empty buffer request; never
+    /// on a device this process streams from (v4l2loopback frees the mappings
+    /// of every opener on any request, and the next frame fails with EINVAL).
+    public func info(probingBusy: Bool = true) throws -> CameraInfo {
         var cap = v4l2_capability()
         let e = V4L2.ioctl(fd, KAMERA_VIDIOC_QUERYCAP, &cap)
         guard e == 0 else { throw CaptureError("\(path): not a V4L2 device (\(V4L2.message(e)))") }
@@ -123,7 +127,7 @@ public final class CameraDevice {
         ]
         return CameraInfo(path: path, card: V4L2.string(cap.card), driver: V4L2.string(cap.driver),
                           busInfo: V4L2.string(cap.bus_info), capabilities: names.filter { caps & $0.0 != 0 }.map(\.1),
-                          busy: isBusy())
+                          busy: probingBusy && isBusy())
     }
 
     /// Another process holds the buffer queue when even an empty request fails with EBUSY.

@@ -41,7 +41,8 @@ final class StillFacts {
     }
 
     private static func look(at device: CameraDevice) -> Camera {
-        let info = try? device.info()
+        // The device is streaming: no buffer request (see `CameraDevice.info(probingBusy:)`).
+        let info = try? device.info(probingBusy: false)
         let controls = device.controls()
         func id(_ names: [String]) -> UInt32? { controls.first { names.contains($0.name) && $0.value != nil }?.id }
         return Camera(path: device.path, make: info?.driver, model: info?.card,
