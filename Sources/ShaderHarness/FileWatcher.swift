@@ -10,6 +10,8 @@ public final class FileWatcher {
     private var descriptor: Int32 = -1
     private var files: [String] = []
     private var stamps: [String: Stamp] = [:]
+    /// The watched files' names in each watched folder, by inotify watch descriptor.
+    private var watchedNames: [Int32: Set<String>] = [:]
 
     /// A file's modification time and size; `missing` while it does not exist (mid-rename).
     private struct Stamp: Equatable {
@@ -39,11 +41,17 @@ public final class FileWatcher {
     public func watch(_ files: [String], folders extra: [String] = []) {
         self.files = files.map { ($0 as NSString).standardizingPath }
         stamps = [:]
+        watchedNames = [:]
         for file in self.files { stamps[file] = Self.stamp(file) }
         guard descriptor >= 0 else { return }
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_ATTRIB)
-        for folder in Set(self.files.map { ($0 as NSString).deletingLastPathComponent } + extra) {
-            if inotify_add_watch(descriptor, folder.isEmpty ? "." : folder, mask) < 0 { usesInotify = false }
+        let folders = Set(self.files.map { ($0 as NSString).deletingLastPathComponent } + extra)
+        for folder in folders {
+            let names = self.files.filter { ($0 as NSString).deletingLastPathComponent == folder }.map { ($0 as NSString).lastPathComponent }
+            let watch = inotify_add_watch(descriptor, folder.isEmpty ? "." : folder, mask)
+            if watch < 0 { usesInotify = false; continue }
+            // One folder named two ways ("." and its full path) is one watch.
+            watchedNames[watch, default: []].formUnion(names)
         }
     }
 
@@ -68,7 +76,7 @@ public final class FileWatcher {
             while true {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 guard count > 0 else { break }
-                if anyChangeCounts && Self.namesASource(buffer[0..<count]) { events = true }
+                if anyChangeCounts && Self.namesASource(buffer[0..<count], ignoring: watchedNames) { events = true }
             }
             if events { pending = true }
         }
@@ -105,16 +113,22 @@ public final class FileWatcher {
     /// nor hidden files (its temporaries, editors' swap files). Without this,
     /// a PNG written beside a broken shader would count as the fix and the
     /// broken shader would be compiled, and its errors printed, without end.
-    static func namesASource(_ events: ArraySlice<UInt8>) -> Bool {
+    /// Events naming a watched file (`ignoring`, by watch descriptor) do not
+    /// count here: its stamp says whether it changed. A save that renames a
+    /// file into place and then closes it sends a last IN_CLOSE_WRITE after
+    /// the rename; counted, it compiled the broken save a second time.
+    static func namesASource(_ events: ArraySlice<UInt8>, ignoring watched: [Int32: Set<String>] = [:]) -> Bool {
         var offset = events.startIndex
         let header = MemoryLayout<inotify_event>.size
         while offset + header <= events.endIndex {
+            let watch = Int32(truncatingIfNeeded: events[offset..<(offset + 4)].reversed().reduce(0) { $0 << 8 | Int($1) })
             let length = events[(offset + 12)..<(offset + 16)].reversed().reduce(0) { $0 << 8 | Int($1) }
             let nameBytes = events[(offset + header)..<min(events.endIndex, offset + header + length)].prefix { $0 != 0 }
             let name = String(decoding: nameBytes, as: UTF8.self)
             offset += header + length
             // "#INODE": a file made unnamed (O_TMPFILE) and linked in, as the PNG writer does.
             if name.isEmpty || name.hasPrefix(".") || name.hasPrefix("#") || name.hasSuffix("~") { continue }
+            if watched[watch]?.contains(name) == true { continue }
             if ["png", "y4m", "jsonl", "json", "yuv", "tmp", "swp"].contains((name as NSString).pathExtension.lowercased()) { continue }
             return true
         }
