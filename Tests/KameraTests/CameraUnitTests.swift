@@ -201,18 +201,23 @@ final class CameraUnitTests: XCTestCase {
         XCTAssertEqual(ramp.factor(at: 30), 2, accuracy: 1e-9, "cancel keeps the value reached")
     }
 
-    /// On the real clock: a ramp from 1x to 2x at rate 2 takes 0.5 s (±20 %), and the
-    /// controller applies it to the texture cache as digital zoom.
+    /// On the real clock: a ramp from 1x to 2x at rate 2 takes at least 0.5 s, and the
+    /// controller applies it to the texture cache as digital zoom. The exact
+    /// duration is ZoomRamp's, checked on a given clock above; here a frame
+    /// may take long on a loaded machine, so only the lower bound is exact and
+    /// the upper one catches a ramp that never ends.
     func testZoomControllerRampsInRealTime() throws {
         let pattern = TestPattern(width: 64, height: 48, format: .rgba)
         let (reached, factors) = try GPUHarness.run { context -> (Double, [Double]) in
             let renderer = try FrameRenderer(context: context, settings: RenderSettings())
+            // The first frame compiles the shaders: not part of the ramp.
+            _ = try renderer.render(pattern.frame(at: 0), index: 0)
             let zoom = ZoomController(source: pattern)
             var seen: [Double] = []
             zoom.onChange = { seen.append($0) }
             let start = MonotonicClock.seconds
             zoom.rampZoom(to: 2, rate: 2)
-            while zoom.currentFactor < 2 && MonotonicClock.seconds - start < 2 {
+            while zoom.currentFactor < 2 && MonotonicClock.seconds - start < 60 {
                 try zoom.apply(to: renderer)
                 _ = try renderer.render(pattern.frame(at: 0), index: 0)
             }
@@ -221,8 +226,9 @@ final class CameraUnitTests: XCTestCase {
             XCTAssertEqual(renderer.cache.zoom, 2)
             return (elapsed, seen)
         }
-        XCTAssertEqual(reached, 0.5, accuracy: 0.1)
-        XCTAssertGreaterThan(factors.count, 2)
+        XCTAssertGreaterThanOrEqual(reached, 0.5 - 1e-3, "a ramp at rate 2 from 1x to 2x takes half a second")
+        XCTAssertLessThan(reached, 60, "the ramp never reached 2x")
+        XCTAssertEqual(factors.last, 2, "the ramp ends at its target")
         XCTAssertEqual(factors, factors.sorted(), "the observed factor only grows")
     }
 }

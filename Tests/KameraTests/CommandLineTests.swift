@@ -39,7 +39,7 @@ final class CommandLineTests: KameraProcessTestCase {
         let lines = timed.stderr.split(separator: "\n")
         XCTAssertTrue(lines.contains { $0.contains(" fps | preview | test pattern 320x240 yuyv | zoom 1.00x digital | filter sepia | upload copy") }, timed.stderr)
         let frames = try XCTUnwrap(Int(lines.last?.split(separator: " ")[2] ?? ""), timed.stderr)
-        XCTAssertGreaterThan(frames, 5, timed.stderr)
+        XCTAssertGreaterThan(frames, 2, timed.stderr)
         XCTAssertEqual(try files(), ["live.png"])
         XCTAssertEqual(try XCTUnwrap(try ImageSource(path: folder.appendingPathComponent("live.png").path).nextFrame()).width, 240)
 
@@ -47,7 +47,7 @@ final class CommandLineTests: KameraProcessTestCase {
         let quit = try kamera(["preview", "--input-size", "160x120"], input: "fq")
         XCTAssertEqual(quit.status, 0, quit.stderr)
         XCTAssertTrue(quit.stderr.contains("kamera: filter: sepia"), "the first f goes from none to sepia: \(quit.stderr)")
-        XCTAssertLessThan(Date().timeIntervalSince(start), 20, "q quits")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 120, "q quits")
         try assertFails(["preview", "-o", "live-%d.png"], mentioning: ["give a name without %d"])
         try assertFails(["cube", "--duration", "0"], mentioning: ["'0' is invalid for '--duration", "above 0"])
     }
@@ -122,7 +122,7 @@ final class CommandLineTests: KameraProcessTestCase {
         process.currentDirectoryURL = folder
         process.standardError = Pipe()
         try process.run()
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(120)
         while try files().filter({ $0.hasSuffix(".png") }).count < 3 && Date() < deadline { usleep(50_000) }
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
