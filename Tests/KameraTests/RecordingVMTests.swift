@@ -163,7 +163,10 @@ final class RecordingVMTests: XCTestCase {
         let frameTimes = intervals.map { $0 * 30 }
         print(String(format: "live: %d frames over %.2f s; intervals %.2f to %.2f camera frame times", encoded, mp4.last ?? 0,
                      frameTimes.min() ?? 0, frameTimes.max() ?? 0))
-        XCTAssertTrue(frameTimes.allSatisfy { $0 > 0.5 }, "never two frames at one time")
+        // Strictly later each frame: no frame is repeated. Not a whole frame time:
+        // vivid stamps a buffer when it fills it, and after a stall of the emulated
+        // VM it fills the late ones back to back (0.34 frame times apart, seen in CI).
+        XCTAssertTrue(frameTimes.allSatisfy { $0 > 0 }, "never two frames at one time")
         XCTAssertEqual(mp4.last ?? 0, 5, accuracy: 0.5)
     }
 
