@@ -45,13 +45,12 @@ public final class FileWatcher {
         for file in self.files { stamps[file] = Self.stamp(file) }
         guard descriptor >= 0 else { return }
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_ATTRIB)
-        let folders = Set(self.files.map { ($0 as NSString).deletingLastPathComponent } + extra)
-        for folder in folders {
-            let names = self.files.filter { ($0 as NSString).deletingLastPathComponent == folder }.map { ($0 as NSString).lastPathComponent }
+        let byFolder = Dictionary(grouping: self.files) { ($0 as NSString).deletingLastPathComponent }
+        for folder in Set(byFolder.keys).union(extra) {
             let watch = inotify_add_watch(descriptor, folder.isEmpty ? "." : folder, mask)
             if watch < 0 { usesInotify = false; continue }
             // One folder named two ways ("." and its full path) is one watch.
-            watchedNames[watch, default: []].formUnion(names)
+            watchedNames[watch, default: []].formUnion(byFolder[folder, default: []].map { ($0 as NSString).lastPathComponent })
         }
     }
 
@@ -117,12 +116,14 @@ public final class FileWatcher {
     /// count here: its stamp says whether it changed. A save that renames a
     /// file into place and then closes it sends a last IN_CLOSE_WRITE after
     /// the rename; counted, it compiled the broken save a second time.
-    static func namesASource(_ events: ArraySlice<UInt8>, ignoring watched: [Int32: Set<String>] = [:]) -> Bool {
+    static func namesASource(_ events: ArraySlice<UInt8>, ignoring watched: [Int32: Set<String>]) -> Bool {
         var offset = events.startIndex
         let header = MemoryLayout<inotify_event>.size
+        /// The header's 32-bit field at `at` (host order, little-endian here).
+        func field(_ at: Int) -> UInt32 { events[(offset + at)..<(offset + at + 4)].reversed().reduce(0) { $0 << 8 | UInt32($1) } }
         while offset + header <= events.endIndex {
-            let watch = Int32(truncatingIfNeeded: events[offset..<(offset + 4)].reversed().reduce(0) { $0 << 8 | Int($1) })
-            let length = events[(offset + 12)..<(offset + 16)].reversed().reduce(0) { $0 << 8 | Int($1) }
+            let watch = Int32(bitPattern: field(0))
+            let length = Int(field(12))
             let nameBytes = events[(offset + header)..<min(events.endIndex, offset + header + length)].prefix { $0 != 0 }
             let name = String(decoding: nameBytes, as: UTF8.self)
             offset += header + length
