@@ -1,19 +1,86 @@
 #!/usr/bin/env bash
-# The whole test suite: installs what Kamera needs, builds in debug mode and
+# The whole test suite, in timed stages: installs what Kamera needs, builds,
 # runs every test (real Mesa EGL/GLES rendering, llvmpipe without a GPU; the
-# camera and display tests in the VM; kamera run as a process in its release
-# build), then the tests that need no VM under ThreadSanitizer (kamera built
-# with it too), then each libFuzzer target for a bounded time.
-#   KAMERA_FUZZ_SECONDS=30 (default) sets the time per fuzz target.
+# camera and display tests in a few VM boots; kamera run as a process in its
+# release build), the threaded test classes under ThreadSanitizer, and the
+# libFuzzer targets. At the end, pass or fail, it prints where the time went
+# (scripts/test-report.sh): each stage, each VM boot and step, the 20 slowest
+# test cases and the count of test cases each stage ran; the logs, XCTest's
+# xUnit files and the tables stay in .build/test-report/.
+#
+# What each build is for, each made once:
+#   debug, .build            the test binary: library code tested in process
+#   release, .build/static   kamera as the Debian package ships it, which the
+#                            tests run as a process (in the VM too: a debug
+#                            build takes twice as long under emulation), with
+#                            kamera-bench beside it, which `kamera bench` runs
+#                            (BenchTests, DisplayVMTests)
+#   thread, .build-thread    ThreadSanitizer: the tests and kamera built with
+#                            it, for the classes that exercise threads
+#   fuzz, .build-fuzz        libFuzzer with AddressSanitizer: each target
+#                            replays its committed corpus, then fuzzes briefly
+#
+#   scripts/test.sh            # everything: what CI runs (.ci/run)
+#   scripts/test.sh --quick    # the loop while working: the debug build and the
+#                              # tests that need no VM; no sanitizer, no fuzzing
+#   KAMERA_FUZZ_SECONDS=10 (default) sets the fuzzing time per target after the
+#   replay; scripts/fuzz.sh 300 fuzzes for longer.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-"$root/scripts/install-deps.sh" --tests
+quick=0
+case "${1:-}" in
+    "") ;;
+    --quick) quick=1 ;;
+    *) echo "test.sh: unknown option $1; use --quick, or nothing for the whole suite" >&2; exit 2 ;;
+esac
 cd "$root"
-swift build --build-tests
-# The tests run the release build of kamera that the Debian package ships (a
-# debug build takes about twice as long per run in the emulated VM); the
-# library code they call in process is the debug build.
-release="$("$root/scripts/build-static.sh" kamera-bench)"
-KAMERA_BINARY="$release/kamera" swift test --skip-build --disable-swift-testing
-"$root/scripts/sanitize.sh" thread
-"$root/scripts/fuzz.sh" "${KAMERA_FUZZ_SECONDS:-30}"
+report="$root/.build/test-report"
+rm -rf "$report"
+mkdir -p "$report"
+export KAMERA_TEST_REPORT="$report"
+trap 'echo "$SECONDS" > "$report/wall-seconds"; "$root/scripts/test-report.sh" "$report"' EXIT
+
+# stage NAME COMMAND...: runs COMMAND, its output to the terminal and to
+# NAME.log, and records its seconds and exit status; a failure ends the run.
+stage() {
+    local name=$1 start=$SECONDS status=0
+    shift
+    echo "== $name: $*" >&2
+    "$@" 2>&1 | tee "$report/$name.log" || status=$?
+    printf '%s\t%d\t%d\t%s\n' "$name" $((SECONDS - start)) "$status" "${beside:-}" >> "$report/stages.tsv"
+    return "$status"
+}
+
+stage install "$root/scripts/install-deps.sh" --tests
+stage build-debug swift build --build-tests
+if [ "$quick" = 1 ]; then
+    stage tests swift test --skip-build --disable-swift-testing --skip VMTests --xunit-output "$report/tests.xml"
+    exit 0
+fi
+# The tests run the release build of kamera (see above); the library code
+# they call in process is the debug build.
+stage build-release "$root/scripts/build-static.sh" kamera-bench
+export KAMERA_BINARY="$(tail -n 1 "$report/build-release.log")/kamera"
+[ -x "$KAMERA_BINARY" ] || { echo "test.sh: no release kamera at $KAMERA_BINARY" >&2; exit 1; }
+stage tests swift test --skip-build --disable-swift-testing --skip VMTests --xunit-output "$report/tests.xml"
+# The emulated VM keeps about one of the two cores busy, waiting on the rest
+# (the camera's frame rate, its own clock): the sanitizer's and the fuzzers'
+# builds use what it leaves, one after the other, at the lowest priority so
+# that the VM's steps run as they would alone. Their stages' times are those
+# of the builds beside the VM.
+(
+    unset KAMERA_BINARY
+    beside=vm
+    stage build-thread nice -n 19 "$root/scripts/sanitize.sh" thread --build > /dev/null 2>&1 &&
+    stage build-fuzz nice -n 19 "$root/scripts/fuzz.sh" --build > /dev/null 2>&1
+) &
+builds=$!
+vm=0
+stage vm swift test --skip-build --disable-swift-testing --filter VMTests --xunit-output "$report/vm.xml" || vm=$?
+unset KAMERA_BINARY
+start=$SECONDS
+wait "$builds" || { tail -n 40 "$report"/build-thread.log "$report"/build-fuzz.log 2>/dev/null; exit 1; }
+printf '%s\t%d\t%d\t\n' "waiting for the builds" $((SECONDS - start)) 0 >> "$report/stages.tsv"
+[ "$vm" = 0 ] || exit "$vm"
+stage thread "$root/scripts/sanitize.sh" thread --test --xunit-output "$report/thread.xml"
+stage fuzz "$root/scripts/fuzz.sh" "${KAMERA_FUZZ_SECONDS:-10}"

@@ -76,8 +76,10 @@ final class BayerVMTests: XCTestCase {
 
     nonisolated(unsafe) static var run: VMScriptRun?
 
+    static let steps = [VMStep("bayer", owner: "\(BayerVMTests.self)", script: script, vivid: VMStep.twoCameras)]
+
     override class func setUp() {
-        run = VMScriptRun(script, name: "bayer", vmArguments: ["--vivid", "n_devs=2 node_types=0x1,0x1"])
+        run = VMBoot.cameras.run("bayer")
     }
 
     override class func tearDown() {

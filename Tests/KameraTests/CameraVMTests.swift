@@ -73,11 +73,12 @@ final class CameraVMTests: XCTestCase {
     echo $(( ($(date +%s%N) - start) / 1000000 )) > unplug.ms
     """
 
+    static let steps = [VMStep("camera", owner: "\(CameraVMTests.self)", script: script)]
+
     nonisolated(unsafe) static var run: VMScriptRun?
 
-    /// Boots the VM once for all the tests of this class.
     override class func setUp() {
-        run = VMScriptRun(script, name: "camera")
+        run = VMBoot.cameras.run("camera")
     }
 
     override class func tearDown() {

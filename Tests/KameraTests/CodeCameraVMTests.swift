@@ -28,12 +28,12 @@ final class CodeCameraVMTests: XCTestCase {
     echo "$?:$code" > once.txt
     """)
 
+    static let steps = [VMStep("codes", owner: "\(CodeCameraVMTests.self)", script: script, loopback: true, timeout: 400)]
+
     func testACodeInFrontOfTheCameraIsReadOnceAndOnceEnds() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-codes-vm-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let (status, log) = try VMTests.run(["bash", "-c", Self.script], vmArguments: ["--loopback", "--timeout", "400"], in: folder)
-        XCTAssertEqual(status, 0, "run-in-vm failed:\n\(log.suffix(3000))")
+        let run = VMBoot.loopback.run("codes")
+        defer { run.remove() }
+        let folder = try run.checkedFolder()
         func text(_ name: String) throws -> String { try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) }
         let renderLog = try text("render.log"), onceLog = try text("once.log"), feedLog = try text("feed.log")
         XCTAssertEqual(try text("render.rc").trimmingCharacters(in: .whitespacesAndNewlines), "0", renderLog + "\nffmpeg feeding the camera:\n" + feedLog)

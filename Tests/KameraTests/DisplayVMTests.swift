@@ -8,33 +8,143 @@ import XCTest
 /// state is vkms's debugfs `state` file, compared before and after; what is
 /// on screen is captured by ffmpeg's kmsgrab from a second process.
 final class DisplayVMTests: XCTestCase {
+    /// The folder of the test's step.
     private var folder: URL!
+    private var run: VMScriptRun?
 
-    override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-display-\(getpid())-\(name.hashValue)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    override func tearDown() {
+        run?.remove()
     }
 
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
+    /// Put before each step: `K` the kamera binary, `state NAME` saving the
+    /// console state, `waitlog FILE TEXT` waiting for kamera's log to show a line
+    /// (its frames are on screen then). Small test patterns: a debug build under TCG is slow.
+    static let prelude = """
+        K="$KAMERA"
+        state() { sed 's/allocated by = .*/allocated by = OWNER/' /sys/kernel/debug/dri/0/state > "$1"; grep -o 'allocated by = .*' /sys/kernel/debug/dri/0/state > "$1.owners"; }
+        # Reading vkms's debugfs state while Kamera starts crashed llvmpipe in the VM, so the
+        # state is read only before and after a run.
+        waitlog() { local j; for j in $(seq 900); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; echo "timed out waiting for '$2' in $1"; }
+
+        """
+
+    static func step(_ name: String, _ script: String, files: [String: String] = [:], prepare: ((URL) throws -> Void)? = nil) -> VMStep {
+        VMStep("display-\(name)", owner: "\(DisplayVMTests.self)", script: prelude + script, files: files, prepare: prepare)
     }
 
-    /// Runs `body` (bash) in the VM in `folder`, with `K` the kamera binary,
-    /// `state NAME` saving the console state, and `kms ARGS` running kamera
-    /// on the display with a small test pattern (a debug build under TCG is slow).
-    private func vm(_ body: String, vmArguments: [String] = []) throws -> String {
-        let script = """
-            K=\(CommandLineTests.binary.path)
-            state() { sed 's/allocated by = .*/allocated by = OWNER/' /sys/kernel/debug/dri/0/state > "$1"; grep -o 'allocated by = .*' /sys/kernel/debug/dri/0/state > "$1.owners"; }
-            # Waits for kamera's log to show line $2 (its frames are on screen then). Reading
-            # vkms's debugfs state while Kamera starts crashed llvmpipe in the VM, so the
-            # state is read only before and after a run.
-            waitlog() { local j; for j in $(seq 900); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; echo "timed out waiting for '$2' in $1"; }
-            \(body)
-            """
-        let (status, log) = try VMTests.run(["bash", "-c", script], vmArguments: vmArguments, in: folder)
-        XCTAssertEqual(status, 0, "run-in-vm failed:\n\(log.suffix(3000))")
-        return log
+    static let steps = [
+        step("modeset", """
+        state before
+        $K preview -o kms --input-size 64x48 --frames 12 > atomic.txt 2>&1; echo "atomic exit $?" >> atomic.txt
+        state after-atomic
+        $K cube -o kms --legacy --input-size 64x48 --frames 12 > legacy.txt 2>&1; echo "legacy exit $?" >> legacy.txt
+        state after-legacy
+        $K preview -o kms -o live.png -o clip.y4m --input-size 64x48 --frames 6 --png-every 0.01 > several.txt 2>&1; echo "several exit $?" >> several.txt
+        state after-several
+        """),
+        step("signals", """
+        state before
+        for sig in INT TERM; do
+          $K preview -o kms --input-size 64x48 --status-every 1 > $sig.txt 2>&1 &
+          waitlog $sig.txt fps; kill -$sig $!; wait $!; echo "exit $?" >> $sig.txt
+          state after-$sig
+        done
+        KAMERA_TEST_CRASH_AFTER_FRAMES=3 $K preview -o kms --input-size 64x48 > crash.txt 2>&1; echo "exit $?" >> crash.txt
+        state after-crash
+        """),
+        step("errors", """
+        state before
+        run() { name=$1; shift; $K "$@" > $name.txt 2>&1; echo "exit $?" >> $name.txt; state after-$name; }
+        run card preview -o kms --card /dev/dri/card7 --frames 2
+        run connector preview -o kms --connector HDMI-A-9 --frames 2
+        run mode preview -o kms --mode 333x222 --frames 2
+        run notcard preview -o kms --card /dev/null --frames 2
+        CONN=$(modetest -M vkms -c | awk '/^Connectors:/{f=1;next} f&&$3=="connected"{print $1; exit}')
+        sleep 30 | modetest -M vkms -s $CONN:1024x768 > /dev/null 2>&1 &
+        for j in $(seq 300); do grep -q "allocated by = modetest" /sys/kernel/debug/dri/0/state && break; sleep 0.1; done
+        state held
+        run master preview -o kms --frames 2
+        state after-master-held
+        kill %1
+        wait
+        $K preview -o kms --duration 60 --quiet > first.txt 2>&1 &
+        for j in $(seq 300); do grep -q "allocated by = kamera" /sys/kernel/debug/dri/0/state && break; sleep 0.1; done
+        run twice preview -o kms --frames 2
+        kill -TERM %1; wait
+        """),
+        // A still input, so that what is on screen does not move between frames, and
+        // the offscreen renders it is compared with, made on the host.
+        step("on-screen", """
+        grab() {
+          waitlog $1.txt "holding the last frame"
+          ffmpeg -nostdin -v error -y -device /dev/dri/card0 -f kmsgrab -i - -vf hwdownload,format=bgr0 -frames:v 1 -update 1 $1.png
+          kill -TERM %1; wait %1; echo "exit $?" >> $1.txt
+        }
+        KAMERA_TEST_HOLD_SECONDS=60 $K preview -o kms --input input.png --filter sepia --frames 3 -v > preview.txt 2>&1 &
+        grab preview
+        KAMERA_TEST_HOLD_SECONDS=60 $K cube -o kms --input input.png --frames 1 -v > cube.txt 2>&1 &
+        grab cube
+        # The s key: the frame on screen saved as a PNG (drawn again offscreen; JPEG is the default). The
+        # keys' FIFO lives in the VM's own memory: mkfifo on the shared folder (9p)
+        # failed with ENXIO after the runs above.
+        mkfifo /dev/shm/keys
+        $K preview -o kms --input input.png --filter sepia --snapshot-format png -v < /dev/shm/keys > snapshot.txt 2>&1 &
+        exec 3> /dev/shm/keys
+        waitlog snapshot.txt fps; printf s >&3
+        waitlog snapshot.txt saved; printf q >&3
+        wait %1; echo "exit $?" >> snapshot.txt
+        """) { folder in
+            let input = folder.appendingPathComponent("input.png").path
+            for arguments in [["render", "--input-size", "320x240", "-o", input],
+                              ["render", "--input", input, "--filter", "sepia", "--size", "1024x768", "-o", folder.appendingPathComponent("preview-ref.png").path],
+                              ["render", "--input", input, "--cube", "--size", "1024x768", "-o", folder.appendingPathComponent("cube-ref.png").path]] {
+                let process = Process()
+                process.executableURL = CommandLineTests.binary
+                process.arguments = arguments + ["--gpu", "surfaceless"]
+                let result = try KameraProcess.collect(process)
+                guard result.status == 0 else { throw CaptureError("kamera \(arguments.joined(separator: " ")): \(result.stderr)") }
+            }
+        },
+        step("shader", """
+        state before
+        mkfifo /dev/shm/shader-keys
+        KAMERA_TEST_HOLD_SECONDS=60 $K shader halves.frag -o kms --input-size 64x48 --status-every 1 -v < /dev/shm/shader-keys > shader.txt 2>&1 &
+        exec 3> /dev/shm/shader-keys
+        waitlog shader.txt fps
+        printf ' ' >&3; waitlog shader.txt paused
+        printf '\\033[C' >&3; waitlog shader.txt "frame step"
+        printf r >&3; waitlog shader.txt "time 0"
+        printf s >&3; waitlog shader.txt saved
+        printf q >&3
+        # Grabbed while the last frame is held: a buffer the program may draw into
+        # again can be caught half drawn (kmsgrab reads the buffer, not the scanout).
+        waitlog shader.txt "holding the last frame"
+        ffmpeg -nostdin -v error -y -device /dev/dri/card0 -f kmsgrab -i - -vf hwdownload,format=bgr0 -frames:v 1 -update 1 grab.png
+        kill -TERM %1; wait %1; echo "exit $?" >> shader.txt
+        state after
+        """, files: ["halves.frag": """
+            void mainImage(out vec4 o, in vec2 p) {
+                vec3 top = vec3(0.25, 0.5, 0.75), bottom = vec3(1.0, 0.5, 0.0);
+                o = vec4(p.y > 0.5 * iResolution.y ? top : bottom, 1.0) + 0.0 * iTime;
+            }
+            """]),
+        step("bench", """
+        $K bench --display-only --display-frames 2,6 --display-rounds 1 > bench.txt 2>&1; echo "exit $?" >> bench.txt
+        """),
+        step("camera", """
+        state before
+        $K preview -o kms --camera /dev/video0 --filter sepia --frames 60 -v > camera.txt 2>&1; echo "exit $?" >> camera.txt
+        state after
+        """),
+    ]
+
+    /// Runs the test's step (`display-NAME` of the shared boot): its folder
+    /// becomes `folder`; returns its log. A step that failed fails the test with its logs.
+    private func vm(_ name: String) throws -> String {
+        let run = VMBoot.cameras.run("display-\(name)")
+        self.run = run
+        folder = try run.checkedFolder()
+        return try run.text("step.log")
     }
 
     private func text(_ name: String) -> String {
@@ -48,15 +158,7 @@ final class DisplayVMTests: XCTestCase {
     }
 
     func testModesetFlipsAndCleanExitAtomicAndLegacy() throws {
-        let log = try vm("""
-            state before
-            $K preview -o kms --input-size 64x48 --frames 12 > atomic.txt 2>&1; echo "atomic exit $?" >> atomic.txt
-            state after-atomic
-            $K cube -o kms --legacy --input-size 64x48 --frames 12 > legacy.txt 2>&1; echo "legacy exit $?" >> legacy.txt
-            state after-legacy
-            $K preview -o kms -o live.png -o clip.y4m --input-size 64x48 --frames 6 --png-every 0.01 > several.txt 2>&1; echo "several exit $?" >> several.txt
-            state after-several
-            """)
+        let log = try vm("modeset")
         // Several outputs at once: the display, a PNG kept current and a Y4M clip, all at the display's mode.
         XCTAssertTrue(text("several.txt").contains("several exit 0"), text("several.txt"))
         assertConsoleRestored("before", "after-several", "kms with a PNG and a Y4M clip")
@@ -78,16 +180,7 @@ final class DisplayVMTests: XCTestCase {
     }
 
     func testSignalsAndACrashRestoreTheConsole() throws {
-        _ = try vm("""
-            state before
-            for sig in INT TERM; do
-              $K preview -o kms --input-size 64x48 --status-every 1 > $sig.txt 2>&1 &
-              waitlog $sig.txt fps; kill -$sig $!; wait $!; echo "exit $?" >> $sig.txt
-              state after-$sig
-            done
-            KAMERA_TEST_CRASH_AFTER_FRAMES=3 $K preview -o kms --input-size 64x48 > crash.txt 2>&1; echo "exit $?" >> crash.txt
-            state after-crash
-            """)
+        _ = try vm("signals")
         XCTAssertTrue(text("INT.txt").contains("exit 130"), text("INT.txt"))
         XCTAssertTrue(text("TERM.txt").contains("exit 143"), text("TERM.txt"))
         // The forced crash is a SIGSEGV: 128 + 11.
@@ -96,26 +189,7 @@ final class DisplayVMTests: XCTestCase {
     }
 
     func testErrorsLeaveTheConsoleAlone() throws {
-        _ = try vm("""
-            state before
-            run() { name=$1; shift; $K "$@" > $name.txt 2>&1; echo "exit $?" >> $name.txt; state after-$name; }
-            run card preview -o kms --card /dev/dri/card7 --frames 2
-            run connector preview -o kms --connector HDMI-A-9 --frames 2
-            run mode preview -o kms --mode 333x222 --frames 2
-            run notcard preview -o kms --card /dev/null --frames 2
-            CONN=$(modetest -M vkms -c | awk '/^Connectors:/{f=1;next} f&&$3=="connected"{print $1; exit}')
-            sleep 30 | modetest -M vkms -s $CONN:1024x768 > /dev/null 2>&1 &
-            for j in $(seq 300); do grep -q "allocated by = modetest" /sys/kernel/debug/dri/0/state && break; sleep 0.1; done
-            state held
-            run master preview -o kms --frames 2
-            state after-master-held
-            kill %1
-            wait
-            $K preview -o kms --duration 60 --quiet > first.txt 2>&1 &
-            for j in $(seq 300); do grep -q "allocated by = kamera" /sys/kernel/debug/dri/0/state && break; sleep 0.1; done
-            run twice preview -o kms --frames 2
-            kill -TERM %1; wait
-            """)
+        _ = try vm("errors")
         let cases = [("card", "/dev/dri/card7: no such device; the cards here are /dev/dri/card0"),
                      ("connector", "--connector HDMI-A-9: /dev/dri/card0 has no such connector; it has Virtual-1 (connected)"),
                      ("mode", "--mode 333x222: Virtual-1 does not offer it; it offers 1024x768@60"),
@@ -137,39 +211,7 @@ final class DisplayVMTests: XCTestCase {
     /// with `kamera render` of the same input and frame, offscreen; so is the
     /// PNG the s key saves while the frame is on screen.
     func testWhatIsOnScreenMatchesTheOffscreenRender() throws {
-        // A still input, so that what is on screen does not move between frames.
-        let input = folder.appendingPathComponent("input.png").path
-        let kamera = CommandLineTests.binary.path
-        for arguments in [["render", "--input-size", "320x240", "-o", input],
-                          ["render", "--input", input, "--filter", "sepia", "--size", "1024x768", "-o", folder.appendingPathComponent("preview-ref.png").path],
-                          ["render", "--input", input, "--cube", "--size", "1024x768", "-o", folder.appendingPathComponent("cube-ref.png").path]] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: kamera)
-            process.arguments = arguments + ["--gpu", "surfaceless"]
-            try process.run()
-            process.waitUntilExit()
-            XCTAssertEqual(process.terminationStatus, 0, "\(arguments)")
-        }
-        let log = try vm("""
-            grab() {
-              waitlog $1.txt "holding the last frame"
-              ffmpeg -nostdin -v error -y -device /dev/dri/card0 -f kmsgrab -i - -vf hwdownload,format=bgr0 -frames:v 1 -update 1 $1.png
-              kill -TERM %1; wait %1; echo "exit $?" >> $1.txt
-            }
-            KAMERA_TEST_HOLD_SECONDS=60 $K preview -o kms --input input.png --filter sepia --frames 3 -v > preview.txt 2>&1 &
-            grab preview
-            KAMERA_TEST_HOLD_SECONDS=60 $K cube -o kms --input input.png --frames 1 -v > cube.txt 2>&1 &
-            grab cube
-            # The s key: the frame on screen saved as a PNG (drawn again offscreen; JPEG is the default). The
-            # keys' FIFO lives in the VM's own memory: mkfifo on the shared folder (9p)
-            # failed with ENXIO after the runs above.
-            mkfifo /dev/shm/keys
-            $K preview -o kms --input input.png --filter sepia --snapshot-format png -v < /dev/shm/keys > snapshot.txt 2>&1 &
-            exec 3> /dev/shm/keys
-            waitlog snapshot.txt fps; printf s >&3
-            waitlog snapshot.txt saved; printf q >&3
-            wait %1; echo "exit $?" >> snapshot.txt
-            """)
+        let log = try vm("on-screen")
         XCTAssertTrue(text("snapshot.txt").contains("saved kamera-snapshot-0001.png"), text("snapshot.txt") + "\nVM log:\n" + log.suffix(2000))
         XCTAssertTrue(text("snapshot.txt").contains("exit 0"), text("snapshot.txt"))
         try FileManager.default.copyItem(at: folder.appendingPathComponent("kamera-snapshot-0001.png"),
@@ -198,31 +240,7 @@ final class DisplayVMTests: XCTestCase {
     /// y grows upward, as on Shadertoy), on screen (kmsgrab) and in the s
     /// key's PNG; the keys pause, step and reset time; the console comes back.
     func testShaderHarnessOnTheConsole() throws {
-        let shader = folder.appendingPathComponent("halves.frag")
-        try """
-            void mainImage(out vec4 o, in vec2 p) {
-                vec3 top = vec3(0.25, 0.5, 0.75), bottom = vec3(1.0, 0.5, 0.0);
-                o = vec4(p.y > 0.5 * iResolution.y ? top : bottom, 1.0) + 0.0 * iTime;
-            }
-            """.write(to: shader, atomically: true, encoding: .utf8)
-        let log = try vm("""
-            state before
-            mkfifo /dev/shm/shader-keys
-            KAMERA_TEST_HOLD_SECONDS=60 $K shader halves.frag -o kms --input-size 64x48 --status-every 1 -v < /dev/shm/shader-keys > shader.txt 2>&1 &
-            exec 3> /dev/shm/shader-keys
-            waitlog shader.txt fps
-            printf ' ' >&3; waitlog shader.txt paused
-            printf '\\033[C' >&3; waitlog shader.txt "frame step"
-            printf r >&3; waitlog shader.txt "time 0"
-            printf s >&3; waitlog shader.txt saved
-            printf q >&3
-            # Grabbed while the last frame is held: a buffer the program may draw into
-            # again can be caught half drawn (kmsgrab reads the buffer, not the scanout).
-            waitlog shader.txt "holding the last frame"
-            ffmpeg -nostdin -v error -y -device /dev/dri/card0 -f kmsgrab -i - -vf hwdownload,format=bgr0 -frames:v 1 -update 1 grab.png
-            kill -TERM %1; wait %1; echo "exit $?" >> shader.txt
-            state after
-            """)
+        let log = try vm("shader")
         let out = text("shader.txt")
         // Stopped by SIGTERM while holding its last frame: it ends by that signal.
         XCTAssertTrue(out.contains("exit 143"), out + "\nVM log:\n" + log.suffix(2000))
@@ -246,9 +264,7 @@ final class DisplayVMTests: XCTestCase {
     /// the cube and the sepia preview, each as whole processes. Tiny counts: a
     /// debug build under TCG is slow; the figures are `kamera bench`'s to report.
     func testDisplayBenchMeasuresKamerasCubeBesideKmscube() throws {
-        _ = try vm("""
-            $K bench --display-only --display-frames 2,6 --display-rounds 1 > bench.txt 2>&1; echo "exit $?" >> bench.txt
-            """)
+        _ = try vm("bench")
         let out = text("bench.txt")
         print(out)
         XCTAssertTrue(out.contains("exit 0"), out)
@@ -265,11 +281,7 @@ final class DisplayVMTests: XCTestCase {
     }
 
     func testLiveCameraThroughSepiaToTheDisplay() throws {
-        _ = try vm("""
-            state before
-            $K preview -o kms --camera /dev/video0 --filter sepia --frames 60 -v > camera.txt 2>&1; echo "exit $?" >> camera.txt
-            state after
-            """)
+        _ = try vm("camera")
         let out = text("camera.txt")
         XCTAssertTrue(out.contains("exit 0"), out)
         XCTAssertTrue(out.contains("previewed 60 frames"), out)

@@ -16,18 +16,51 @@ final class ExamplesTests: KameraProcessTestCase {
 
     func testHelpExamplesStayOnOneLineAndRun() throws {
         var ran = 0
-        for command in ["render", "preview", "cube", "shader", "snap", "codecs", "devices", "displays", "controls"] {
-            let narrow = try help(command, columns: 50), wide = try help(command, columns: 400)
-            XCTAssertEqual(narrow, wide, "kamera \(command) --help: examples wrapped at 50 columns")
-            for line in narrow where !Self.needsHardware(line) {
-                try runExample(line)
-                ran += 1
-            }
+        for line in try helpExamples() where !line.contains("--watch") {
+            try runExample(line)
+            ran += 1
         }
         XCTAssertGreaterThan(ran, 12, "examples run from the help screens")
     }
 
     func testReadmeExamplesRunAsWritten() throws {
+        var ran = 0
+        for line in try readmeExamples() where !line.contains("--watch") {
+            try runExample(line)
+            ran += 1
+        }
+        XCTAssertGreaterThan(ran, 20, "README examples run here")
+    }
+
+    /// The examples that watch a shader (of the README and the help screens)
+    /// run until they have written their picture, then are stopped with Ctrl-C,
+    /// as a user stops them.
+    func testWatchExamplesRunUntilCtrlC() throws {
+        var ran = 0
+        for line in try readmeExamples() + helpExamples() where line.contains("--watch") {
+            let line = line.components(separatedBy: "  #")[0]
+            let result = try shell("kamera_watch() { " + line + " & pid=$!; for i in $(seq 600); do [ -s wave.png ] && break; sleep 0.1; done; sleep 0.5; kill -INT $pid; wait $pid; }; rm -f wave.png; kamera_watch")
+            XCTAssertEqual(result.status, 130, "\(line): stopped by Ctrl-C: \(result.stderr)")
+            XCTAssertFalse(result.stderr.contains("error"), "\(line): \(result.stderr)")
+            ran += 1
+        }
+        XCTAssertGreaterThan(ran, 0, "watch examples run here")
+    }
+
+    /// The example lines of every `--help` screen that need no camera or display,
+    /// checked to stay the same when the screen is 50 columns wide.
+    private func helpExamples() throws -> [String] {
+        var examples: [String] = []
+        for command in ["render", "preview", "cube", "shader", "snap", "codecs", "devices", "displays", "controls"] {
+            let narrow = try help(command, columns: 50), wide = try help(command, columns: 400)
+            XCTAssertEqual(narrow, wide, "kamera \(command) --help: examples wrapped at 50 columns")
+            examples += narrow.filter { !Self.needsHardware($0) }
+        }
+        return examples
+    }
+
+    /// The README's `kamera` lines in its shell blocks that need no camera or display.
+    private func readmeExamples() throws -> [String] {
         let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
         var inShell = false, lines: [String] = []
         for line in readme.components(separatedBy: "\n") {
@@ -35,12 +68,7 @@ final class ExamplesTests: KameraProcessTestCase {
             if inShell, line.hasPrefix("kamera ") { lines.append(line) }
         }
         XCTAssertGreaterThan(lines.count, 30, "the README's kamera examples")
-        var ran = 0
-        for line in lines where !Self.needsHardware(line) {
-            try runExample(line)
-            ran += 1
-        }
-        XCTAssertGreaterThan(ran, 20, "README examples run here")
+        return lines.filter { !Self.needsHardware($0) }
     }
 
     /// The example lines of `kamera COMMAND --help` rendered `columns` wide.
@@ -54,16 +82,9 @@ final class ExamplesTests: KameraProcessTestCase {
         return block.map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
-    /// Runs one example in the scratch folder; `--watch` runs are stopped with
-    /// Ctrl-C once they have written their picture.
+    /// Runs one example in the scratch folder.
     private func runExample(_ line: String, file: StaticString = #filePath, lineNumber: UInt = #line) throws {
         let line = line.components(separatedBy: "  #")[0]
-        if line.contains("--watch") {
-            let result = try shell("kamera_watch() { " + line + " & pid=$!; for i in $(seq 600); do [ -s wave.png ] && break; sleep 0.1; done; sleep 0.5; kill -INT $pid; wait $pid; }; rm -f wave.png; kamera_watch")
-            XCTAssertEqual(result.status, 130, "\(line): stopped by Ctrl-C: \(result.stderr)", file: file, line: lineNumber)
-            XCTAssertFalse(result.stderr.contains("error"), "\(line): \(result.stderr)", file: file, line: lineNumber)
-            return
-        }
         let result = try shell("set -o pipefail; " + line)
         XCTAssertEqual(result.status, 0, "\(line): \(result.stderr)", file: file, line: lineNumber)
     }

@@ -35,8 +35,10 @@ final class H264VMTests: XCTestCase {
         return 10 * log10(255 * 255 / max(sum / count, 1e-9))
     }
 
+    static let steps = [VMStep("h264", owner: "\(H264VMTests.self)", script: script, loopback: true)]
+
     func testH264CameraRendersItsDecodedFrames() throws {
-        let run = VMScriptRun(Self.script, name: "h264", vmArguments: ["--loopback"])
+        let run = VMBoot.loopback.run("h264")
         defer { run.remove() }
         let (folder, text, image) = (try run.checkedFolder(), run.text, run.image)
         let formats = try text("formats.txt")

@@ -22,8 +22,10 @@ final class LibV4LVMTests: XCTestCase {
     $K render --camera $D --format ABCD -o x.png 2> unknown.log; echo $? > unknown.rc
     """
 
+    static let steps = [VMStep("libv4l", owner: "\(LibV4LVMTests.self)", script: script)]
+
     func testFormatsOnlyLibV4LConvertsRenderTheRightPicture() throws {
-        let run = VMScriptRun(Self.script, name: "libv4l")
+        let run = VMBoot.cameras.run("libv4l")
         defer { run.remove() }
         let (text, image) = (run.text, run.image)
         let formats = try text("formats.txt")

@@ -18,12 +18,12 @@ final class MJPEGVMTests: XCTestCase {
     echo $? > mjpeg.rc
     """)
 
+    static let steps = [VMStep("mjpeg", owner: "\(MJPEGVMTests.self)", script: script, loopback: true, timeout: 300)]
+
     func testMJPEGCameraRendersItsDecodedFrames() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-mjpeg-vm-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let (status, log) = try VMTests.run(["bash", "-c", Self.script], vmArguments: ["--loopback", "--timeout", "300"], in: folder)
-        XCTAssertEqual(status, 0, "run-in-vm failed:\n\(log.suffix(3000))")
+        let run = VMBoot.loopback.run("mjpeg")
+        defer { run.remove() }
+        let folder = try run.checkedFolder()
 
         func text(_ name: String) throws -> String { try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) }
         let formats = try text("formats.txt")

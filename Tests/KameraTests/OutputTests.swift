@@ -287,12 +287,10 @@ final class OutputTests: KameraProcessTestCase {
 
 /// Output on a filesystem without O_TMPFILE, in the VM from shared/vm/run-in-vm
 /// (its working folder is 9p). The VM must boot; if it cannot, the test fails.
-final class OutputVMTests: KameraProcessTestCase {
-    /// In the VM the working folder is 9p, which has no O_TMPFILE: files are
-    /// written under hidden names and renamed. A run killed there leaves at
-    /// most hidden temporaries, and the next run removes those of dead processes.
-    func testWithoutTmpfileKilledRunsLeaveNothingTheNextRunKeeps() throws {
-        let script = """
+final class OutputVMTests: XCTestCase {
+    static let steps = [VMStep("output-9p", owner: "\(OutputVMTests.self)", script: script)]
+
+    static let script = """
         set -u
         K="$KAMERA"
         python3 -c 'import os; os.open(".", os.O_TMPFILE | os.O_WRONLY)' 2> tmpfile.txt; echo $? > tmpfile.rc
@@ -306,19 +304,26 @@ final class OutputVMTests: KameraProcessTestCase {
         $K render --input-size 64x48 -o next.png; echo $? > next.rc
         ls -A > after-next.txt
         """
-        let (status, log) = try VMTests.run(["bash", "-c", script], in: run.folder)
-        XCTAssertEqual(status, 0, log)
-        func file(_ name: String) throws -> String { try String(contentsOfFile: run.path(name), encoding: .utf8) }
+
+    /// In the VM the working folder is 9p, which has no O_TMPFILE: files are
+    /// written under hidden names and renamed. A run killed there leaves at
+    /// most hidden temporaries, and the next run removes those of dead processes.
+    func testWithoutTmpfileKilledRunsLeaveNothingTheNextRunKeeps() throws {
+        let run = VMBoot.cameras.run("output-9p")
+        defer { run.remove() }
+        let folder = try run.checkedFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        func file(_ name: String) throws -> String { try String(contentsOfFile: path(name), encoding: .utf8) }
         XCTAssertNotEqual(try file("tmpfile.rc"), "0\n", "9p has no O_TMPFILE, so the fallback is what runs here")
         XCTAssertEqual(try file("plain.rc"), "0\n")
-        XCTAssertEqual(try XCTUnwrap(try ImageSource(path: run.path("plain.png")).nextFrame()).width, 48)
-        let afterKill = try file("after-kill.txt").split(separator: "\n").filter { !$0.hasSuffix(".txt") && !$0.hasSuffix(".rc") && $0 != "plain.png" }
+        XCTAssertEqual(try XCTUnwrap(try ImageSource(path: path("plain.png")).nextFrame()).width, 48)
+        let afterKill = try file("after-kill.txt").split(separator: "\n").filter { !$0.hasSuffix(".txt") && !$0.hasSuffix(".rc") && !$0.hasSuffix(".log") && !$0.hasSuffix(".sh") && $0 != "plain.png" }
         XCTAssertTrue(afterKill.allSatisfy { ($0.hasPrefix("k-") && $0.hasSuffix(".png")) || ($0.hasPrefix(".k-") && $0.contains(".kamera-")) }, "\(afterKill)")
         XCTAssertEqual(try file("next.rc"), "0\n")
         let afterNext = try file("after-next.txt").split(separator: "\n")
         XCTAssertFalse(afterNext.contains { $0.contains(".kamera-") }, "the next run removed the dead runs' temporaries: \(afterNext)")
         for name in afterNext where name.hasSuffix(".png") {
-            XCTAssertNoThrow(try ImageSource(path: run.path(String(name))).nextFrame(), String(name))
+            XCTAssertNoThrow(try ImageSource(path: path(String(name))).nextFrame(), String(name))
         }
         print("9p: \(afterKill.filter { $0.hasPrefix("k-") }.count) whole PNGs and \(afterKill.filter { $0.hasPrefix(".") }.count) hidden temporaries after SIGKILL; none after the next run")
     }

@@ -95,9 +95,10 @@ final class RecordingVMTests: XCTestCase {
 
     nonisolated(unsafe) static var run: VMScriptRun?
 
-    /// Boots the VM once for all the tests of this class.
+    static let steps = [VMStep("recording", owner: "\(RecordingVMTests.self)", script: script, files: ["tone.py": tone])]
+
     override class func setUp() {
-        run = VMScriptRun(script, name: "recording", files: ["tone.py": tone])
+        run = VMBoot.cameras.run("recording")
     }
 
     override class func tearDown() {

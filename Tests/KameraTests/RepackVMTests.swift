@@ -76,9 +76,10 @@ final class RepackVMTests: XCTestCase {
 
     nonisolated(unsafe) static var run: VMScriptRun?
 
-    /// Boots the VM once for all the tests of this class.
+    static let steps = [VMStep("repack", owner: "\(RepackVMTests.self)", script: script, vivid: VMStep.twoCameras)]
+
     override class func setUp() {
-        run = VMScriptRun(script, name: "repack", vmArguments: ["--vivid", "n_devs=2 node_types=0x1,0x1"])
+        run = VMBoot.cameras.run("repack")
     }
 
     override class func tearDown() {

@@ -17,9 +17,10 @@ import XCTest
 /// NM12 and a change of stream mid-way are not exercised here. The VM must boot and the
 /// modules must build; if either fails, the test fails.
 final class V4L2DecoderVMTests: XCTestCase {
-    static func script(modules: String) -> String {
+    /// `modules.env` (written on the host before the boot) says where the built modules are: `M=FOLDER`.
+    static var script: String {
         """
-        M=\(modules)
+        . ./modules.env
         modprobe videobuf2-vmalloc
         insmod $M/v4l2-mem2mem.ko && insmod $M/vicodec.ko \\
           && insmod $M/v4l2loopback.ko exclusive_caps=1 video_nr=10 card_label="Loopback FWHT" || exit 1
@@ -51,22 +52,18 @@ final class V4L2DecoderVMTests: XCTestCase {
         """)
     }
 
+    /// The modules are built on the host first (scripts/vm/codec-modules.sh prints their folder);
+    /// if they cannot be, the step fails with the build's log.
+    static let steps = [VMStep("v4l2-decoder", owner: "\(V4L2DecoderVMTests.self)", script: script, vivid: "n_devs=1 node_types=0x1") { folder in
+        let build = try KameraProcess.shell("bash '\(ExamplesTests.repository.appendingPathComponent("scripts/vm/codec-modules.sh").path)'", in: folder)
+        guard build.status == 0 else { throw CaptureError("scripts/vm/codec-modules.sh failed:\n\(build.stderr.suffix(3000))") }
+        try "M=\(build.output.trimmingCharacters(in: .whitespacesAndNewlines))\n".write(to: folder.appendingPathComponent("modules.env"), atomically: true, encoding: .utf8)
+    }]
+
     static var run: VMScriptRun!
 
     override class func setUp() {
-        let build = Process()
-        build.executableURL = URL(fileURLWithPath: "/bin/bash")
-        build.arguments = [ExamplesTests.repository.appendingPathComponent("scripts/vm/codec-modules.sh").path]
-        let out = Pipe()
-        build.standardOutput = out
-        var modules = "/codec-modules-did-not-build"
-        if (try? build.run()) != nil {
-            let path = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            build.waitUntilExit()
-            if build.terminationStatus == 0 { modules = path }
-        }
-        // With no modules, insmod fails, the script stops, and every test fails with its log.
-        run = VMScriptRun(script(modules: modules), name: "v4l2-decoder", vmArguments: ["--vivid", "n_devs=1 node_types=0x1"])
+        run = VMBoot.loopback.run("v4l2-decoder")
     }
 
     override class func tearDown() { run.remove() }

@@ -63,27 +63,34 @@ final class VMTests: XCTestCase {
         return (process.terminationStatus, log)
     }
 
-    /// Runs `test` ("Class/method") of this test binary inside the VM, where it
-    /// does its real work, and fails unless it passed there.
-    static func runInsideVM(_ test: String, vmArguments: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws {
-        let (status, log) = try run([CommandLine.arguments[0], "KameraTests.\(test)"], vmArguments: vmArguments,
-                                    in: FileManager.default.temporaryDirectory)
-        XCTAssertEqual(status, 0, "\(test) failed inside the VM:\n\(log.suffix(4000))", file: file, line: line)
-        XCTAssertTrue(log.contains("Executed 1 test, with 0 failures"), String(log.suffix(4000)), file: file, line: line)
+    /// The tests that only this test binary can make, as they call Kamera's
+    /// library with the VM's camera and display: one run of the binary in the
+    /// VM for all of them (a step of the two-camera boot, as one needs two cameras).
+    static let inProcessTests = ["CameraSessionVMTests/testSwitchingCameraKeepsContextAndOutput", "DMABufVMTests/testImportIsCheckedAgainstTheCopyPath"]
+    static let inProcessStep = VMStep("in-process", owners: ["\(CameraSessionVMTests.self)", "\(DMABufVMTests.self)"],
+                                      script: "\"\(CommandLine.arguments[0])\" '\(inProcessTests.map { "KameraTests." + $0 }.joined(separator: ","))'",
+                                      vivid: VMStep.twoCameras)
+
+    /// Fails unless `test` ("Class/method", one of `inProcessTests`) passed in the VM.
+    static func passedInsideVM(_ test: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let run = VMBoot.cameras.run(inProcessStep.name)
+        let log = try run.text("step.log")
+        let name = test.replacingOccurrences(of: "/", with: ".")
+        XCTAssertTrue(log.contains("Test Case '\(name)' passed"), "\(test) did not pass inside the VM:\n\(log.suffix(4000))", file: file, line: line)
     }
 
-    func testGBMOnVKMSMatchesSurfaceless() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-vm-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let kamera = CommandLineTests.binary.path
-        let arguments = ["render", "--input-size", "320x240", "--filter", "sepia", "--frames", "2"]
-        let script = "ls /dev/dri/card0 && \(kamera) \(arguments.joined(separator: " ")) -v --gpu gbm:/dev/dri/card0 --gles 3 -o gbm-%d.png"
+    static let arguments = ["render", "--input-size", "320x240", "--filter", "sepia", "--frames", "2"]
+    static let steps = [VMStep("gbm", owner: "\(VMTests.self)",
+                               script: "ls /dev/dri/card0 && \"$KAMERA\" \(arguments.joined(separator: " ")) -v --gpu gbm:/dev/dri/card0 --gles 3 -o gbm-%d.png")]
 
-        let (status, log) = try Self.run(["bash", "-c", script], in: folder)
-        XCTAssertEqual(status, 0, "run-in-vm failed:\n\(log)")
+    func testGBMOnVKMSMatchesSurfaceless() throws {
+        let run = VMBoot.cameras.run("gbm")
+        defer { run.remove() }
+        let folder = try run.checkedFolder()
+        let log = try run.text("step.log")
         XCTAssertTrue(log.contains("platform gbm:/dev/dri/card0"), "kamera did not use GBM:\n\(log)")
 
+        let arguments = Self.arguments, kamera = CommandLineTests.binary.path
         let local = Process()
         local.executableURL = URL(fileURLWithPath: kamera)
         local.arguments = arguments + ["--gpu", "surfaceless", "-o", "surfaceless-%d.png"]

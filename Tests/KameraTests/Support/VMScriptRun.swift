@@ -2,34 +2,36 @@ import Foundation
 import KameraKit
 import XCTest
 
-/// One VM boot running a shell script in a new temporary folder, for a test
-/// class whose tests then check what the script wrote there: booted in the
-/// class's `setUp`, removed in its `tearDown`. A run that failed (the VM did
-/// not boot, the script exited non-zero) makes every test that asks for the
-/// folder fail with the log, and the end of every log the script wrote.
-/// Each command the script runs is traced with the time into `trace.log`,
-/// so that a run stopped by its timeout names the command that hung.
+/// What one step of a shared VM boot (`VMBoot`) wrote, for the test class
+/// whose tests check it: its folder, its log and its exit status. A step that
+/// failed (the VM did not boot, the step exited non-zero or ran past its
+/// limit, its preparation failed) makes every test that asks for the folder
+/// fail with the step's name, its log and the end of every log it wrote.
+/// Each command a step runs is traced with the time into `trace.log`, so
+/// that a step stopped by its limit names the command that hung.
 final class VMScriptRun: @unchecked Sendable {
+    let step: String
     private let folder: URL?
     private let log: String
 
-    /// `files`: names and contents written into the folder before the boot;
-    /// `vmArguments`: for run-in-vm (`--loopback`); `timeout`: seconds the run
-    /// may take, a catch for hangs only: the VM is emulated (TCG), and the same
-    /// boot has taken from 7 to over 10 minutes on this machine from one hour to the next.
-    init(_ script: String, name: String, files: [String: String] = [:], vmArguments: [String] = [], timeout: Int = 1500) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-\(name)-vm-\(UUID().uuidString)")
-        var folder: URL?, log: String
-        do {
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            for (file, text) in files { try text.write(to: dir.appendingPathComponent(file), atomically: true, encoding: .utf8) }
-            let (status, output) = try VMTests.run(["bash", "-c", Self.tracing + script], vmArguments: vmArguments + ["--timeout", "\(timeout)"], in: dir)
-            log = output
-            if status == 0 { folder = dir } else { log += Self.logTails(in: dir) }
-        } catch {
-            log = "\(error)" + Self.logTails(in: dir)
+    /// The step `step` of a boot that has run, in `folder`: failed unless its `step.rc` says 0.
+    init(step: String, folder: URL, bootLog: String) {
+        self.step = step
+        let read = { (name: String) in try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) }
+        let status = read("step.rc")?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if status == "0" {
+            (self.folder, self.log) = (folder, read("step.log") ?? "")
+        } else {
+            let why = status.map { $0 == "124" || $0 == "137" ? "ran past its time limit (exit \($0))" : "exited with \($0)" }
+                ?? "did not run to its end (the boot failed or timed out); the boot's log:\n\(bootLog.suffix(3000))"
+            (self.folder, self.log) = (nil, "VM step \(step) \(why)\n--- step.log (its end) ---\n"
+                + (read("step.log") ?? "(none)").suffix(3000) + Self.logTails(in: folder))
         }
-        (self.folder, self.log) = (folder, log)
+    }
+
+    /// A step that never ran: `log` says why.
+    init(failedStep step: String, log: String) {
+        (self.step, self.folder, self.log) = (step, nil, "VM step \(step): \(log)")
     }
 
     /// Put before each script: bash's trace (`set -x`), each line stamped with
@@ -37,7 +39,7 @@ final class VMScriptRun: @unchecked Sendable {
     /// trace.log, in the script's subshells and functions too.
     static let tracing = "exec 9>>trace.log; BASH_XTRACEFD=9; PS4='+ \\t $BASHPID '; set -x\n"
 
-    /// A script for a run with `vmArguments: ["--loopback"]`: `feed` (an ffmpeg
+    /// A script for a step with `loopback: true`: `feed` (an ffmpeg
     /// command writing to /dev/video10, the v4l2loopback camera) in the
     /// background, then, once the device captures, `body`; the feed is stopped last.
     static func loopbackCamera(feed: String, then body: String) -> String {
@@ -56,10 +58,11 @@ final class VMScriptRun: @unchecked Sendable {
     /// written come last, where the message's cut keeps them: a script's own
     /// trace, and the log of a command that hung.
     private static func logTails(in dir: URL) -> String {
+        let skipped: Set<String> = ["step.log", "drivers.log"]
         func modified(_ name: String) -> Date {
             ((try? FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent(name).path))?[.modificationDate] as? Date) ?? .distantPast
         }
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".log") }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".log") && !skipped.contains($0) }
             .map { (modified($0), $0) }.sorted { $0 < $1 }.map(\.1)
         return names.map { name in
             let text = (try? String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8)) ?? "(unreadable)"
@@ -70,7 +73,7 @@ final class VMScriptRun: @unchecked Sendable {
     /// The folder the script wrote; throws (the test fails, the others go on) when the run failed.
     func checkedFolder() throws -> URL {
         guard let folder else {
-            throw CaptureError("the VM run failed (\(VMTests.runInVM.path)):\n\(log.suffix(8000))")
+            throw CaptureError("\(log.suffix(8000))")
         }
         return folder
     }
