@@ -13,9 +13,7 @@ report="${1:-$root/.build/test-report}"
 echo
 echo "== Where the time went (scripts/test.sh, $report) =="
 if [ -f "$report/stages.tsv" ]; then
-    # A stage run beside another (its fourth field names that one) is not added to the total.
-    awk -F'\t' '{ printf "%-28s %7d s  %s%s\n", $1, $2, ($3 == 0 ? "ok" : "FAILED (exit " $3 ")"), ($4 == "" ? "" : ", beside " $4 " (not in the total)")
-            if ($4 == "") total += $2 }
+    awk -F'\t' '{ printf "%-28s %7d s  %s\n", $1, $2, ($3 == 0 ? "ok" : "FAILED (exit " $3 ")"); total += $2 }
         END { printf "%-28s %7d s  (%d min %d s)\n", "total", total, total / 60, total % 60 }' "$report/stages.tsv"
     [ -f "$report/wall-seconds" ] && awk '{ printf "%-28s %7d s  (%d min %d s), scripts/test.sh from start to end\n", "wall clock", $1, $1 / 60, $1 % 60 }' "$report/wall-seconds"
 fi
