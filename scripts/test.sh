@@ -21,8 +21,8 @@
 #                            replays its committed corpus, then fuzzes briefly
 #
 #   scripts/test.sh            # everything: what CI runs (.ci/run)
-#   scripts/test.sh --quick    # the loop while working: the debug build and the
-#                              # tests that need no VM; no sanitizer, no fuzzing
+#   scripts/test.sh --quick    # the loop while working: the debug and release builds
+#                              # and the tests that need no VM; no sanitizer, no fuzzing
 #   KAMERA_FUZZ_SECONDS=10 (default) sets the fuzzing time per target after the
 #   replay; scripts/fuzz.sh 300 fuzzes for longer.
 set -euo pipefail
@@ -53,16 +53,13 @@ stage() {
 
 stage install "$root/scripts/install-deps.sh" --tests
 stage build-debug swift build --build-tests
-if [ "$quick" = 1 ]; then
-    stage tests swift test --skip-build --disable-swift-testing --skip VMTests --xunit-output "$report/tests.xml"
-    exit 0
-fi
 # The tests run the release build of kamera (see above); the library code
 # they call in process is the debug build.
 stage build-release "$root/scripts/build-static.sh" kamera-bench
 export KAMERA_BINARY="$(tail -n 1 "$report/build-release.log")/kamera"
 [ -x "$KAMERA_BINARY" ] || { echo "test.sh: no release kamera at $KAMERA_BINARY" >&2; exit 1; }
 stage tests swift test --skip-build --disable-swift-testing --skip VMTests --xunit-output "$report/tests.xml"
+[ "$quick" = 1 ] && exit 0
 stage vm swift test --skip-build --disable-swift-testing --filter VMTests --xunit-output "$report/vm.xml"
 unset KAMERA_BINARY
 # After the VM, not beside it: with these builds beside it at the lowest
