@@ -35,4 +35,5 @@ public final class MetadataSink: FrameSink {
     public func consume(_ frame: RenderedFrame) throws {}
 
     public func finish() throws { try writer.finish() }
+    public func saveWritten() { try? writer.finish() }
 }

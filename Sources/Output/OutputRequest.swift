@@ -1,20 +1,19 @@
 import Foundation
 import Pixels
 
-/// What `-o` names, told by its form as ffmpeg does: `kms` the console's
-/// display, `.png` names and `%d` patterns PNG, `.y4m` YUV4MPEG2, `-`
-/// standard output (PNG images one after another, or Y4M with `--stream y4m`).
-/// A FIFO or a device takes the stream's format (`--stream`) unless its name
-/// ends in `.png` or `.y4m`; a new name without an extension, PNG.
-/// `.mp4`, `.mov`, `.mkv` and `.webm` are video (`VideoRecording`), `.jpg`
-/// and `.jpeg` JPEG stills. A name whose extension Kamera does not write is refused.
-public enum OutputRequest: Equatable, Sendable {
-    case display
-    case png(OutputPattern)
-    case y4m(OutputPattern)
-    case jpeg(OutputPattern)
-    /// A video file, its container told by the extension.
-    case video(String)
+/// What one `-o` names, told by its form as ffmpeg does (`SinkRegistry`):
+/// a whole name (`kms`), a URL's scheme, a file's extension (`.png`, `.y4m`,
+/// `.jpg`, `.mp4`, ...), `%d` for a numbered sequence, and `-` for standard
+/// output. A FIFO or a device takes the stream's format unless its name says
+/// otherwise; a new name without an extension, PNG. A name whose form no
+/// sink takes is refused with the forms that work.
+public struct OutputRequest: Equatable, CustomStringConvertible {
+    /// The name as given: a path, a pattern, a URL, `kms`.
+    public let name: String
+    /// The sink kind that writes it.
+    public let kind: SinkKind.Type
+    /// The path or numbered pattern, for outputs that are files or streams.
+    public let pattern: OutputPattern?
 
     /// What a stream (`-`, a FIFO, a device) carries.
     public enum StreamFormat: String, CaseIterable, Sendable {
@@ -22,28 +21,39 @@ public enum OutputRequest: Equatable, Sendable {
     }
 
     /// The forms `-o` takes, for messages.
-    public static let forms = "NAME.png, a sequence NAME-%03d.png, NAME.jpg, NAME.y4m, a video NAME.mp4|.mov|.mkv|.webm, kms (the console's display), or - (standard output: PNG images, or Y4M with --stream y4m)"
+    public static var forms: String {
+        SinkRegistry.kinds.map { $0.forms.help }.joined(separator: ", ") + ", or - (standard output: PNG images, or Y4M with --stream y4m)"
+    }
 
     public init(parsing text: String, stream: StreamFormat = .png) throws {
-        if text == "kms" {
-            self = .display
+        name = text
+        let kinds = SinkRegistry.kinds
+        if let kind = kinds.first(where: { $0.forms.names.contains(text) }) {
+            (self.kind, pattern) = (kind, nil)
+            return
+        }
+        if let range = text.range(of: "://"), !text[..<range.lowerBound].contains("/") {
+            let scheme = text[..<range.lowerBound].lowercased()
+            guard let kind = kinds.first(where: { $0.forms.schemes.contains(scheme) }) else {
+                throw OutputError("\(excerpt(text)): Kamera does not write to \(excerpt(scheme, limit: 10)):// addresses; it writes \(Self.forms)")
+            }
+            (self.kind, pattern) = (kind, nil)
             return
         }
         let pattern = try OutputPattern(text)
+        self.pattern = pattern
         let ext = fileExtension(text).lowercased()
-        switch ext {
-        case "png": self = .png(pattern)
-        case "y4m": self = .y4m(pattern)
-        case "jpg", "jpeg": self = .jpeg(pattern)
-        case _ where VideoContainer(fileExtension: ext) != nil:
-            if pattern.isSequence { throw OutputError("\(excerpt(text)): a video is one file; leave %d out of its name") }
-            self = .video(text)
-        case _ where Self.isStream(text):
+        if let kind = kinds.first(where: { $0.forms.extensions.contains(ext) }) {
+            if pattern.isSequence && !kind.forms.sequences {
+                throw OutputError("\(excerpt(text)): a \(kind.forms.name) is one file; leave %d out of its name")
+            }
+            self.kind = kind
+        } else if Self.isStream(text), let kind = kinds.first(where: { $0.forms.stream == stream }) {
             // A FIFO or a device takes the stream's format, whatever its name.
-            self = stream == .y4m ? .y4m(pattern) : .png(pattern)
-        case "":
-            self = .png(pattern)
-        default:
+            self.kind = kind
+        } else if ext.isEmpty, let kind = kinds.first(where: { $0.forms.isDefault }) {
+            self.kind = kind
+        } else {
             let video = ["avi", "h264", "264", "hevc", "ivf", "ts", "flv"].contains(ext)
             throw OutputError("\(excerpt(text)): Kamera does not write .\(excerpt(ext, limit: 10)) files; it writes \(Self.forms)"
                 + (video ? "; for other containers, pipe Y4M to an encoder: -o - --stream y4m | ffmpeg -i - \(excerpt(text))" : ""))
@@ -57,15 +67,15 @@ public enum OutputRequest: Equatable, Sendable {
         return false
     }
 
-    /// The path or pattern, or `kms`.
-    public var name: String {
-        switch self {
-        case .display: "kms"
-        case .png(let p), .y4m(let p), .jpeg(let p): p.pattern
-        case .video(let path): path
-        }
-    }
+    /// True when this output is written by sinks of `kind`.
+    public func isWritten(by kind: SinkKind.Type) -> Bool { self.kind == kind }
 
     /// True when the frames go to standard output.
-    public var isStandardOutput: Bool { OutputFile.isStandardOutput(name) }
+    public var isStandardOutput: Bool { pattern != nil && OutputFile.isStandardOutput(name) }
+
+    public var description: String { "\(kind.forms.name) \(name)" }
+
+    public static func == (a: OutputRequest, b: OutputRequest) -> Bool {
+        a.name == b.name && a.kind == b.kind && a.pattern == b.pattern
+    }
 }

@@ -91,16 +91,3 @@ public final class Y4MOutput {
         return pattern.isSequence ? "\(count) written before it, each file complete" : "\(count) written to \(pattern.pattern) before it, each whole"
     }
 }
-
-/// Writes every rendered frame to a `Y4MOutput`.
-public final class Y4MSink: FrameSink {
-    public let output: Y4MOutput
-
-    public init(_ output: Y4MOutput) { self.output = output }
-
-    public func consume(_ frame: RenderedFrame) throws {
-        try output.write(try frame.pixels(), width: frame.width, height: frame.height, index: frame.index)
-    }
-
-    public func finish() throws { try output.finish() }
-}

@@ -13,97 +13,14 @@ import Render
 /// the sinks and the frame loop.
 public final class RunBuilder {
     public let description: RunDescription
-    public let pngOutputs: [PNGOutput]
-    public let y4mOutputs: [Y4MOutput]
-    public let jpegOutputs: [JPEGOutput]
-    public let recordings: [VideoRecording]
+    /// Each `-o`'s sink, in order.
+    public let sinks: [FrameSink]
     public let expectation: ExpectationSink?
 
     public init(_ description: RunDescription) throws {
         self.description = description
-        let frames = description.frames ?? 1
-        var names: [String] = []
-        var png: [PNGOutput] = [], y4m: [Y4MOutput] = [], jpeg: [JPEGOutput] = [], videos: [VideoRecording] = []
-        let sound = try Self.openSound(description)
-        // Cameras are stamped by their clock; files, the test pattern and exports frame by frame.
-        let live = description.source.camera != nil || ProcessInfo.processInfo.environment["KAMERA_TEST_LIVE_STAMPS"] != nil
-        for output in description.outputs {
-            if names.contains(output.name) || names.contains(where: { OutputFile.sameFile($0, output.name) }) {
-                throw PipelineError("\(output.name) is named as an output twice; give each output once")
-            }
-            names.append(output.name)
-            switch output {
-            case .display:
-                break
-            case .png(let pattern):
-                if description.pngEvery != nil && pattern.isSequence {
-                    throw PipelineError("\(pattern.pattern): a live run keeps one PNG up to date; give a name without %d")
-                }
-                // A live run's picture is encoded on a thread of its own, so that the frame loop keeps the camera's pace.
-                let threads = description.pngEvery != nil ? 1 : frames > 1 ? ProcessInfo.processInfo.activeProcessorCount : 0
-                let output = try PNGOutput(pattern, frames: frames, compression: description.pngCompression, encoderThreads: threads)
-                if description.pngEvery == nil && frames > 1 && !pattern.isSequence && !output.isStream {
-                    throw PipelineError("\(pattern.pattern) names one file but \(frames) frames are rendered; put %d in the name, e.g. frames/out-%03d.png")
-                }
-                output.firstNumber = description.firstNumber
-                png.append(output)
-            case .y4m(let pattern):
-                let output = try Y4MOutput(pattern, frames: frames, rate: description.settings.rate, colorSpace: description.source.colorSpace,
-                                           chroma: description.y4mChroma)
-                output.firstNumber = description.firstNumber
-                y4m.append(output)
-            case .jpeg(let pattern):
-                if description.pngEvery != nil && pattern.isSequence {
-                    throw PipelineError("\(pattern.pattern): a live run keeps one JPEG up to date; give a name without %d")
-                }
-                let output = try JPEGOutput(pattern, frames: frames, settings: description.jpeg)
-                if description.pngEvery == nil && frames > 1 && !pattern.isSequence {
-                    throw PipelineError("\(pattern.pattern) names one file but \(frames) frames are rendered; put %d in the name, e.g. shot-%02d.jpg")
-                }
-                output.firstNumber = description.firstNumber
-                jpeg.append(output)
-            case .video(let path):
-                videos.append(try VideoRecording(path: path, settings: description.video, live: live, rate: description.settings.rate, sound: sound))
-            }
-        }
-        let inputToStandardOutput = description.saveInput.map(OutputFile.isStandardOutput) ?? false
-        if description.outputs.filter(\.isStandardOutput).count + (inputToStandardOutput ? 1 : 0) > 1 {
-            throw PipelineError("standard output (-) is named more than once; it can take one stream")
-        }
-        if let saveInput = description.saveInput {
-            try OutputFile.check(saveInput)
-            for case .png(let p) in description.outputs where OutputFile.sameFile(saveInput, p.path(for: description.firstNumber))
-                || (frames > 1 && OutputFile.sameFile(saveInput, p.path(for: description.firstNumber + frames - 1))) {
-                throw PipelineError("the raw input copy \(saveInput) is also where an output writes; give it another name")
-            }
-        }
-        if let e = description.expectation {
-            var info = stat()
-            let first = e.golden.path(for: description.firstNumber)
-            if stat(first, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
-                throw PipelineError("golden image \(first): must be a regular PNG file, not a FIFO, device or folder")
-            }
-            // Beside the first output that is a file of its own; beside the golden when the outputs
-            // are a display, standard output, a FIFO or a device (`-o /dev/null-diff.png` is no place).
-            let beside = description.outputs.first { output in
-                guard output != .display, !output.isStandardOutput else { return false }
-                var info = stat()
-                return stat(output.name, &info) != 0 || (info.st_mode & S_IFMT) == S_IFREG
-            }
-            let diffs = try OutputPattern(Self.diffName(for: beside?.name ?? e.golden.pattern))
-            for case .png(let pattern) in description.outputs {
-                try Self.refuseOverwriting(golden: e.golden, with: pattern, numbers: description.firstNumber..<(description.firstNumber + frames))
-            }
-            let sink = ExpectationSink(golden: e.golden, tolerance: e.tolerance, diffs: diffs)
-            sink.firstNumber = description.firstNumber
-            expectation = sink
-        } else {
-            expectation = nil
-        }
-        pngOutputs = png
-        y4mOutputs = y4m
-        jpegOutputs = jpeg
-        recordings = videos
+        sinks = try Self.makeSinks(description)
+        expectation = try Self.makeExpectation(description)
         if description.settings.filters.followsFaces && description.detection?.faces != true {
             throw PipelineError("@faces filters the faces found in each frame; add --detect faces")
         }
@@ -118,7 +35,7 @@ public final class RunBuilder {
         }
         // Standard output carries the JSON lines (by default with --analyze), or the scanner's lines.
         let metadataPath = description.metadata ?? (description.analyzers.isEmpty ? nil : "-")
-        let stdoutTaken = description.outputs.contains(where: \.isStandardOutput) || inputToStandardOutput
+        let stdoutTaken = description.outputs.contains(where: \.isStandardOutput) || description.saveInput.map(OutputFile.isStandardOutput) == true
         let metadataToStandardOutput = metadataPath.map(OutputFile.isStandardOutput) ?? false
         if metadataToStandardOutput && stdoutTaken {
             throw PipelineError("standard output takes the frames; write the metadata to a file instead")
@@ -137,6 +54,68 @@ public final class RunBuilder {
         metadata = try metadataPath.map { try MetadataWriter(path: $0) }
     }
 
+    /// Each `-o` made into its sink by its kind, after the checks that span
+    /// outputs: no name twice, standard output once, sound only where recorded.
+    private static func makeSinks(_ description: RunDescription) throws -> [FrameSink] {
+        var names: [String] = []
+        for output in description.outputs {
+            if names.contains(output.name) || names.contains(where: { OutputFile.sameFile($0, output.name) }) {
+                throw PipelineError("\(output.name) is named as an output twice; give each output once")
+            }
+            names.append(output.name)
+        }
+        var run = SinkRun(settings: description.output)
+        run.frames = description.frames ?? 1
+        run.firstNumber = description.firstNumber
+        run.rate = description.settings.rate
+        run.colorSpace = description.source.colorSpace
+        // Cameras are stamped by their clock; files, the test pattern and exports frame by frame.
+        run.cameraStamps = description.source.camera != nil || ProcessInfo.processInfo.environment["KAMERA_TEST_LIVE_STAMPS"] != nil
+        run.isLive = description.source.camera != nil || description.paced
+        let sinks = try description.outputs.map { try $0.kind.make($0, run: run) }
+        if description.output.sound.device != nil && !run.sound.isTaken {
+            throw PipelineError("--audio records into a video file; add -o clip.mp4 (or .mkv, .mov, .webm)")
+        }
+        let inputToStandardOutput = description.saveInput.map(OutputFile.isStandardOutput) ?? false
+        if description.outputs.filter(\.isStandardOutput).count + (inputToStandardOutput ? 1 : 0) > 1 {
+            throw PipelineError("standard output (-) is named more than once; it can take one stream")
+        }
+        if let saveInput = description.saveInput {
+            try OutputFile.check(saveInput)
+            let (first, last) = (description.firstNumber, description.firstNumber + run.frames - 1)
+            for pattern in description.outputs.compactMap(\.pattern)
+            where OutputFile.sameFile(saveInput, pattern.path(for: first)) || (last > first && OutputFile.sameFile(saveInput, pattern.path(for: last))) {
+                throw PipelineError("the raw input copy \(saveInput) is also where an output writes; give it another name")
+            }
+        }
+        return sinks
+    }
+
+    /// `--expect`: each frame compared with its golden image, the differences written beside the first file output.
+    private static func makeExpectation(_ description: RunDescription) throws -> ExpectationSink? {
+        guard let e = description.expectation else { return nil }
+        var info = stat()
+        let first = e.golden.path(for: description.firstNumber)
+        if stat(first, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            throw PipelineError("golden image \(first): must be a regular PNG file, not a FIFO, device or folder")
+        }
+        // Beside the first output that is a file of its own; beside the golden when the outputs
+        // are a display, standard output, a FIFO or a device (`-o /dev/null-diff.png` is no place).
+        let beside = description.outputs.first { output in
+            guard output.pattern != nil, !output.isStandardOutput else { return false }
+            var info = stat()
+            return stat(output.name, &info) != 0 || (info.st_mode & S_IFMT) == S_IFREG
+        }
+        let diffs = try OutputPattern(Self.diffName(for: beside?.name ?? e.golden.pattern))
+        let frames = description.frames ?? 1
+        for pattern in description.outputs.compactMap(\.pattern) {
+            try Self.refuseOverwriting(golden: e.golden, with: pattern, numbers: description.firstNumber..<(description.firstNumber + frames))
+        }
+        let sink = ExpectationSink(golden: e.golden, tolerance: e.tolerance, diffs: diffs)
+        sink.firstNumber = description.firstNumber
+        return sink
+    }
+
     /// The codes' lines on standard output, with `--detect codes`.
     public let scanner: CodeScanner?
 
@@ -152,34 +131,7 @@ public final class RunBuilder {
     /// `stages` makes the stages drawn after the filters (the shader
     /// harness's passes) on the new context.
     public func build(logger: Logger? = nil, stages: ((GPUContext) throws -> [RenderStage])? = nil) throws -> Run {
-        var settings = description.settings
-        let context: GPUContext?
-        var display: KMSDisplay?
-        if description.showsOnDisplay {
-            let (card, choice) = try description.display.choose()
-            let scanout = try GPUContext(version: description.gles, logger: logger, card: card.node)
-            context = scanout
-            settings.outputSize = (choice.mode.width, choice.mode.height)
-            let screen = try KMSDisplay(context: scanout, card: card, choice: choice)
-            logger?.info("display: \(screen.summary)")
-            screen.onNote = { note in logger?.info("\(note)") }
-            display = screen
-        } else if stages == nil && opensGPUWhenNeeded {
-            context = nil
-            logger?.info("GL context: opened when a frame needs the GPU (none found here: frames are converted on the CPU)")
-        } else {
-            context = try GPUContext(platform: description.platform, version: description.gles, logger: logger)
-        }
-        let renderer: FrameRenderer
-        if let context {
-            renderer = try FrameRenderer(context: context, settings: settings)
-            renderer.customStages = try stages?(context) ?? []
-        } else {
-            let (platform, gles) = (description.platform, description.gles)
-            renderer = FrameRenderer(context: DeferredGPUContext(expectsSoftware: true) {
-                try GPUContext(platform: platform, version: gles, logger: logger)
-            }, settings: settings)
-        }
+        let renderer = try makeRenderer(logger: logger, stages: stages)
         let custom = renderer.customStages
         renderer.drawsFirstFrame = description.paced
         let session = try SourceSession(renderer: renderer, configuration: description.source) { note in logger?.info("\(note)") }
@@ -187,77 +139,16 @@ public final class RunBuilder {
         if let note = source.camera?.mode.note { logger?.notice("\(note)") }
         logger?.info("source: \(source.summary); filters: \(renderer.settings.filters.summary)")
         try startInput(at: description.firstNumber, of: source)
-        for output in y4mOutputs { output.rate = renderer.settings.rate }
-        for recording in recordings {
-            recording.rate = renderer.settings.rate
-            recording.onNote = { logger?.notice("\($0)") }
-        }
         let stills = StillFacts(session: session, software: description.software)
-        let facts: (RenderedFrame) -> StillMetadata? = { _ in stills.metadata() }
-        for output in pngOutputs { output.metadata = stills.metadata }
-        var sinks: [FrameSink] = []
-        var png = pngOutputs.makeIterator(), y4m = y4mOutputs.makeIterator(), jpeg = jpegOutputs.makeIterator()
-        var videos = recordings.makeIterator()
-        for output in description.outputs {
-            switch output {
-            case .display: sinks.append(display!)
-            case .png: sinks.append(PNGSink(png.next()!, every: description.pngEvery))
-            case .y4m: sinks.append(Y4MSink(y4m.next()!))
-            case .jpeg: sinks.append(JPEGSink(jpeg.next()!, every: description.pngEvery, metadata: facts))
-            case .video: sinks.append(videos.next()!)
-            }
-        }
-        if let logger, logger.logLevel <= .info {
-            for output in pngOutputs { output.onWrite = { logger.info("wrote \($0)") } }
-            for output in jpegOutputs { output.onWrite = { logger.info("wrote \($0)") } }
-            for output in y4mOutputs { output.onWrite = { logger.info("wrote \($0)") } }
-            expectation?.onResult = { logger.info("\($0)") }
-        }
-        if let expectation { sinks.append(expectation) }
-        if let metadata { sinks.append(MetadataSink(metadata)) }
-        let loop = FrameLoop(session: session, sinks: sinks)
-        for case let detector as ObjectDetector in analyzers { detector.onNote = { logger?.warning("\($0)") } }
-        if !analyzers.isEmpty {
-            // Live runs never wait for the analysers; offline runs analyse every frame.
-            let live = description.paced || description.source.camera != nil
-            let analysis = FrameAnalysis(analyzers: analyzers, whenBusy: live ? .skip : .wait, rate: description.analyzeRate)
-            let (metadata, scanner) = (metadata, scanner)
-            analysis.onRecord = { record in
-                try metadata?.write(record)
-                if try scanner?.take(record) == .done { loop.stop() }
-            }
-            loop.analysis = analysis
-            if description.settings.filters.followsFaces {
-                // Offline runs draw each frame through its own faces; live runs through the newest found.
-                renderer.faces = { index in
-                    (analysis.record(for: index)?.result("objects") as? DetectedObjects)?.objects.filter { $0.type == "face" }.map(\.bounds) ?? []
-                }
-            }
-            if overlay != .none {
-                var font: ConsoleFont?
-                if overlay == .labels {
-                    do {
-                        font = try ConsoleFont()
-                    } catch {
-                        // Asked for, labels need the font; by default, boxes do without.
-                        if description.overlay == .labels { throw error }
-                        logger?.notice("\(error); drawing boxes without labels")
-                    }
-                }
-                let drawn = try DetectionOverlay(analysis: analysis, labels: overlay == .labels, font: font)
-                if case .cube = renderer.settings.mode {
-                    // On the picture, so that the boxes turn with the cube's faces.
-                    renderer.customStages.append(DetectionOverlay.OnPicture(drawn))
-                } else {
-                    renderer.overlays = [drawn]
-                }
-            }
-            if let scanner, scanner.once {
-                loop.check = {
-                    guard scanner.found else { throw PipelineError("no code found in \(loop.statistics.frames) frame(s) of \(session.source?.summary ?? "the input")") }
-                }
-            }
-        }
+        let wrote: ((String) -> Void)? = logger.flatMap { logger in logger.logLevel <= .info ? { logger.info("wrote \($0)") } : nil }
+        let start = SinkStart(rate: renderer.settings.rate, stills: stills.metadata, onWrite: wrote, onNote: { logger?.notice("\($0)") })
+        for sink in sinks { try sink.start(start) }
+        if let logger, logger.logLevel <= .info { expectation?.onResult = { logger.info("\($0)") } }
+        var all = sinks
+        if let expectation { all.append(expectation) }
+        if let metadata { all.append(MetadataSink(metadata)) }
+        let loop = FrameLoop(session: session, sinks: all)
+        if !analyzers.isEmpty { try attachAnalysis(to: loop, renderer: renderer, session: session, logger: logger) }
         loop.paced = description.paced
         loop.warmup = description.warmup
         loop.recorder = try description.saveInput.map { try RawFrameWriter(path: $0) }
@@ -266,7 +157,83 @@ public final class RunBuilder {
             try loop.zoom.apply(to: renderer)
             logger?.info("zoom \(String(format: "%.2f", loop.zoom.currentFactor))x (\(loop.zoom.usesHardware ? "camera zoom_absolute" : "digital"))")
         }
+        let display = sinks.lazy.compactMap { ($0 as? DisplaySink)?.display }.first
         return Run(renderer: renderer, session: session, loop: loop, display: display, customStages: custom)
+    }
+
+    /// The GL context and the renderer on it: on the screen's card with a
+    /// screen sink (every output then takes its size), opened when first
+    /// needed where that may never be, or now.
+    private func makeRenderer(logger: Logger?, stages: ((GPUContext) throws -> [RenderStage])?) throws -> FrameRenderer {
+        var settings = description.settings
+        let context: GPUContext?
+        if let screen = sinks.lazy.compactMap({ $0 as? ScreenSink }).first {
+            let (card, width, height) = try screen.open()
+            let scanout = try GPUContext(version: description.gles, logger: logger, card: card)
+            settings.outputSize = (width, height)
+            try screen.attach(context: scanout)
+            if let display = (screen as? DisplaySink)?.display { logger?.info("display: \(display.summary)") }
+            context = scanout
+        } else if stages == nil && opensGPUWhenNeeded {
+            context = nil
+            logger?.info("GL context: opened when a frame needs the GPU (none found here: frames are converted on the CPU)")
+        } else {
+            context = try GPUContext(platform: description.platform, version: description.gles, logger: logger)
+        }
+        guard let context else {
+            let (platform, gles) = (description.platform, description.gles)
+            return FrameRenderer(context: DeferredGPUContext(expectsSoftware: true) {
+                try GPUContext(platform: platform, version: gles, logger: logger)
+            }, settings: settings)
+        }
+        let renderer = try FrameRenderer(context: context, settings: settings)
+        renderer.customStages = try stages?(context) ?? []
+        return renderer
+    }
+
+    /// The analysers beside the loop: their records to the metadata and the
+    /// scanner, faces to the filters that follow them, what they found drawn.
+    private func attachAnalysis(to loop: FrameLoop, renderer: FrameRenderer, session: SourceSession, logger: Logger?) throws {
+        for case let detector as ObjectDetector in analyzers { detector.onNote = { logger?.warning("\($0)") } }
+        // Live runs never wait for the analysers; offline runs analyse every frame.
+        let live = description.paced || description.source.camera != nil
+        let analysis = FrameAnalysis(analyzers: analyzers, whenBusy: live ? .skip : .wait, rate: description.analyzeRate)
+        let (metadata, scanner) = (metadata, scanner)
+        analysis.onRecord = { record in
+            try metadata?.write(record)
+            if try scanner?.take(record) == .done { loop.stop() }
+        }
+        loop.analysis = analysis
+        if description.settings.filters.followsFaces {
+            // Offline runs draw each frame through its own faces; live runs through the newest found.
+            renderer.faces = { index in
+                (analysis.record(for: index)?.result("objects") as? DetectedObjects)?.objects.filter { $0.type == "face" }.map(\.bounds) ?? []
+            }
+        }
+        if overlay != .none {
+            var font: ConsoleFont?
+            if overlay == .labels {
+                do {
+                    font = try ConsoleFont()
+                } catch {
+                    // Asked for, labels need the font; by default, boxes do without.
+                    if description.overlay == .labels { throw error }
+                    logger?.notice("\(error); drawing boxes without labels")
+                }
+            }
+            let drawn = try DetectionOverlay(analysis: analysis, labels: overlay == .labels, font: font)
+            if case .cube = renderer.settings.mode {
+                // On the picture, so that the boxes turn with the cube's faces.
+                renderer.customStages.append(DetectionOverlay.OnPicture(drawn))
+            } else {
+                renderer.overlays = [drawn]
+            }
+        }
+        if let scanner, scanner.once {
+            loop.check = {
+                guard scanner.found else { throw PipelineError("no code found in \(loop.statistics.frames) frame(s) of \(session.source?.summary ?? "the input")") }
+            }
+        }
     }
 
     /// True when the GL context may wait for a frame that needs it: an
@@ -285,20 +252,6 @@ public final class RunBuilder {
         return description.overlay ?? (description.paced ? .labels : .none)
     }
 
-    /// `--audio`: the capture device opened and set up, so that a missing or
-    /// busy device or a rate it refuses is said before any file is made.
-    private static func openSound(_ description: RunDescription) throws -> AudioCapture? {
-        guard let device = description.audio else { return nil }
-        guard description.outputs.contains(where: { if case .video = $0 { true } else { false } }) else {
-            throw PipelineError("--audio records into a video file; add -o clip.mp4 (or .mkv, .mov, .webm)")
-        }
-        guard description.source.camera != nil || description.paced else {
-            throw PipelineError("--audio records live runs: a camera (--camera), or the preview (kamera preview); an export from a file or the test pattern renders faster than sound comes")
-        }
-        if device.isEmpty { throw PipelineError("--audio is empty; give a capture device such as default or hw:1,0 (kamera devices --audio lists them)") }
-        return try AudioCapture(device: device, rate: description.audioRate, channels: description.audioChannels)
-    }
-
     /// Frame N of an export shows input frame N, wherever the export starts.
     private func startInput(at first: Int, of source: FrameSource) throws {
         guard first > 0, description.source.camera == nil else { return }
@@ -309,28 +262,22 @@ public final class RunBuilder {
         if passed < first { throw PipelineError("\(source.summary) ended after \(passed) frames, before frame \(first)") }
     }
 
-    /// Writes the PNGs the encoder threads still hold, whole.
-    public func writePending() {
-        for output in pngOutputs { try? output.writePending() }
+    /// Writes what the sinks have done so far (PNGs the encoder threads hold), whole.
+    public func flush() {
+        for sink in sinks { try? sink.flush() }
     }
 
     /// After a failure: every frame rendered before it written, whole, and files put in place.
     public func saveAfterFailure() {
-        writePending()
-        for output in y4mOutputs { try? output.finish() }
-        for recording in recordings { try? recording.finish() }
+        for sink in sinks { sink.saveWritten() }
         try? metadata?.finish()
     }
 
-    /// Frames the first file output wrote.
-    public var written: Int {
-        pngOutputs.first?.written ?? y4mOutputs.first?.written ?? jpegOutputs.first?.written ?? recordings.first?.encoded ?? 0
-    }
+    /// Frames the first output that writes files wrote.
+    public var written: Int { sinks.lazy.compactMap(\.written).first ?? 0 }
 
-    /// What the first file output wrote, for a message after a failure.
-    public var writtenSummary: String? {
-        pngOutputs.first?.writtenSummary ?? y4mOutputs.first?.writtenSummary ?? jpegOutputs.first?.writtenSummary ?? recordings.first?.writtenSummary
-    }
+    /// What the first output that writes files wrote, for a message after a failure.
+    public var writtenSummary: String? { sinks.lazy.compactMap(\.writtenSummary).first }
 
     /// Refuses an output that would replace the golden images it is checked against.
     public static func refuseOverwriting(golden: OutputPattern, with output: OutputPattern, numbers: Range<Int>) throws {

@@ -1,4 +1,3 @@
-import DRM
 import Filters
 import GPU
 import Output
@@ -13,22 +12,8 @@ public struct RunDescription {
     public var gles = GLESVersion.auto
     /// Every `-o`, in order.
     public var outputs: [OutputRequest] = []
-    /// Where `kms` shows the picture.
-    public var display = DisplayRequest()
-    public var pngCompression = PNGCompression.default
-    /// PNG outputs keep the latest frame, replaced every this many seconds (a
-    /// live preview's picture); nil: every frame is written (a file per frame,
-    /// or a stream).
-    public var pngEvery: Double?
-    public var y4mChroma = RGBAToYUV.Chroma.c420
-    /// How `.mp4`, `.mov`, `.mkv` and `.webm` outputs are encoded.
-    public var video = VideoSettings()
-    /// `--audio`: an ALSA capture device recorded into every video output.
-    public var audio: String?
-    public var audioRate = 48000
-    public var audioChannels = 2
-    /// How `.jpg` outputs are encoded.
-    public var jpeg = JPEGSettings()
+    /// How they are written.
+    public var output = OutputSettings()
     /// Stills (JPEG, PNG files) carry metadata (EXIF, PNG text) naming this software.
     public var software = "Kamera"
     /// Frames the run renders, nil for open-ended runs (a live preview).
@@ -76,28 +61,5 @@ public struct RunDescription {
     public init() {}
 
     /// True when an output is the console's display.
-    public var showsOnDisplay: Bool { outputs.contains(.display) }
-}
-
-/// Where `-o kms` shows the picture: a card, a connector, a mode, or the first that works.
-public struct DisplayRequest: Equatable {
-    /// `/dev/dri/cardN`; nil for the first card with a connected display.
-    public var card: String?
-    /// A connector's name or id; nil for the first connected.
-    public var connector: String?
-    /// `WxH` or `WxH@Hz`; nil for the display's preferred mode.
-    public var mode: String?
-    /// Legacy mode setting even where atomic is offered.
-    public var legacy = false
-
-    public init() {}
-
-    /// Opens the card and chooses connector, mode and CRTC; nothing on screen changes yet.
-    public func choose() throws -> (card: DisplayCard, choice: DisplayChoice) {
-        if card == "" { throw PipelineError("the display card is empty; give a card such as /dev/dri/card0 (see `kamera displays`)") }
-        let display = try card.map { try DisplayCard(path: $0, legacy: legacy) } ?? DisplayCard.firstConnected(legacy: legacy)
-        let choice = try display.choose(connector: connector, mode: mode)
-        try display.becomeMaster()
-        return (display, choice)
-    }
+    public var showsOnDisplay: Bool { outputs.contains { $0.kind is ScreenSink.Type } }
 }

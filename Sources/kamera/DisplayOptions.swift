@@ -1,6 +1,7 @@
 import CommandLineSupport
 import ArgumentParser
 import DRM
+import Output
 import Pipeline
 
 /// Where `-o kms` shows the picture.

@@ -136,11 +136,32 @@ struct OutputOptions: ParsableArguments {
     @Flag(help: "With --detect codes: print the first code's value alone on standard output and exit 0 (exit 1 when the input ends without one).")
     var once = false
 
-    /// Each `-o`, told by its form.
-    func requests(_ outputs: [String]) throws -> [OutputRequest] {
+    /// What a stream takes (`--stream`).
+    func streamFormat() throws -> OutputRequest.StreamFormat {
         guard let format = OutputRequest.StreamFormat(rawValue: stream) else {
             throw UsageError("--stream \(excerpt(stream)) is not valid; use png or y4m")
         }
+        return format
+    }
+
+    /// How the outputs are written, from these options.
+    func settings(display: DisplayRequest) throws -> OutputSettings {
+        var settings = OutputSettings()
+        settings.stream = try streamFormat()
+        settings.pngCompression = try compression()
+        settings.y4mChroma = try chroma()
+        settings.video = try videoSettings()
+        settings.jpeg = try jpegSettings()
+        settings.sound.device = audio
+        settings.sound.rate = audioRate
+        settings.sound.channels = audioChannels
+        settings.display = display
+        return settings
+    }
+
+    /// Each `-o`, told by its form.
+    func requests(_ outputs: [String]) throws -> [OutputRequest] {
+        let format = try streamFormat()
         let requests = try outputs.map { text in
             do {
                 return try OutputRequest(parsing: text, stream: format)
@@ -148,11 +169,11 @@ struct OutputOptions: ParsableArguments {
                 throw UsageError("-o \(error)")
             }
         }
-        if requests.filter({ $0 == .display }).count > 1 { throw UsageError("-o kms is given twice; there is one display") }
+        if requests.filter({ $0.kind is ScreenSink.Type }).count > 1 { throw UsageError("-o kms is given twice; there is one display") }
         let videoOptions: [(String, Bool)] = [("--codec", codec != nil && codec != "help" && codec != "list"), ("--crf", crf != nil), ("--bitrate", bitrate != nil), ("--preset", preset != nil),
                                               ("--gop", gop != nil), ("--faststart", faststart), ("--drop", drop != nil), ("--encoder-input", encoderInput != "auto"),
                                               ("--audio", audio != nil), ("--audio-codec", audioCodec != nil)]
-        if !requests.contains(where: { if case .video = $0 { true } else { false } }), let (option, _) = videoOptions.first(where: \.1) {
+        if !requests.contains(where: { $0.isWritten(by: VideoRecording.self) }), let (option, _) = videoOptions.first(where: \.1) {
             throw UsageError("\(option) is for video outputs; add -o clip.mp4 (or .mkv, .mov, .webm)")
         }
 

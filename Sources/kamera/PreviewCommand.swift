@@ -65,7 +65,7 @@ struct PreviewCommand: ParsableCommand {
         guard statusEvery > 0 else { throw UsageError("--status-every \(statusEvery) must be above 0 seconds") }
         if let duration, duration <= 0 { throw UsageError("--duration \(duration) must be above 0 seconds") }
         if let frames, frames < 1 { throw UsageError("--frames \(frames) must be at least 1") }
-        description.pngEvery = pngEvery
+        description.output.every = pngEvery
         description.paced = true
         guard let snapshotFormat = SnapshotWriter.Format(rawValue: snapshotFormat) else {
             throw UsageError("--snapshot-format \(excerpt(self.snapshotFormat)) is not valid; use jpg or png")
@@ -85,7 +85,7 @@ struct PreviewCommand: ParsableCommand {
             let (loop, session, renderer) = (run.loop, run.session, run.renderer)
             loop.keys = keys.next
             let controls = LiveControls(session: session, zoom: loop.zoom, filters: pipeline.filter, intensity: pipeline.intensity,
-                                        snapshots: SnapshotWriter(format: snapshotFormat, jpeg: description.jpeg), software: description.software)
+                                        snapshots: SnapshotWriter(format: snapshotFormat, jpeg: description.output.jpeg), software: description.software)
             controls.onMessage = status.show
             loop.controls = controls
             loop.statusInterval = statusEvery

@@ -129,7 +129,7 @@ struct RenderCommand: ParsableCommand {
             if OutputFile.isStandardOutput(saveInput) && description.outputs.contains(where: \.isStandardOutput) {
                 throw UsageError("-o - and --save-input - cannot both use standard output")
             }
-            for case .png(let pattern) in description.outputs
+            for pattern in description.outputs.compactMap(\.pattern)
             where OutputFile.sameFile(saveInput, pattern.path(for: 0)) || OutputFile.sameFile(saveInput, pattern.path(for: frames - 1)) {
                 throw UsageError("--save-input \(saveInput) is also where -o writes; give it another name")
             }

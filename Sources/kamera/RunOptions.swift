@@ -11,20 +11,13 @@ func describeRun(_ pipeline: PipelineOptions, outputs: [String], _ options: Outp
     var description = RunDescription()
     (description.source, description.settings) = try pipeline.makePipeline()
     description.outputs = try options.requests(outputs)
-    description.pngCompression = try options.compression()
-    description.y4mChroma = try options.chroma()
-    description.video = try options.videoSettings()
-    description.jpeg = try options.jpegSettings()
-    description.audio = options.audio
-    description.audioRate = options.audioRate
-    description.audioChannels = options.audioChannels
+    description.output = try options.settings(display: display.request)
     description.software = "Kamera \(kameraVersion)"
     description.platform = try gpu.platform()
     description.gles = try gpu.version()
     GPUWatchdog.frameTimeout = gpu.frameTimeout
     CompileSandbox.install(gpu: gpu.gpu, gles: gpu.gles)
     description.zoom = try pipeline.zoomSlider()
-    description.display = display.request
     description.analyzers = options.analyzers
     description.analyzeRate = options.analyzeRate
     description.metadata = options.metadata

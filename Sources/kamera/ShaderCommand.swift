@@ -166,7 +166,7 @@ struct ShaderCommand: ParsableCommand {
         description.frames = count
         if live {
             // A live run keeps its PNGs current, as the preview does.
-            description.pngEvery = 1
+            description.output.every = 1
             description.paced = true
         }
         if let expect {
@@ -206,7 +206,7 @@ struct ShaderCommand: ParsableCommand {
                 if !live {
                     // One picture per save: after each frame, sleep until a file changes.
                     loop.onFrame = { _ in
-                        builder.writePending()
+                        builder.flush()
                         status.show("rendered; watching \(harness.files.count) file(s), Ctrl-C stops")
                         _ = watcher.wait(timeout: .infinity) { StopSignal.isRequested }
                     }

@@ -45,11 +45,8 @@ struct SnapCommand: ParsableCommand {
         var pipeline = self.pipeline
         if pipeline.camera == nil && pipeline.input == nil { pipeline.camera = "auto" }
         var description = try describeRun(pipeline, outputs: output, outputOptions, display, gpuOptions)
-        for request in description.outputs {
-            switch request {
-            case .jpeg, .png: break
-            default: throw UsageError("-o \(request.name): snap writes stills; use NAME.jpg or NAME.png")
-            }
+        for request in description.outputs where !request.isWritten(by: JPEGSink.self) && !request.isWritten(by: PNGSink.self) {
+            throw UsageError("-o \(request.name): snap writes stills; use NAME.jpg or NAME.png")
         }
         if let camera = description.source.camera {
             let path: String

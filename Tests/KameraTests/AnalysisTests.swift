@@ -237,7 +237,7 @@ final class AnalysisOverlayTests: KameraProcessTestCase {
         description.frames = levels.count
         description.analyzers = ["luma"]
         description.metadata = run.folder.appendingPathComponent("m.jsonl").path
-        description.outputs = [.png(try OutputPattern(run.folder.appendingPathComponent("f-%d.png").path))]
+        description.outputs = [try OutputRequest(parsing: run.folder.appendingPathComponent("f-%d.png").path)]
         let builder = try RunBuilder(description)
         try RenderThread(name: "kamera.tests.meter").sync {
             let run = try builder.build()

@@ -61,7 +61,7 @@ final class DeferredContextTests: ScratchFolderTestCase {
         description.detection = detection
         description.overlay = overlay
         let path = folder.appendingPathComponent(name).path
-        description.outputs = [.y4m(try OutputPattern(path))]
+        description.outputs = [try OutputRequest(parsing: path)]
         let builder = try RunBuilder(description)
         let (opened, readBacks) = try RenderThread(name: "kamera.tests.deferred").sync { () -> (Bool, Int) in
             let run = try builder.build()

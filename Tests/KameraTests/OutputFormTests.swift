@@ -24,19 +24,32 @@ final class OutputFormTests: KameraProcessTestCase {
     }
 
     func testOutputIsChosenByItsForm() throws {
-        XCTAssertEqual(try OutputRequest(parsing: "kms"), .display)
-        XCTAssertEqual(try OutputRequest(parsing: "a.png"), .png(try OutputPattern("a.png")))
-        XCTAssertEqual(try OutputRequest(parsing: "f/a-%03d.PNG"), .png(try OutputPattern("f/a-%03d.PNG")))
-        XCTAssertEqual(try OutputRequest(parsing: "clip.y4m"), .y4m(try OutputPattern("clip.y4m")))
-        XCTAssertEqual(try OutputRequest(parsing: "-"), .png(try OutputPattern("-")))
-        XCTAssertEqual(try OutputRequest(parsing: "-", stream: .y4m), .y4m(try OutputPattern("-")))
-        XCTAssertEqual(try OutputRequest(parsing: "noextension"), .png(try OutputPattern("noextension")))
+        /// The kind that writes `text`, and the pattern it writes.
+        func form(_ text: String, stream: OutputRequest.StreamFormat = .png) throws -> String {
+            let request = try OutputRequest(parsing: text, stream: stream)
+            return request.kind.forms.name + (request.pattern.map { " " + $0.pattern } ?? "")
+        }
+        XCTAssertEqual(try form("kms"), "display")
+        XCTAssertTrue(try OutputRequest(parsing: "kms").isWritten(by: DisplaySink.self))
+        XCTAssertEqual(try form("a.png"), "png a.png")
+        XCTAssertTrue(try OutputRequest(parsing: "a.png").isWritten(by: PNGSink.self))
+        XCTAssertEqual(try form("f/a-%03d.PNG"), "png f/a-%03d.PNG")
+        XCTAssertEqual(try form("clip.y4m"), "y4m clip.y4m")
+        XCTAssertEqual(try form("-"), "png -")
+        XCTAssertEqual(try form("-", stream: .y4m), "y4m -")
+        XCTAssertEqual(try form("noextension"), "png noextension")
         let fifo = run.folder.appendingPathComponent("frames.fifo").path
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
-        XCTAssertEqual(try OutputRequest(parsing: fifo, stream: .y4m), .y4m(try OutputPattern(fifo)), "a FIFO takes the stream's format")
-        XCTAssertEqual(try OutputRequest(parsing: "out.jpg"), .jpeg(try OutputPattern("out.jpg")))
-        XCTAssertEqual(try OutputRequest(parsing: "shot-%02d.JPEG"), .jpeg(try OutputPattern("shot-%02d.JPEG")))
-        for name in ["out.mp4", "out.MOV", "out.mkv", "out.webm"] { XCTAssertEqual(try OutputRequest(parsing: name), .video(name)) }
+        XCTAssertEqual(try form(fifo, stream: .y4m), "y4m \(fifo)", "a FIFO takes the stream's format")
+        XCTAssertEqual(try form("out.jpg"), "jpeg out.jpg")
+        XCTAssertEqual(try form("shot-%02d.JPEG"), "jpeg shot-%02d.JPEG")
+        for name in ["out.mp4", "out.MOV", "out.mkv", "out.webm"] {
+            XCTAssertEqual(try form(name), "video \(name)")
+            XCTAssertTrue(try OutputRequest(parsing: name).isWritten(by: VideoRecording.self))
+        }
+        XCTAssertThrowsError(try OutputRequest(parsing: "rtsp://localhost:8554/cam")) { error in
+            XCTAssertTrue("\(error)".contains("does not write to rtsp:// addresses; it writes NAME.png"), "\(error)")
+        }
         XCTAssertThrowsError(try OutputRequest(parsing: "out-%d.mp4")) { XCTAssertTrue("\($0)".contains("a video is one file"), "\($0)") }
         XCTAssertThrowsError(try OutputRequest(parsing: "out.gif")) { error in
             XCTAssertTrue("\(error)".contains("does not write .gif files; it writes NAME.png"), "\(error)")
@@ -105,8 +118,8 @@ final class OutputFormTests: KameraProcessTestCase {
         description.source.inputSize = (64, 48)
         description.settings = RenderSettings(crop: .none, filters: try FilterChain(parsing: ["blur=1"]))
         description.frames = 4
-        description.outputs = [.png(try OutputPattern(run.folder.path + "/a-%d.png")), .png(try OutputPattern(run.folder.path + "/b-%d.png")),
-                               .y4m(try OutputPattern(run.folder.path + "/c.y4m"))]
+        description.outputs = [try OutputRequest(parsing: run.folder.path + "/a-%d.png"), try OutputRequest(parsing: run.folder.path + "/b-%d.png"),
+                               try OutputRequest(parsing: run.folder.path + "/c.y4m")]
         let builder = try RunBuilder(description)
         let readBacks = try RenderThread(name: "kamera.tests.outputs").sync { () -> Int in
             let run = try builder.build()

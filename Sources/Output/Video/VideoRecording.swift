@@ -304,7 +304,7 @@ public final class VideoRecording: FrameSink {
     }
 
     /// For a message after a failure: what the file holds.
-    public var writtenSummary: String {
+    public var writtenSummary: String? {
         let n = encoded
         return "\(path) holds the \(n) frame\(n == 1 ? "" : "s") recorded before it and plays"
     }
