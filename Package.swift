@@ -54,7 +54,7 @@ let package = Package(
         .plugin(name: "VersionStamp", capability: .buildTool()),
         .target(name: "DRM", dependencies: ["CDRM", "CLinux", "Lifecycle"], swiftSettings: swift5),
         .target(name: "Pixels", dependencies: ["Lifecycle"], swiftSettings: swift5),
-        .target(name: "Capture", dependencies: ["Pixels", "CPNG", "CV4L2", "CJPEG", "CDRM", "DRM", "Lifecycle", "CALSA", "CFFmpeg"], swiftSettings: swift5),
+        .target(name: "Capture", dependencies: ["Pixels", "CPNG", "CV4L2", "CJPEG", "DRM", "Lifecycle", "CALSA", "CFFmpeg"], swiftSettings: swift5),
         .target(
             name: "GPU",
             dependencies: ["CEGL", "CGLES", "CGBM", "CDRM", "DRM", "Pixels", "Lifecycle", "Shaders", .product(name: "Logging", package: "swift-log")],
@@ -62,14 +62,20 @@ let package = Package(
         // Each filter's shader lives beside it in Sources/Filters/Shaders, embedded whole: a new one needs no line here.
         .target(name: "Filters", dependencies: ["Pixels", "GPU", "CGLES", "Shaders"], resources: [.embedInCode("Shaders")], swiftSettings: swift5),
         .target(name: "Render", dependencies: ["GPU", "Filters", "CGLES", "CDeflate", "Shaders"], swiftSettings: swift5),
-        .target(name: "Output", dependencies: ["Pixels", "Capture", "GPU", "DRM", "Lifecycle", "CLinux", "CPNG", "CDeflate", "CGLES", "CFFmpeg", "CEXIF", "CJPEG"], swiftSettings: swift5),
+        .target(name: "Output", dependencies: ["Pixels", "Capture", "GPU", "DRM", "Lifecycle", "CLinux", "CPNG", "CDeflate", "CFFmpeg", "CEXIF", "CJPEG"], swiftSettings: swift5),
+        // Analysers beside the frame loop and what they share (the registry's protocol, typed results, the overlay); no OpenCV or zxing-cpp.
+        .target(name: "Analysis", dependencies: ["Lifecycle", "Pixels", "GPU", "Render", "Output"], swiftSettings: swift5),
+        // Faces (OpenCV) and codes (zxing-cpp): the only module that links them.
+        .target(name: "Detection", dependencies: ["Lifecycle", "Pixels", "Render", "Output", "Analysis", "CZXing", "COpenCVFaces"], swiftSettings: swift5),
+        // Every analyser a run can name.
+        .target(name: "Analyzers", dependencies: ["Pixels", "Analysis", "Detection"], swiftSettings: swift5),
         .target(
             name: "Pipeline",
-            dependencies: ["Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "CGLES", "CLinux", "CZXing", "COpenCVFaces", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Analysis", "CLinux", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         // The library product's one import: every layer re-exported, for programs built on Kamera.
-        .target(name: "KameraKit", dependencies: ["Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Pipeline"], swiftSettings: swift5),
-        .target(name: "ShaderHarness", dependencies: ["Pipeline", "Render", "Filters", "GPU", "Pixels", "Capture", "Output", "Lifecycle", "CGLES", "Shaders"], swiftSettings: swift5),
+        .target(name: "KameraKit", dependencies: ["Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Analysis", "Detection", "Analyzers", "Pipeline"], swiftSettings: swift5),
+        .target(name: "ShaderHarness", dependencies: ["Pipeline", "Render", "Filters", "GPU", "Capture", "Output", "Lifecycle", "CGLES", "Shaders"], swiftSettings: swift5),
         .target(
             name: "CommandLineSupport",
             dependencies: ["BuildInfo", "Lifecycle", "Pixels", "Capture", "Output", "Pipeline", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
@@ -77,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "kamera",
             dependencies: [
-                "Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Pipeline", "CommandLineSupport", "ShaderHarness", "BuildInfo", "CGLES",
+                "Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Analysis", "Detection", "Analyzers", "Pipeline", "CommandLineSupport", "ShaderHarness", "BuildInfo", "CGLES",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -85,7 +91,7 @@ let package = Package(
         .executableTarget(
             name: "kamera-bench",
             dependencies: [
-                "Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Pipeline", "CommandLineSupport", "BuildInfo",
+                "Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Analysis", "Detection", "Pipeline", "CommandLineSupport", "BuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ],

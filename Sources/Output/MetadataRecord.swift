@@ -33,8 +33,10 @@ public struct MetadataRecord: Sendable {
         return line + "}"
     }
 
-    /// The result of the analyser `name`, when it ran on this frame.
-    public func result(_ name: String) -> (any AnalysisResult)? { results.first { $0.name == name }?.result }
+    /// The result of the type asked for, when its analyser ran on this frame.
+    public func result<Result: AnalysisResult>(_ type: Result.Type) -> Result? {
+        results.lazy.compactMap { $0.result as? Result }.first
+    }
 }
 
 /// Numbers in JSON as the metadata writes them: fixed decimals, no exponent, trailing zeros dropped.

@@ -1,3 +1,4 @@
+import Analysis
 import Capture
 import Foundation
 import GPU
@@ -21,20 +22,18 @@ public final class RunBuilder {
         self.description = description
         sinks = try Self.makeSinks(description)
         expectation = try Self.makeExpectation(description)
-        if description.settings.filters.followsFaces && description.detection?.faces != true {
+        if description.settings.filters.followsFaces && !description.finds.contains(.faces) {
             throw PipelineError("@faces filters the faces found in each frame; add --detect faces")
         }
-        var analyzers = try AnalyzerRegistry.analyzers(description.analyzers)
-        if let detection = description.detection { analyzers.append(try ObjectDetector(detection)) }
-        self.analyzers = analyzers
+        analyzers = try description.analyzers.map { try $0.make() }
         if analyzers.isEmpty && (description.metadata != nil || description.analyzeRate != nil) {
-            throw PipelineError("metadata needs an analyser; valid analysers: \(AnalyzerRegistry.validNames)")
+            throw PipelineError("metadata needs an analyser; add one")
         }
         if let rate = description.analyzeRate, !(rate > 0 && rate <= 1000) {
             throw PipelineError("an analysis rate of \(rate) frames a second is out of range; use more than 0, at most 1000")
         }
         // Standard output carries the JSON lines (by default with --analyze), or the scanner's lines.
-        let metadataPath = description.metadata ?? (description.analyzers.isEmpty ? nil : "-")
+        let metadataPath = description.metadata ?? (description.analyzers.contains { $0.finds.isEmpty } ? "-" : nil)
         let stdoutTaken = description.outputs.contains(where: \.isStandardOutput) || description.saveInput.map(OutputFile.isStandardOutput) == true
         let metadataToStandardOutput = metadataPath.map(OutputFile.isStandardOutput) ?? false
         if metadataToStandardOutput && stdoutTaken {
@@ -49,7 +48,7 @@ public final class RunBuilder {
         if description.once && (metadataToStandardOutput || stdoutTaken) {
             throw PipelineError("--once prints the code on standard output, which \(stdoutTaken ? "the frames take" : "the metadata takes"); write \(stdoutTaken ? "the frames" : "the metadata") to a file")
         }
-        let codes = description.detection.map { !$0.codeFormats.isEmpty } ?? false
+        let codes = description.finds.contains(.codes)
         scanner = codes && !metadataToStandardOutput && !stdoutTaken ? CodeScanner(once: description.once) : nil
         metadata = try metadataPath.map { try MetadataWriter(path: $0) }
     }
@@ -194,7 +193,7 @@ public final class RunBuilder {
     /// The analysers beside the loop: their records to the metadata and the
     /// scanner, faces to the filters that follow them, what they found drawn.
     private func attachAnalysis(to loop: FrameLoop, renderer: FrameRenderer, session: SourceSession, logger: Logger?) throws {
-        for case let detector as ObjectDetector in analyzers { detector.onNote = { logger?.warning("\($0)") } }
+        for case let finder as ObjectFinder in analyzers { finder.onNote = { logger?.warning("\($0)") } }
         // Live runs never wait for the analysers; offline runs analyse every frame.
         let live = description.paced || description.source.camera != nil
         let analysis = FrameAnalysis(analyzers: analyzers, whenBusy: live ? .skip : .wait, rate: description.analyzeRate)
@@ -207,7 +206,7 @@ public final class RunBuilder {
         if description.settings.filters.followsFaces {
             // Offline runs draw each frame through its own faces; live runs through the newest found.
             renderer.faces = { index in
-                (analysis.record(for: index)?.result("objects") as? DetectedObjects)?.objects.filter { $0.type == "face" }.map(\.bounds) ?? []
+                analysis.record(for: index)?.result(DetectedObjects.self)?.faces ?? []
             }
         }
         if overlay != .none {
@@ -248,7 +247,7 @@ public final class RunBuilder {
     /// What `--detect` draws over the frames: `--overlay`, by default labels
     /// on a live preview and nothing on an offline run.
     private var overlay: DetectionOverlay.Mode {
-        guard description.detection != nil else { return .none }
+        guard !description.finds.isEmpty else { return .none }
         return description.overlay ?? (description.paced ? .labels : .none)
     }
 

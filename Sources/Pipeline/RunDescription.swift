@@ -1,3 +1,4 @@
+import Analysis
 import Filters
 import GPU
 import Output
@@ -33,16 +34,15 @@ public struct RunDescription {
     public var saveInput: String?
     /// Each frame checked against golden images (`--expect`).
     public var expectation: Expectation?
-    /// Analysers by name (`AnalyzerRegistry`), run beside the loop.
-    public var analyzers: [String] = []
+    /// The analysers run beside the loop, in the order of their results.
+    public var analyzers: [AnalyzerRequest] = []
     /// At most this many analysed frames a second of frame time.
     public var analyzeRate: Double?
-    /// Where the analysers' records go, one JSON line each: a file or `-`; nil
-    /// with analysers: standard output; with detection alone: nowhere.
+    /// Where the analysers' records go, one JSON line each: a file or `-`;
+    /// nil: standard output when an analyser of the frame's statistics runs,
+    /// nowhere when the analysers only find things (their codes are printed).
     public var metadata: String?
-    /// `--detect`: faces and codes found beside the loop.
-    public var detection: DetectionRequest?
-    /// `--overlay`: what detection found drawn over the picture; nil: labels on
+    /// `--overlay`: what the analysers found drawn over the picture; nil: labels on
     /// a live preview (`paced` or a camera with a display), none otherwise.
     public var overlay: DetectionOverlay.Mode?
     /// `--once`: the first code's value printed, then the run ends.
@@ -59,6 +59,9 @@ public struct RunDescription {
     }
 
     public init() {}
+
+    /// What the analysers find in the picture, together.
+    public var finds: Findings { analyzers.reduce([]) { $0.union($1.finds) } }
 
     /// True when an output is the console's display.
     public var showsOnDisplay: Bool { outputs.contains { $0.kind is ScreenSink.Type } }

@@ -1,3 +1,4 @@
+import Analysis
 import Capture
 import CommandLineSupport
 import DRM

@@ -1,4 +1,6 @@
+import Analysis
 import CommandLineSupport
+import Detection
 import Foundation
 import Output
 import Pipeline

@@ -1,6 +1,9 @@
 import ArgumentParser
 import CommandLineSupport
 import Output
+import Analysis
+import Analyzers
+import Detection
 import Pipeline
 import Pixels
 
@@ -112,7 +115,7 @@ struct OutputOptions: ParsableArguments {
     }
 
     @Option(name: .customLong("analyze"), parsing: .unconditionalSingleValue,
-            help: "Analyse each frame beside the loop, repeatable or comma-separated: \(AnalyzerRegistry.kinds.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")).")
+            help: "Analyse each frame beside the loop, repeatable or comma-separated: \(AnalyzerRegistry.kinds.filter { !$0.takesValues }.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")).")
     var analyzers: [String] = []
 
     @Option(parsing: .unconditional, help: "Analyse at most this many frames a second (default: as many as the analysers keep up with on live runs, every frame on files).",

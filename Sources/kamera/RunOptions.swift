@@ -1,3 +1,5 @@
+import Analysis
+import Analyzers
 import BuildInfo
 import CommandLineSupport
 import Output
@@ -18,11 +20,11 @@ func describeRun(_ pipeline: PipelineOptions, outputs: [String], _ options: Outp
     GPUWatchdog.frameTimeout = gpu.frameTimeout
     CompileSandbox.install(gpu: gpu.gpu, gles: gpu.gles)
     description.zoom = try pipeline.zoomSlider()
-    description.analyzers = options.analyzers
+    do { description.analyzers = try AnalyzerRegistry.requests(named: options.analyzers) } catch { throw UsageError("\(error)") }
     description.analyzeRate = options.analyzeRate
     description.metadata = options.metadata
-    if !options.detect.isEmpty {
-        do { description.detection = try DetectionRequest(parsing: options.detect) } catch { throw UsageError("\(error)") }
+    if !options.detect.isEmpty, let detector = AnalyzerRegistry.kind(named: "objects") {
+        do { description.analyzers.append(try detector.request(options.detect)) } catch { throw UsageError("\(error)") }
     }
     for (option, rate) in [("--analyze-rate", options.analyzeRate), ("--detect-rate", options.detectRate)] {
         if let rate, !(rate > 0 && rate <= 1000) {
@@ -42,7 +44,7 @@ func describeRun(_ pipeline: PipelineOptions, outputs: [String], _ options: Outp
         description.overlay = mode
     }
     if options.once {
-        guard description.detection?.codeFormats.isEmpty == false else { throw UsageError("--once prints the first code read; add --detect codes") }
+        guard description.finds.contains(.codes) else { throw UsageError("--once prints the first code read; add --detect codes") }
         description.once = true
     }
     if !options.analyzers.isEmpty && OutputFile.isStandardOutput(options.metadata ?? "-") && description.outputs.contains(where: \.isStandardOutput)

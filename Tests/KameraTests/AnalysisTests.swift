@@ -208,7 +208,7 @@ final class LumaMeterOverlay: OverlayStage {
     init(_ analysis: FrameAnalysis) { self.analysis = analysis }
 
     func draw(onto target: RenderTarget, _ frame: StageFrame) throws {
-        guard let luma = analysis.record(for: frame.index)?.result("luma") as? LumaStatistics else { return }
+        guard let luma = analysis.record(for: frame.index)?.result(LumaStatistics.self) else { return }
         let width = Int((luma.mean / 255 * Double(target.width)).rounded())
         target.bind()
         glEnable(GLenum(GL_SCISSOR_TEST))
@@ -235,7 +235,7 @@ final class AnalysisOverlayTests: KameraProcessTestCase {
         description.source.input = input.path
         description.settings = RenderSettings(crop: .none)
         description.frames = levels.count
-        description.analyzers = ["luma"]
+        description.analyzers = try AnalyzerRegistry.requests(named: ["luma"])
         description.metadata = run.folder.appendingPathComponent("m.jsonl").path
         description.outputs = [try OutputRequest(parsing: run.folder.appendingPathComponent("f-%d.png").path)]
         let builder = try RunBuilder(description)

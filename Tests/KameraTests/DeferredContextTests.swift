@@ -58,7 +58,7 @@ final class DeferredContextTests: ScratchFolderTestCase {
         description.settings = RenderSettings(crop: .none, filters: try FilterChain(parsing: filters))
         description.platform = platform
         description.frames = 3
-        description.detection = detection
+        if let detection { description.analyzers = [AnalyzerRequest(name: "objects", finds: detection.finds) { try ObjectDetector(detection) }] }
         description.overlay = overlay
         let path = folder.appendingPathComponent(name).path
         description.outputs = [try OutputRequest(parsing: path)]

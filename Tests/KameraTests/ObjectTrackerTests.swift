@@ -1,4 +1,4 @@
-@testable import Pipeline
+@testable import Analysis
 import Render
 import XCTest
 

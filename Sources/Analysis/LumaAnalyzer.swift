@@ -36,8 +36,8 @@ public final class LumaAnalyzer: FrameAnalyzer {
 
     public init() {}
 
-    static let kind = AnalyzerKind(name: "luma", summary: "mean luma, a 16-bin histogram, clipped pixels at each end, focus (variance of the Laplacian)") {
-        LumaAnalyzer()
+    public static let kind = AnalyzerKind(name: "luma", summary: "mean luma, a 16-bin histogram, clipped pixels at each end, focus (variance of the Laplacian)") { _ in
+        AnalyzerRequest(name: "luma") { LumaAnalyzer() }
     }
 
     public func analyze(_ image: LumaImage) -> any AnalysisResult {

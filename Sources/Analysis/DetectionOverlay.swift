@@ -38,7 +38,7 @@ public final class DetectionOverlay: OverlayStage {
 
     /// The objects to draw over `frame`, nil for none.
     private func objects(_ frame: StageFrame) -> [DetectedObject]? {
-        guard let objects = (analysis.record(for: frame.index)?.result("objects") as? DetectedObjects)?.objects, !objects.isEmpty else { return nil }
+        guard let objects = analysis.record(for: frame.index)?.result(DetectedObjects.self)?.objects, !objects.isEmpty else { return nil }
         return objects
     }
 

@@ -49,4 +49,7 @@ public struct DetectedObjects: AnalysisResult {
     public init(_ objects: [DetectedObject]) { self.objects = objects }
 
     public var json: String { "[" + objects.map(\.json).joined(separator: ", ") + "]" }
+
+    /// The faces' boxes, in pixels of the source frame.
+    public var faces: [PixelBox] { objects.filter { $0.type == "face" }.map(\.bounds) }
 }

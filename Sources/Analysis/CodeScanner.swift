@@ -18,8 +18,8 @@ public final class CodeScanner {
     /// Prints the new codes of `record`, on the analysis thread; throws when
     /// standard output takes no more (a full disk, a closed pipe): the codes
     /// are the run's result, and a run that lost them must not succeed.
-    func take(_ record: MetadataRecord) throws -> Outcome {
-        guard !(once && found), let objects = record.result("objects") as? DetectedObjects else { return found && once ? .done : .more }
+    public func take(_ record: MetadataRecord) throws -> Outcome {
+        guard !(once && found), let objects = record.result(DetectedObjects.self) else { return found && once ? .done : .more }
         for object in objects.objects where object.isNew && object.type != "face" {
             let value = object.value ?? ""
             try print(once ? value + "\n" : "\(object.type) \(Self.escaped(value))\n")

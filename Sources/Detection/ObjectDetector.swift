@@ -1,3 +1,4 @@
+import Analysis
 import Foundation
 import Output
 import Pixels
@@ -7,8 +8,14 @@ import Render
 /// metadata line. Runs its detectors on the frame's luma on the analysis
 /// thread, numbers what they find (`ObjectTracker`) and places it on the
 /// output (`LumaImage.geometry`).
-public final class ObjectDetector: FrameAnalyzer {
+public final class ObjectDetector: ObjectFinder {
     public let name = "objects"
+
+    public static let kind = AnalyzerKind(name: "objects", summary: "faces and codes in the picture, numbered while they stay in view",
+                                          takesValues: true) { values in
+        let request = try DetectionRequest(parsing: values)
+        return AnalyzerRequest(name: "objects", finds: request.finds) { try ObjectDetector(request) }
+    }
     /// What `--detect` asked for.
     public let request: DetectionRequest
     private let faces: FaceDetector?
@@ -71,7 +78,7 @@ public struct DetectionRequest: Equatable, Sendable {
             } else if word.hasPrefix("faces=") || word.hasPrefix("face=") {
                 let model = Self.value(of: word)
                 guard let m = FaceModel(rawValue: model) else {
-                    throw PipelineError("--detect faces=\(excerpt(model)): no such face model; models: \(FaceModel.names)")
+                    throw AnalysisError("--detect faces=\(excerpt(model)): no such face model; models: \(FaceModel.names)")
                 }
                 faces = true
                 faceModel = m
@@ -87,15 +94,15 @@ public struct DetectionRequest: Equatable, Sendable {
             } else if inCodes, let f = CodeFormat(rawValue: word) {
                 named.append(f)
             } else if word.isEmpty {
-                throw PipelineError("--detect has an empty item (two commas, or one at an end); use \(Self.kinds)")
+                throw AnalysisError("--detect has an empty item (two commas, or one at an end); use \(Self.kinds)")
             } else if inCodes {
                 throw Self.unknownFormat(word)
             } else {
-                throw PipelineError("--detect \(excerpt(word)) is not something Kamera detects; use \(Self.kinds)")
+                throw AnalysisError("--detect \(excerpt(word)) is not something Kamera detects; use \(Self.kinds)")
             }
         }
         codeFormats = CodeFormat.allCases.filter(named.contains)
-        if codeFormats.isEmpty && !faces { throw PipelineError("--detect is empty; use \(Self.kinds)") }
+        if codeFormats.isEmpty && !faces { throw AnalysisError("--detect is empty; use \(Self.kinds)") }
     }
 
     /// What follows the `=` of `kind=value`.
@@ -103,9 +110,12 @@ public struct DetectionRequest: Equatable, Sendable {
         String(word[word.index(after: word.firstIndex(of: "=")!)...])
     }
 
-    private static func unknownFormat(_ name: String) -> PipelineError {
-        PipelineError("--detect codes=\(excerpt(name)): no such code format; formats: \(CodeFormat.names)")
+    private static func unknownFormat(_ name: String) -> AnalysisError {
+        AnalysisError("--detect codes=\(excerpt(name)): no such code format; formats: \(CodeFormat.names)")
     }
 
     public var isEmpty: Bool { codeFormats.isEmpty && !faces }
+
+    /// What it finds.
+    public var finds: Findings { (faces ? Findings.faces : Findings()).union(codeFormats.isEmpty ? Findings() : Findings.codes) }
 }

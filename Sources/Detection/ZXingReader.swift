@@ -1,3 +1,4 @@
+import Analysis
 import CZXing
 import Render
 
@@ -9,7 +10,7 @@ final class ZXingReader {
     private var lost: [String] = []
 
     init() throws {
-        guard let reader = kamera_zxing_new() else { throw PipelineError("out of memory making the code reader") }
+        guard let reader = kamera_zxing_new() else { throw AnalysisError("out of memory making the code reader") }
         self.reader = reader
         kamera_zxing_prestart(reader)
     }
@@ -60,7 +61,7 @@ final class ZXingReader {
         }
     }
 
-    private func failure() -> PipelineError {
-        PipelineError("the code reader failed: \(String(cString: kamera_zxing_error(reader)))")
+    private func failure() -> AnalysisError {
+        AnalysisError("the code reader failed: \(String(cString: kamera_zxing_error(reader)))")
     }
 }

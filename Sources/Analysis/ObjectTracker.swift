@@ -13,7 +13,7 @@ import Render
 /// analyser takes a second later, keeps its track, and so does one seen
 /// before a stall (no frames for seconds: the camera or the machine) and
 /// missed only briefly after it.
-final class ObjectTracker {
+public final class ObjectTracker {
     private struct Track {
         let number: Int
         let type: String
@@ -30,10 +30,10 @@ final class ObjectTracker {
     private var tracks: [Track] = []
     private var next = 1
 
-    init(memory: Double = 1, misses: Int = 3) { (self.memory, self.misses) = (memory, misses) }
+    public init(memory: Double = 1, misses: Int = 3) { (self.memory, self.misses) = (memory, misses) }
 
     /// Numbers `objects` (found at `time`, seconds) and marks the new ones.
-    func assign(_ objects: inout [DetectedObject], at time: Double) {
+    public func assign(_ objects: inout [DetectedObject], at time: Double) {
         tracks.removeAll { ($0.missed >= misses && $0.lastMissed - $0.firstMissed > memory) || time < $0.seen }
         var taken = Set<Int>()
         for i in objects.indices {

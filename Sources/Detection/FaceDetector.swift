@@ -1,3 +1,4 @@
+import Analysis
 import COpenCVFaces
 import Foundation
 import Render
@@ -25,11 +26,11 @@ public final class FaceDetector {
     public init(cascade: String, threads: Int? = nil) throws {
         self.threads = max(1, min(2, threads ?? sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         guard FileManager.default.fileExists(atPath: cascade) else {
-            throw PipelineError("the face cascade \(cascade) is missing; install the Debian package opencv-data")
+            throw AnalysisError("the face cascade \(cascade) is missing; install the Debian package opencv-data")
         }
         var error = [CChar](repeating: 0, count: 256)
         guard let faces = kamera_faces_new(cascade, &error, error.count) else {
-            throw PipelineError("the face cascade \(cascade): \(String(cString: error))")
+            throw AnalysisError("the face cascade \(cascade): \(String(cString: error))")
         }
         self.faces = faces
     }
@@ -41,7 +42,7 @@ public final class FaceDetector {
         let scale = min(1, Double(Self.analysedSide) / Double(max(image.width, image.height)))
         let count = kamera_faces_detect(faces, image.pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width),
                                         scale, Int32(Self.smallestFace), Int32(threads))
-        guard count >= 0 else { throw PipelineError("the face detector failed: \(String(cString: kamera_faces_error(faces)))") }
+        guard count >= 0 else { throw AnalysisError("the face detector failed: \(String(cString: kamera_faces_error(faces)))") }
         var box = [Int32](repeating: 0, count: 4)
         return (0..<count).map { i in
             kamera_faces_box(faces, i, &box)

@@ -1,3 +1,4 @@
+import Analysis
 /// Makes a frame's luma black and white once, for every matrix-code read of
 /// the frame (the whole frame, the DataMatrix bands, the Aztec windows), so
 /// that zxing-cpp does not binarize the same pixels again for each of them.
