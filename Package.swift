@@ -61,8 +61,8 @@ let package = Package(
             swiftSettings: swift5),
         // Each filter's shader lives beside it in Sources/Filters/Shaders, embedded whole: a new one needs no line here.
         .target(name: "Filters", dependencies: ["Pixels", "GPU", "CGLES", "Shaders"], resources: [.embedInCode("Shaders")], swiftSettings: swift5),
-        .target(name: "Render", dependencies: ["GPU", "Filters", "CGLES", "CDeflate", "Shaders"], swiftSettings: swift5),
-        .target(name: "Output", dependencies: ["Pixels", "Capture", "GPU", "DRM", "Lifecycle", "CLinux", "CPNG", "CDeflate", "CFFmpeg", "CEXIF", "CJPEG"], swiftSettings: swift5),
+        .target(name: "Render", dependencies: ["Lifecycle", "Pixels", "GPU", "Filters", "CGLES", "CDeflate", "CLinux", "Shaders"], swiftSettings: swift5),
+        .target(name: "Output", dependencies: ["Pixels", "Capture", "GPU", "Render", "DRM", "Lifecycle", "CLinux", "CPNG", "CDeflate", "CFFmpeg", "CEXIF", "CJPEG"], swiftSettings: swift5),
         // Analysers beside the frame loop and what they share (the registry's protocol, typed results, the overlay); no OpenCV or zxing-cpp.
         .target(name: "Analysis", dependencies: ["Lifecycle", "Pixels", "GPU", "Render", "Output"], swiftSettings: swift5),
         // Faces (OpenCV) and codes (zxing-cpp): the only module that links them.

@@ -1,3 +1,4 @@
+import Render
 import Foundation
 
 /// Writes metadata records as JSON lines (`--metadata out.jsonl`, or `-`):

@@ -1,3 +1,4 @@
+import Render
 import Output
 import Pipeline
 

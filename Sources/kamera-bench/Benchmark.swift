@@ -1,3 +1,4 @@
+import Render
 import Analysis
 import Capture
 import CommandLineSupport

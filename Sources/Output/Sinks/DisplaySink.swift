@@ -1,3 +1,4 @@
+import Render
 import DRM
 import GPU
 

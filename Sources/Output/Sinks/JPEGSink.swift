@@ -1,3 +1,4 @@
+import Render
 /// Writes rendered frames as JPEG stills: every frame, or the latest every
 /// `interval` seconds (the live preview's picture), each with the run's metadata.
 public final class JPEGSink: FrameSink, SinkKind {

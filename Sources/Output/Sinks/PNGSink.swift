@@ -1,3 +1,4 @@
+import Render
 import Foundation
 
 /// Writes rendered frames as PNG: every frame (a file or a numbered

@@ -1,3 +1,4 @@
+import Render
 /// Writes every rendered frame to a `Y4MOutput`: a file, a numbered
 /// sequence, or a stream for an encoder (`-o - --stream y4m`).
 public final class Y4MSink: FrameSink, SinkKind {

@@ -1,3 +1,4 @@
+import Render
 import Capture
 import CFFmpeg
 import Foundation

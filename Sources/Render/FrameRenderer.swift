@@ -2,7 +2,7 @@ import CLinux
 import Lifecycle
 import Filters
 import GPU
-import Output
+
 import Pixels
 import Render
 
