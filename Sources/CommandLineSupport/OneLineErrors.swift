@@ -14,7 +14,7 @@ extension ParsableCommand {
         StopSignal.install()
         var status: Int32 = 0
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(ConfigFile.expand(Array(CommandLine.arguments.dropFirst()), root: self))
             try command.run()
         } catch {
             let code = exitCode(for: error)

@@ -56,6 +56,7 @@ struct PreviewCommand: ParsableCommand {
     @OptionGroup var display: DisplayOptions
 
     @OptionGroup var gpuOptions: GPUOptions
+    @OptionGroup var configOption: ConfigOption
 
     func run() throws {
         let logger = gpuOptions.makeLogger()

@@ -59,6 +59,7 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var display: DisplayOptions
 
     @OptionGroup var gpuOptions: GPUOptions
+    @OptionGroup var configOption: ConfigOption
 
     func run() throws {
         if listFilters {

@@ -81,6 +81,7 @@ struct ShaderCommand: ParsableCommand {
     @OptionGroup var display: DisplayOptions
 
     @OptionGroup var gpuOptions: GPUOptions
+    @OptionGroup var configOption: ConfigOption
 
     func run() throws {
         do {

@@ -38,6 +38,7 @@ struct SnapCommand: ParsableCommand {
     @OptionGroup var display: DisplayOptions
 
     @OptionGroup var gpuOptions: GPUOptions
+    @OptionGroup var configOption: ConfigOption
 
     func run() throws {
         guard !output.isEmpty else { throw UsageError("snap needs -o: a still such as -o photo.jpg, or -o shot-%02d.jpg with --frames") }
