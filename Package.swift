@@ -41,7 +41,9 @@ let package = Package(
                 .embedInCode("color_matrix.frag"), .embedInCode("swizzle.frag"), .embedInCode("deep_gray.frag"), .embedInCode("overlay.frag"), .embedInCode("bayer.frag"),
             ],
             swiftSettings: swift5),
-        .target(name: "Lifecycle", dependencies: ["CLinux"], swiftSettings: swift5),
+        // How library messages name a run's settings; the command line installs its options' names.
+        .target(name: "Messages", swiftSettings: swift5),
+        .target(name: "Lifecycle", dependencies: ["CLinux", "Messages"], swiftSettings: swift5),
         // zxing-cpp has only a C++ API: one C++ file with extern "C" functions over an opaque handle.
         .target(name: "CZXing", linkerSettings: [.linkedLibrary("ZXing")]),
         // zxing-cpp's process, installed beside the kamera binary (or in PREFIX/lib/kamera); without it Kamera starts itself as the helper.
@@ -52,33 +54,33 @@ let package = Package(
         // `kameraVersion`, stamped at build time from VERSION and the git commit.
         .target(name: "BuildInfo", swiftSettings: swift5, plugins: ["VersionStamp"]),
         .plugin(name: "VersionStamp", capability: .buildTool()),
-        .target(name: "DRM", dependencies: ["CDRM", "CLinux", "Lifecycle"], swiftSettings: swift5),
-        .target(name: "Pixels", dependencies: ["Lifecycle"], swiftSettings: swift5),
-        .target(name: "Capture", dependencies: ["Pixels", "CPNG", "CV4L2", "CJPEG", "DRM", "Lifecycle", "CALSA", "CFFmpeg"], swiftSettings: swift5),
+        .target(name: "DRM", dependencies: ["Messages", "CDRM", "CLinux", "Lifecycle"], swiftSettings: swift5),
+        .target(name: "Pixels", dependencies: ["Messages", "Lifecycle"], swiftSettings: swift5),
+        .target(name: "Capture", dependencies: ["Messages", "Pixels", "CPNG", "CV4L2", "CJPEG", "DRM", "Lifecycle", "CALSA", "CFFmpeg"], swiftSettings: swift5),
         .target(
             name: "GPU",
-            dependencies: ["CEGL", "CGLES", "CGBM", "CDRM", "DRM", "Pixels", "Lifecycle", "Shaders", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Messages", "CEGL", "CGLES", "CGBM", "CDRM", "DRM", "Pixels", "Lifecycle", "Shaders", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         // Each filter's shader lives beside it in Sources/Filters/Shaders, embedded whole: a new one needs no line here.
-        .target(name: "Filters", dependencies: ["Pixels", "GPU", "CGLES", "Shaders"], resources: [.embedInCode("Shaders")], swiftSettings: swift5),
-        .target(name: "Render", dependencies: ["Lifecycle", "Pixels", "GPU", "Filters", "CGLES", "CDeflate", "CLinux", "Shaders"], swiftSettings: swift5),
-        .target(name: "Output", dependencies: ["Pixels", "Capture", "GPU", "Render", "DRM", "Lifecycle", "CLinux", "CPNG", "CDeflate", "CFFmpeg", "CEXIF", "CJPEG"], swiftSettings: swift5),
+        .target(name: "Filters", dependencies: ["Messages", "Pixels", "GPU", "CGLES", "Shaders"], resources: [.embedInCode("Shaders")], swiftSettings: swift5),
+        .target(name: "Render", dependencies: ["Messages", "Lifecycle", "Pixels", "GPU", "Filters", "CGLES", "CDeflate", "CLinux", "Shaders"], swiftSettings: swift5),
+        .target(name: "Output", dependencies: ["Messages", "Pixels", "Capture", "GPU", "Render", "DRM", "Lifecycle", "CLinux", "CPNG", "CDeflate", "CFFmpeg", "CEXIF", "CJPEG"], swiftSettings: swift5),
         // Analysers beside the frame loop and what they share (the registry's protocol, typed results, the overlay); no OpenCV or zxing-cpp.
-        .target(name: "Analysis", dependencies: ["Lifecycle", "Pixels", "GPU", "Render", "Output"], swiftSettings: swift5),
+        .target(name: "Analysis", dependencies: ["Messages", "Lifecycle", "Pixels", "GPU", "Render", "Output"], swiftSettings: swift5),
         // Faces (OpenCV) and codes (zxing-cpp): the only module that links them.
-        .target(name: "Detection", dependencies: ["Lifecycle", "Pixels", "Render", "Output", "Analysis", "CZXing", "COpenCVFaces"], swiftSettings: swift5),
+        .target(name: "Detection", dependencies: ["Messages", "Lifecycle", "Pixels", "Render", "Output", "Analysis", "CZXing", "COpenCVFaces"], swiftSettings: swift5),
         // Every analyser a run can name.
         .target(name: "Analyzers", dependencies: ["Pixels", "Analysis", "Detection"], swiftSettings: swift5),
         .target(
             name: "Pipeline",
-            dependencies: ["Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Analysis", "CLinux", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Messages", "Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Analysis", "CLinux", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         // The library product's one import: every layer re-exported, for programs built on Kamera.
         .target(name: "KameraKit", dependencies: ["Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Analysis", "Detection", "Analyzers", "Pipeline"], swiftSettings: swift5),
-        .target(name: "ShaderHarness", dependencies: ["Pipeline", "Render", "Filters", "GPU", "Capture", "Output", "Lifecycle", "CGLES", "Shaders"], swiftSettings: swift5),
+        .target(name: "ShaderHarness", dependencies: ["Messages", "Pipeline", "Render", "Filters", "GPU", "Capture", "Output", "Lifecycle", "CGLES", "Shaders"], swiftSettings: swift5),
         .target(
             name: "CommandLineSupport",
-            dependencies: ["BuildInfo", "Lifecycle", "Pixels", "Capture", "Output", "Pipeline", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Messages", "BuildInfo", "Lifecycle", "Pixels", "Capture", "Output", "Pipeline", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .executableTarget(
             name: "kamera",

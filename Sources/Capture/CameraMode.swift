@@ -1,4 +1,5 @@
 import Foundation
+import Messages
 import Pixels
 
 /// A chosen capture mode.
@@ -111,7 +112,7 @@ public struct CameraMode: Equatable, Sendable {
             let rate = best.1.rates.first ?? 0
             var mode = make(best.0, best.1, rate)
             if rate <= 30 {
-                mode.note = "--fps max: \(path) offers nothing faster than \(formatRate(rate)) fps; running at \(formatRate(rate)) fps, \(best.1.width)x\(best.1.height) \(best.0.fourcc)"
+                mode.note = "\(Setting.fps) max: \(path) offers nothing faster than \(formatRate(rate)) fps; running at \(formatRate(rate)) fps, \(best.1.width)x\(best.1.height) \(best.0.fourcc)"
             }
             return mode
         case .fps(let fps):

@@ -3,6 +3,7 @@ import DRM
 import Foundation
 import Glibc
 import Lifecycle
+import Messages
 import Pixels
 
 /// Frames from a V4L2 camera through mmap streaming: the counterpart of
@@ -112,7 +113,7 @@ public final class CameraSource: FrameSource {
             mode = try CameraMode.choose(request, from: device.formats(libv4l: true), current: size, path: path)
         }
         if let problem = mode.repacked?.sizeProblem(width: mode.width, height: mode.height) {
-            throw CaptureError("\(path): \(problem); choose another size with --input-size (`kamera devices --formats` lists them)")
+            throw CaptureError("\(path): \(problem); choose another size with \(Setting.inputSize) (`\(Setting.cameraFormats)` lists them)")
         }
         var format = v4l2_format()
         format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
@@ -154,7 +155,7 @@ public final class CameraSource: FrameSource {
             (decoder, decoderNote) = (chosen, note)
             decodedBy = Self.decodedBy(chosen, mode)
         } else if request.decoder != .auto {
-            decoderNote = "--decoder: \(path) streams \(mode.fourcc), which is not compressed; no decoder is used"
+            decoderNote = "\(Setting.decoder): \(path) streams \(mode.fourcc), which is not compressed; no decoder is used"
         }
         let yuv709 = pix.ycbcr_enc == UInt32(V4L2_YCBCR_ENC_709.rawValue)
             || (pix.ycbcr_enc == UInt32(V4L2_YCBCR_ENC_DEFAULT.rawValue) && pix.colorspace == V4L2_COLORSPACE_REC709.rawValue)

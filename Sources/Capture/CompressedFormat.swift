@@ -1,3 +1,4 @@
+import Messages
 import Pixels
 
 /// The compressed formats cameras stream, and the layout Kamera decodes each
@@ -63,17 +64,17 @@ public enum CompressedFormat: String, CaseIterable, Sendable {
             device = found
         case .v4l2(let path):
             guard !v4l2Codes.isEmpty else {
-                throw CaptureError("--decoder \(path ?? "v4l2"): Kamera takes V4L2 decoders for \(Self.allCases.filter { !$0.v4l2Codes.isEmpty }.map(\.rawValue).joined(separator: ", ")), not \(rawValue); use --decoder cpu or auto")
+                throw CaptureError("\(Setting.decoder) \(path ?? "v4l2"): Kamera takes V4L2 decoders for \(Self.allCases.filter { !$0.v4l2Codes.isEmpty }.map(\.rawValue).joined(separator: ", ")), not \(rawValue); use \(Setting.decoder) cpu or auto")
             }
             if let path {
                 guard let at = V4L2DecoderDevice.at(path, decoding: self) else {
                     let found = V4L2DecoderDevice.find(decoding: self).map { "; \($0) does" } ?? "; this machine has none that does"
-                    throw CaptureError("--decoder \(path) is not a V4L2 decoder of \(v4l2Codes[0])\(found)")
+                    throw CaptureError("\(Setting.decoder) \(path) is not a V4L2 decoder of \(v4l2Codes[0])\(found)")
                 }
                 device = at
             } else {
                 guard let found = V4L2DecoderDevice.find(decoding: self) else {
-                    throw CaptureError("--decoder v4l2: no /dev/videoN decodes \(v4l2Codes[0])\(decodesOnCPU ? "; use --decoder cpu or auto" : "")")
+                    throw CaptureError("\(Setting.decoder) v4l2: no /dev/videoN decodes \(v4l2Codes[0])\(decodesOnCPU ? "; use \(Setting.decoder) cpu or auto" : "")")
                 }
                 device = found
             }
@@ -92,7 +93,7 @@ extension CompressedFormat {
         switch self {
         case .mjpeg: try JPEGDecoder()
         case .h264, .hevc: try VideoStreamDecoder(self, width: width, height: height)
-        case .fwht: throw CaptureError("fwht frames need a V4L2 decoder (vicodec) and Kamera decodes them on no other; --decoder auto finds one")
+        case .fwht: throw CaptureError("fwht frames need a V4L2 decoder (vicodec) and Kamera decodes them on no other; \(Setting.decoder) auto finds one")
         }
     }
 }

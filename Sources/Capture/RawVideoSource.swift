@@ -1,3 +1,4 @@
+import Messages
 import Pixels
 /// Headerless frames of one format and size, back to back (`.yuv`, `.rgb`, ...).
 /// A format Kamera repacks (`RepackedFormat`) is read whole and repacked into
@@ -22,7 +23,7 @@ public final class RawVideoSource: FrameSource {
         self.rate = rate
         try FrameLimits.check(width: width, height: height, "\(path): the frame size")
         if case .repacked(let wire) = format, let problem = wire.sizeProblem(width: width, height: height) {
-            throw CaptureError("\(path): \(problem); check --input-size")
+            throw CaptureError("\(path): \(problem); check \(Setting.inputSize)")
         }
         reader = try FileReader(path: path)
         let frameSize = format.frameSize(width: width, height: height)
@@ -31,10 +32,10 @@ public final class RawVideoSource: FrameSource {
             throw CaptureError("\(path): raw frames must come from a regular file (its size tells the frame count); for a pipe use .y4m")
         }
         guard size >= frameSize else {
-            throw CaptureError("\(path): \(size) bytes is less than one \(width)x\(height) \(format.name) frame (\(frameSize) bytes); check --format and --input-size")
+            throw CaptureError("\(path): \(size) bytes is less than one \(width)x\(height) \(format.name) frame (\(frameSize) bytes); check \(Setting.format) and \(Setting.inputSize)")
         }
         guard size % frameSize == 0 else {
-            throw CaptureError("\(path): \(size) bytes is not a whole number of \(width)x\(height) \(format.name) frames (\(frameSize) bytes each); check --format and --input-size")
+            throw CaptureError("\(path): \(size) bytes is not a whole number of \(width)x\(height) \(format.name) frames (\(frameSize) bytes each); check \(Setting.format) and \(Setting.inputSize)")
         }
         frameCount = size / frameSize
         if case .repacked(let wire) = format {

@@ -1,4 +1,5 @@
 import Glibc
+import Messages
 
 /// The black level of a raw camera whose user gave none: the pedestal its
 /// sensor adds to every sample, from the sensor's datasheet, found by the
@@ -40,7 +41,7 @@ public struct SensorBlackLevel: Equatable, Sendable {
     /// no media controller).
     public static func of(camera path: String, bits: [Int], in found: (graph: MediaGraph, device: dev_t)?) -> [SensorBlackLevel] {
         func none(_ why: String) -> [SensorBlackLevel] {
-            bits.map { SensorBlackLevel(level: 0, bits: $0, source: why + "; --black-level N sets one") }
+            bits.map { SensorBlackLevel(level: 0, bits: $0, source: why + "; \(Setting.blackLevel) N sets one") }
         }
         guard let (graph, device) = found else { return none("\(path) has no media controller graph to name its sensor") }
         let sensors = graph.sensors(feeding: device) ?? []

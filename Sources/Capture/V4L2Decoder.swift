@@ -1,6 +1,7 @@
 import CV4L2
 import Glibc
 import Lifecycle
+import Messages
 import Pixels
 
 /// A camera's compressed frames decoded by a V4L2 memory-to-memory decoder
@@ -175,7 +176,7 @@ public final class V4L2Decoder: FrameDecoder {
         let code = device.multiPlanar ? f.fmt.pix_mp.pixelformat : f.fmt.pix.pixelformat
         let (w, h) = device.multiPlanar ? (Int(f.fmt.pix_mp.width), Int(f.fmt.pix_mp.height)) : (Int(f.fmt.pix.width), Int(f.fmt.pix.height))
         guard code == nv12 || code == twoPlanes else {
-            throw CaptureError("\(device) gives \(FourCC.text(code)) pictures, not the NV12 Kamera takes\(format.decodesOnCPU ? "; use --decoder cpu" : "")")
+            throw CaptureError("\(device) gives \(FourCC.text(code)) pictures, not the NV12 Kamera takes\(format.decodesOnCPU ? "; use \(Setting.decoder) cpu" : "")")
         }
         // Decoders round the coded size up (1920x1088 for 1080p); the picture is its top-left corner.
         guard w >= width, h >= height, w <= FrameLimits.maxSide, h <= FrameLimits.maxSide else {

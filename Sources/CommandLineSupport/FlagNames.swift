@@ -1,22 +1,27 @@
-/// The library says what went wrong in its own terms; the command line says
-/// which option it was. The phrases the library starts its messages with,
-/// and the option each one means.
-enum FlagNames {
-    static let prefixes: [(library: String, flag: String)] = [
-        ("dma-buf import required, but ", "--upload dmabuf: "),
-        ("golden image ", "--expect "),
-        ("uniform ", "--uniform "),
-        ("the EGL platform ", "--gpu "),
-        ("control assignment ", "--set "),
-        ("connector ", "--connector "),
-        ("display mode ", "--mode "),
+import Messages
+
+/// The library says what went wrong in its own terms, naming settings
+/// (`Setting`); the command line says which option each setting is. Installed
+/// as `Setting.names` before any command runs.
+public enum FlagNames {
+    /// Each setting's option, by the setting's key.
+    static let options: [String: String] = [
+        "output": "-o", "input": "--input", "camera": "--camera", "format": "--format", "input-size": "--input-size", "fps": "--fps",
+        "size": "--size", "decoder": "--decoder", "yuv-conversion": "--yuv-conversion", "upload": "--upload", "black-level": "--black-level",
+        "warmup": "--warmup", "stream": "--stream", "quality": "--quality", "codec": "--codec", "crf": "--crf", "bitrate": "--bitrate",
+        "gop": "--gop", "faststart": "--faststart", "audio": "--audio", "audio-rate": "--audio-rate", "audio-channels": "--audio-channels",
+        "audio-codec": "--audio-codec", "detect": "--detect", "overlay": "--overlay", "once": "--once", "uniform": "--uniform",
+        "channel": "--channel", "buffer": "--buffer", "gles": "--gles", "gpu": "--gpu", "frame-timeout": "--frame-timeout",
+        "expect": "--expect", "card": "--card", "connector": "--connector", "mode": "--mode", "legacy": "--legacy", "set": "--set",
+        "camera-formats": "kamera devices --formats", "sound-devices": "kamera devices --audio",
     ]
 
-    /// `message` with a library phrase at its start replaced by the option's name.
-    static func mapped(_ message: String) -> String {
-        for (library, flag) in prefixes where message.hasPrefix(library) {
-            return flag + message.dropFirst(library.count)
-        }
-        return message
-    }
+    /// The option that sets `setting`; its own words for a setting no option sets.
+    public static func option(for setting: Setting) -> String { options[setting.key] ?? setting.words }
+
+    /// The settings no option names (none, as the tests check).
+    public static var unnamed: [Setting] { Setting.all.filter { options[$0.key] == nil } }
+
+    /// From now on, messages name options.
+    public static func install() { Setting.names = option(for:) }
 }

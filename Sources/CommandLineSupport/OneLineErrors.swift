@@ -12,6 +12,7 @@ extension ParsableCommand {
     /// joined before `run()` returns.
     public static func runWithOneLineErrors(helpHint: () -> String) -> Never {
         StopSignal.install()
+        FlagNames.install()
         var status: Int32 = 0
         do {
             var command = try parseAsRoot(ConfigFile.expand(Array(CommandLine.arguments.dropFirst()), root: self))
@@ -40,8 +41,8 @@ extension ParsableCommand {
     }
 }
 
-/// `kamera: error: MESSAGE` on stderr, on one line whatever bytes it holds,
-/// the library's terms mapped to the options that mean them (`FlagNames`).
+/// `kamera: error: MESSAGE` on stderr, on one line whatever bytes it holds
+/// (the settings it names said as options: `FlagNames`).
 public func reportError(_ error: Any) {
-    FileHandle.standardError.write(Data("kamera: error: \(TerminalText.oneLine(FlagNames.mapped(String(describing: error))))\n".utf8))
+    FileHandle.standardError.write(Data("kamera: error: \(TerminalText.oneLine(String(describing: error)))\n".utf8))
 }

@@ -1,5 +1,6 @@
 import CDRM
 import Glibc
+import Messages
 
 /// Mode setting with atomic commits: one commit that sets the mode, the
 /// connector's CRTC and the primary plane, then non-blocking commits of the
@@ -21,7 +22,7 @@ public final class AtomicModeSetter: ModeSetter {
 
     public init(card: DisplayCard, choice: DisplayChoice) throws {
         guard let plane = choice.primaryPlane else {
-            throw DRMError("\(card.path): no primary plane for the CRTC of \(choice.connector.name); use --legacy")
+            throw DRMError("\(card.path): no primary plane for the CRTC of \(choice.connector.name); use \(Setting.legacy)")
         }
         guard let request = drmModeAtomicAlloc() else { throw DRMError("\(card.path): out of memory for an atomic commit") }
         flipRequest = request
@@ -85,7 +86,7 @@ public final class AtomicModeSetter: ModeSetter {
         }
         let flags = UInt32(DRM_MODE_ATOMIC_NONBLOCK) | UInt32(DRM_MODE_PAGE_FLIP_EVENT)
         guard drmModeAtomicCommit(card.node.fd, flipRequest, flags, userData) == 0 else {
-            throw DRMError("\(card.path): page flip failed (atomic commit): \(DRMError.reason(errno)); try --legacy")
+            throw DRMError("\(card.path): page flip failed (atomic commit): \(DRMError.reason(errno)); try \(Setting.legacy)")
         }
     }
 
@@ -94,7 +95,7 @@ public final class AtomicModeSetter: ModeSetter {
         defer { drmModeAtomicFree(request) }
         fill(request)
         guard drmModeAtomicCommit(card.node.fd, request, flags, nil) == 0 else {
-            throw DRMError("\(card.path): cannot \(what) (atomic commit): \(DRMError.reason(errno)); try --legacy")
+            throw DRMError("\(card.path): cannot \(what) (atomic commit): \(DRMError.reason(errno)); try \(Setting.legacy)")
         }
     }
 }

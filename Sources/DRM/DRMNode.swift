@@ -1,5 +1,6 @@
 import CDRM
 import Glibc
+import Messages
 
 /// An open DRM device node (`/dev/dri/cardN`), kept open while buffers,
 /// framebuffers or a mode set on it live. GEM handles belong to one open
@@ -46,7 +47,7 @@ public final class DRMNode {
         switch error {
         case ENOENT:
             let cards = cards()
-            return DRMError("\(path): no such device; \(cards.isEmpty ? "this machine has no DRM display device (/dev/dri/cardN): load the display driver, or render to PNG with -o FILE" : "the cards here are \(cards.joined(separator: ", "))")")
+            return DRMError("\(path): no such device; \(cards.isEmpty ? "this machine has no DRM display device (/dev/dri/cardN): load the display driver, or render to PNG with \(Setting.output) FILE" : "the cards here are \(cards.joined(separator: ", "))")")
         case EACCES, EPERM:
             var info = stat()
             var group = "video"

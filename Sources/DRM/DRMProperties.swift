@@ -1,4 +1,5 @@
 import CDRM
+import Messages
 
 /// The KMS properties of one object (connector, CRTC, plane) by name: their
 /// ids, which atomic commits set, and their current values.
@@ -20,7 +21,7 @@ struct DRMProperties {
 
     /// The id of property `name`; throws naming the object when it is missing.
     func id(_ name: String, of object: String) throws -> UInt32 {
-        guard let property = byName[name] else { throw DRMError("\(object) has no '\(name)' property; use --legacy") }
+        guard let property = byName[name] else { throw DRMError("\(object) has no '\(name)' property; use \(Setting.legacy)") }
         return property.id
     }
 }

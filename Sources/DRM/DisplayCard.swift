@@ -1,5 +1,6 @@
 import CDRM
 import Glibc
+import Messages
 
 /// A DRM card's display side: its connectors, CRTCs and planes, read once.
 public final class DisplayCard {
@@ -21,7 +22,7 @@ public final class DisplayCard {
         drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_WRITEBACK_CONNECTORS), 1)
         atomic = !legacy && drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_ATOMIC), 1) == 0
         guard let resources = drmModeGetResources(fd) else {
-            throw DRMError("\(path) (\(node.driverName)) has no display outputs (a render-only GPU); choose another card with --card (see `kamera displays`)")
+            throw DRMError("\(path) (\(node.driverName)) has no display outputs (a render-only GPU); choose another card with \(Setting.card) (see `kamera displays`)")
         }
         defer { drmModeFreeResources(resources) }
         let r = resources.pointee
@@ -49,7 +50,7 @@ public final class DisplayCard {
     public static func firstConnected(legacy: Bool = false) throws -> DisplayCard {
         let paths = DRMNode.cards()
         guard !paths.isEmpty else {
-            throw DRMError("no DRM display device (/dev/dri/cardN) on this machine; load the display driver, or render to PNG with -o FILE")
+            throw DRMError("no DRM display device (/dev/dri/cardN) on this machine; load the display driver, or render to PNG with \(Setting.output) FILE")
         }
         var firstError: Error?
         for path in paths {
@@ -61,7 +62,7 @@ public final class DisplayCard {
             }
         }
         if let firstError { throw firstError }
-        throw DRMError("no display is connected to \(paths.joined(separator: ", ")); plug one in, or choose a card with --card")
+        throw DRMError("no display is connected to \(paths.joined(separator: ", ")); plug one in, or choose a card with \(Setting.card)")
     }
 
     /// The connector, mode and CRTC to use: `connector` by name or id (nil:
@@ -72,13 +73,13 @@ public final class DisplayCard {
         let connector: DisplayConnector
         if let name {
             guard let found = outputs.first(where: { $0.name.lowercased() == name.lowercased() || String($0.id) == name }) else {
-                throw DRMError("connector \(name): \(path) has no such connector; it has \(list)")
+                throw DRMError("\(Setting.connector) \(name): \(path) has no such connector; it has \(list)")
             }
-            guard found.connected else { throw DRMError("connector \(name): nothing is connected to it; connected ones: \(connectedList)") }
+            guard found.connected else { throw DRMError("\(Setting.connector) \(name): nothing is connected to it; connected ones: \(connectedList)") }
             connector = found
         } else {
             guard let found = outputs.first(where: \.connected) else {
-                throw DRMError("\(path) has no connected connector (\(list.isEmpty ? "none at all" : list)); plug a display in, or choose another card with --card")
+                throw DRMError("\(path) has no connected connector (\(list.isEmpty ? "none at all" : list)); plug a display in, or choose another card with \(Setting.card)")
             }
             connector = found
         }
@@ -86,10 +87,10 @@ public final class DisplayCard {
         let mode: DisplayMode
         if let wanted {
             guard let request = DisplayChoice.parseMode(wanted) else {
-                throw DRMError("display mode \(wanted) is not a mode; use WxH or WxH@Hz, e.g. \(offered.first ?? "1920x1080@60")")
+                throw DRMError("\(Setting.mode) \(wanted) is not a mode; use WxH or WxH@Hz, e.g. \(offered.first ?? "1920x1080@60")")
             }
             guard let found = connector.modes.first(where: { $0.matches(width: request.width, height: request.height, refresh: request.refresh) }) else {
-                throw DRMError("display mode \(wanted): \(connector.name) does not offer it; it offers \(Self.summarize(offered))")
+                throw DRMError("\(Setting.mode) \(wanted): \(connector.name) does not offer it; it offers \(Self.summarize(offered))")
             }
             mode = found
         } else {

@@ -1,5 +1,6 @@
 import Analysis
 import Foundation
+import Messages
 import Output
 import Pixels
 import Render
@@ -35,7 +36,7 @@ public final class ObjectDetector: ObjectFinder {
         faces = request.faces ? try FaceDetector(model: request.faceModel) : nil
         codes = request.codeFormats.isEmpty ? nil : try CodeReader(formats: request.codeFormats, threads: codeThreads)
         codes?.onLostPicture = { [weak self] why in
-            self?.onNote?("--detect codes: \(why); its codes are skipped, and the next picture is read by a new zxing-cpp")
+            self?.onNote?("\(Setting.detect) codes: \(why); its codes are skipped, and the next picture is read by a new zxing-cpp")
         }
     }
 
@@ -78,7 +79,7 @@ public struct DetectionRequest: Equatable, Sendable {
             } else if word.hasPrefix("faces=") || word.hasPrefix("face=") {
                 let model = Self.value(of: word)
                 guard let m = FaceModel(rawValue: model) else {
-                    throw AnalysisError("--detect faces=\(excerpt(model)): no such face model; models: \(FaceModel.names)")
+                    throw AnalysisError("\(Setting.detect) faces=\(excerpt(model)): no such face model; models: \(FaceModel.names)")
                 }
                 faces = true
                 faceModel = m
@@ -94,15 +95,15 @@ public struct DetectionRequest: Equatable, Sendable {
             } else if inCodes, let f = CodeFormat(rawValue: word) {
                 named.append(f)
             } else if word.isEmpty {
-                throw AnalysisError("--detect has an empty item (two commas, or one at an end); use \(Self.kinds)")
+                throw AnalysisError("\(Setting.detect) has an empty item (two commas, or one at an end); use \(Self.kinds)")
             } else if inCodes {
                 throw Self.unknownFormat(word)
             } else {
-                throw AnalysisError("--detect \(excerpt(word)) is not something Kamera detects; use \(Self.kinds)")
+                throw AnalysisError("\(Setting.detect) \(excerpt(word)) is not something Kamera detects; use \(Self.kinds)")
             }
         }
         codeFormats = CodeFormat.allCases.filter(named.contains)
-        if codeFormats.isEmpty && !faces { throw AnalysisError("--detect is empty; use \(Self.kinds)") }
+        if codeFormats.isEmpty && !faces { throw AnalysisError("\(Setting.detect) is empty; use \(Self.kinds)") }
     }
 
     /// What follows the `=` of `kind=value`.
@@ -111,7 +112,7 @@ public struct DetectionRequest: Equatable, Sendable {
     }
 
     private static func unknownFormat(_ name: String) -> AnalysisError {
-        AnalysisError("--detect codes=\(excerpt(name)): no such code format; formats: \(CodeFormat.names)")
+        AnalysisError("\(Setting.detect) codes=\(excerpt(name)): no such code format; formats: \(CodeFormat.names)")
     }
 
     public var isEmpty: Bool { codeFormats.isEmpty && !faces }

@@ -1,4 +1,5 @@
 import Foundation
+import Messages
 import Pixels
 
 /// An ordered list of filters, as the user gave them (`--filter sepia --filter blur=2`).
@@ -72,7 +73,7 @@ public struct FilterChain: Equatable {
         // `=@FILE` names a file (matrix=@colors.json); any other '@' starts a region.
         if let at = text.lastIndex(of: "@"), at > text.startIndex, text[text.index(before: at)] != "=" {
             let filter = excerpt(String(text[..<at]))
-            throw FilterError("\(excerpt(text)): '@\(excerpt(String(text[text.index(after: at)...])))' is not a region; use \(filter)@faces (the faces --detect faces finds), \(filter)@faces~8 (a soft edge) or \(filter)@x,y,w,h (pixels or percent)")
+            throw FilterError("\(excerpt(text)): '@\(excerpt(String(text[text.index(after: at)...])))' is not a region; use \(filter)@faces (the faces \(Setting.detect) faces finds), \(filter)@faces~8 (a soft edge) or \(filter)@x,y,w,h (pixels or percent)")
         }
         let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         let name = parts[0].lowercased()

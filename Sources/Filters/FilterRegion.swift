@@ -1,3 +1,4 @@
+import Messages
 import Pixels
 
 /// Where a region-limited filter applies: a rectangle (`@x,y,w,h~F`), each
@@ -51,7 +52,7 @@ public struct FilterRegion: Equatable, Sendable {
         let parts = text.split(separator: "~", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         if parts[0].lowercased().hasPrefix("faces") {
             guard parts[0].lowercased() == "faces" else {
-                throw FilterError("\(filter)@\(excerpt(text)): not a region; use \(filter)@faces for the faces --detect faces finds, or \(filter)@faces~8 for a soft edge")
+                throw FilterError("\(filter)@\(excerpt(text)): not a region; use \(filter)@faces for the faces \(Setting.detect) faces finds, or \(filter)@faces~8 for a soft edge")
             }
             self = .faces(feather: try Self.feather(parts, text: text, filter: filter))
             return

@@ -1,4 +1,5 @@
 import Foundation
+import Messages
 /// A `-D NAME[=VALUE]` definition.
 public struct ShaderDefine: Equatable, Sendable {
     public var name: String
@@ -84,7 +85,7 @@ public struct PreparedShader: Equatable, Sendable {
         var version = body.version ?? (convention == .shadertoy && glesMajor >= 3 ? 300 : 100)
         if version == 300 && glesMajor < 3 {
             guard body.version == nil else {
-                throw FilterError("\(body.files.first ?? "shader"): #version 300 es needs OpenGL ES 3, and this context is OpenGL ES \(glesMajor) (drop --gles 2, or write the shader in GLSL ES 1.00)")
+                throw FilterError("\(body.files.first ?? "shader"): #version 300 es needs OpenGL ES 3, and this context is OpenGL ES \(glesMajor) (drop \(Setting.gles) 2, or write the shader in GLSL ES 1.00)")
             }
             version = 100
         }

@@ -1,5 +1,6 @@
 import CGLES
 import GPU
+import Messages
 import Shaders
 
 /// A user's fragment shader compiled in its convention, drawn on a quad with
@@ -45,10 +46,10 @@ public final class ShaderPass {
         user = try values.map { value in
             guard let u = locations[value.name] else {
                 let names = uniforms.map(\.name).joined(separator: ", ")
-                throw FilterError("uniform \(value.name)=\(value.text): \(shader.name) has no active uniform \(value.name) (active: \(names.isEmpty ? "none" : names); the compiler drops uniforms the shader never reads)")
+                throw FilterError("\(Setting.uniform) \(value.name)=\(value.text): \(shader.name) has no active uniform \(value.name) (active: \(names.isEmpty ? "none" : names); the compiler drops uniforms the shader never reads)")
             }
             guard u.size == 1 else {
-                throw FilterError("uniform \(value.name): \(value.name) is an array (\(u.typeName)[\(u.size)]); arrays cannot be set from the command line")
+                throw FilterError("\(Setting.uniform) \(value.name): \(value.name) is an array (\(u.typeName)[\(u.size)]); arrays cannot be set from the command line")
             }
             let count: Int
             switch Int32(u.type) {
@@ -56,15 +57,15 @@ public final class ShaderPass {
             case GL_FLOAT_VEC2, GL_INT_VEC2, GL_BOOL_VEC2: count = 2
             case GL_FLOAT_VEC3, GL_INT_VEC3, GL_BOOL_VEC3: count = 3
             case GL_FLOAT_VEC4, GL_INT_VEC4, GL_BOOL_VEC4: count = 4
-            default: throw FilterError("uniform \(value.name): a \(u.typeName) cannot be set from the command line; float, vec2-4, int, ivec2-4 and bool can")
+            default: throw FilterError("\(Setting.uniform) \(value.name): a \(u.typeName) cannot be set from the command line; float, vec2-4, int, ivec2-4 and bool can")
             }
             guard value.numbers.count == count else {
                 let example = (0..<count).map { ["1", "0.5", "0", "1"][$0] }.joined(separator: ",")
-                throw FilterError("uniform \(value.name)=\(value.text): \(value.name) is a \(u.typeName); give \(count) value\(count == 1 ? "" : "s"), e.g. \(value.name)=\(example)")
+                throw FilterError("\(Setting.uniform) \(value.name)=\(value.text): \(value.name) is a \(u.typeName); give \(count) value\(count == 1 ? "" : "s"), e.g. \(value.name)=\(example)")
             }
             if [GL_INT, GL_INT_VEC2, GL_INT_VEC3, GL_INT_VEC4].contains(Int32(u.type)),
                value.numbers.contains(where: { $0 != $0.rounded() || abs($0) > 2_147_483_647 }) {
-                throw FilterError("uniform \(value.name)=\(value.text): \(value.name) is a \(u.typeName); give whole numbers from -2147483647 to 2147483647")
+                throw FilterError("\(Setting.uniform) \(value.name)=\(value.text): \(value.name) is a \(u.typeName); give whole numbers from -2147483647 to 2147483647")
             }
             return (u, value.numbers)
         }
@@ -134,12 +135,12 @@ public final class ShaderPass {
 
     /// Where an active uniform's value comes from, for `--list-uniforms`.
     public func valueSource(of name: String) -> String {
-        if user.contains(where: { $0.0.name == name }) { return "--uniform" }
+        if user.contains(where: { $0.0.name == name }) { return "\(Setting.uniform)" }
         switch name {
         case "iTime", "u_time": return "seconds: frame / fps in exports, the clock when live"
         case "iTimeDelta", "u_delta": return "seconds since the previous frame"
         case "iFrame", "u_frame": return "frame number"
-        case "iFrameRate": return "frames per second (--fps)"
+        case "iFrameRate": return "frames per second (\(Setting.fps))"
         case "iResolution", "u_resolution": return "output size in pixels"
         case "iMouse", "u_mouse": return "always 0 (no pointer on a console)"
         case "iDate", "u_date": return "year, month 0-11, day, seconds (2000-01-01 plus the time in exports)"
@@ -150,11 +151,11 @@ public final class ShaderPass {
         }
         for prefix in ["iChannel", "u_tex"] where name.hasPrefix(prefix) {
             let rest = name.dropFirst(prefix.count)
-            if let i = Int(rest) { return "channel \(i) (--channel \(i)=...)" }
+            if let i = Int(rest) { return "channel \(i) (\(Setting.channel) \(i)=...)" }
             if rest.hasSuffix("Resolution"), let i = Int(rest.dropLast(10)) { return "channel \(i)'s size in pixels" }
         }
         if name.hasPrefix("u_buffer") || name.hasPrefix("u_doubleBuffer") { return "the buffer pass compiled with \(name.hasPrefix("u_buffer") ? "BUFFER_" : "DOUBLE_BUFFER_")\(name.filter(\.isNumber)) defined" }
-        return "not set: 0 (give it with --uniform \(name)=...)"
+        return "not set: 0 (give it with \(Setting.uniform) \(name)=...)"
     }
 
     private static func activeUniforms(_ program: GLuint) -> [ActiveUniform] {

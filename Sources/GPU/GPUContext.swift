@@ -5,6 +5,7 @@ import CGLES
 import DRM
 import Glibc
 import Logging
+import Messages
 
 /// An EGL display and OpenGL ES context with no window: rendering goes to
 /// framebuffer objects. The context is current on the thread that created it
@@ -98,7 +99,7 @@ public final class GPUContext {
             }
         }
         guard let (display, platformName) = opened else {
-            throw GPUError("the EGL platform \(platform): no EGL display: \(failures.joined(separator: "; "))")
+            throw GPUError("\(Setting.gpu) \(platform): no EGL display: \(failures.joined(separator: "; "))")
         }
         var major: EGLint = 0, minor: EGLint = 0
         guard eglInitialize(display, &major, &minor) != 0 else {

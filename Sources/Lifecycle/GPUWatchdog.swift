@@ -1,4 +1,5 @@
 import Glibc
+import Messages
 import Synchronization
 
 /// Keeps a stop from waiting on the GPU. The render thread marks the GPU work
@@ -84,7 +85,7 @@ public enum GPUWatchdog {
         }
         let line = afterStop
             ? "kamera: \(what) Ended by the signal without waiting for it\n"
-            : "kamera: error: \(what) (--frame-timeout \(time)); ended without it\n"
+            : "kamera: error: \(what) (\(Setting.frameTimeout) \(time)); ended without it\n"
         line.withCString { _ = write(STDERR_FILENO, $0, strlen($0)) }
         if afterStop { StopSignal.endProcessBySignal() }
         fflush(nil)

@@ -1,6 +1,7 @@
 import CLinux
 import Foundation
 import Lifecycle
+import Messages
 
 /// One output file being written, such that nobody ever sees it half-written
 /// and a run that dies leaves nothing behind:
@@ -45,7 +46,7 @@ public final class OutputFile {
         switch kind {
         case .standardOutput:
             guard isatty(STDOUT_FILENO) == 0 else {
-                throw OutputError("\(path): standard output is a terminal; send it to a program or a file (kamera ... -o - | display), or give a file name")
+                throw OutputError("\(path): standard output is a terminal; send it to a program or a file (kamera ... \(Setting.output) - | display), or give a file name")
             }
             fd = STDOUT_FILENO
             target = "-"

@@ -1,4 +1,5 @@
 import Foundation
+import Messages
 import Pixels
 
 /// What one `-o` names, told by its form as ffmpeg does (`SinkRegistry`):
@@ -22,7 +23,7 @@ public struct OutputRequest: Equatable, CustomStringConvertible {
 
     /// The forms `-o` takes, for messages.
     public static var forms: String {
-        SinkRegistry.kinds.map { $0.forms.help }.joined(separator: ", ") + ", or - (standard output: PNG images, or Y4M with --stream y4m)"
+        SinkRegistry.kinds.map { $0.forms.help }.joined(separator: ", ") + ", or - (standard output: PNG images, or Y4M with \(Setting.stream) y4m)"
     }
 
     public init(parsing text: String, stream: StreamFormat = .png) throws {
@@ -56,7 +57,7 @@ public struct OutputRequest: Equatable, CustomStringConvertible {
         } else {
             let video = ["avi", "h264", "264", "hevc", "ivf", "ts", "flv"].contains(ext)
             throw OutputError("\(excerpt(text)): Kamera does not write .\(excerpt(ext, limit: 10)) files; it writes \(Self.forms)"
-                + (video ? "; for other containers, pipe Y4M to an encoder: -o - --stream y4m | ffmpeg -i - \(excerpt(text))" : ""))
+                + (video ? "; for other containers, pipe Y4M to an encoder: \(Setting.output) - \(Setting.stream) y4m | ffmpeg -i - \(excerpt(text))" : ""))
         }
     }
 

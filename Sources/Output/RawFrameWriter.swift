@@ -1,4 +1,5 @@
 import Capture
+import Messages
 import Pixels
 
 /// Writes frames raw and tightly packed, back to back (the layout `--input FILE
@@ -28,7 +29,7 @@ public final class RawFrameWriter {
         guard let layout else { return nil }
         let bytes = layout.format.planeLayouts(width: layout.width, height: layout.height).reduce(0) { $0 + $1.bytesPerRow * $1.rows }
         return "\(path): \(frames) raw \(formatName) \(layout.width)x\(layout.height) frame(s), \(bytes) bytes each; "
-            + "read it back with --input \(path) --format \(formatName) --input-size \(layout.width)x\(layout.height)"
+            + "read it back with \(Setting.input) \(path) \(Setting.format) \(formatName) \(Setting.inputSize) \(layout.width)x\(layout.height)"
     }
 
     deinit { packed.deallocate() }

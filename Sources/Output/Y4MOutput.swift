@@ -1,4 +1,5 @@
 import Foundation
+import Messages
 import Pixels
 
 /// YUV4MPEG2 output: each rendered frame as planar Y'CbCr, 4:2:0 (`C420jpeg`)
@@ -52,7 +53,7 @@ public final class Y4MOutput {
 
     public func write(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, index: Int) throws {
         if let size, size != (width, height), !pattern.isSequence {
-            throw OutputError("\(pattern.pattern): the frames changed size from \(size.width)x\(size.height) to \(width)x\(height); a Y4M stream holds one size (fix it with --size)")
+            throw OutputError("\(pattern.pattern): the frames changed size from \(size.width)x\(size.height) to \(width)x\(height); a Y4M stream holds one size (fix it with \(Setting.size))")
         }
         // Only a file's first frame carries the header.
         let head = file == nil ? Array(header(width: width, height: height).utf8) : []

@@ -1,6 +1,7 @@
 import Capture
 import DRM
 import GPU
+import Messages
 import Pixels
 
 /// Decides where a camera's buffers live so the GPU can read them without a
@@ -39,7 +40,7 @@ final class CameraBufferPlan {
 
     private func choose(for mode: CameraMode) throws -> CameraMemory {
         func copy(_ why: String) throws -> CameraMemory {
-            if upload == .dmabuf { throw CaptureError("dma-buf import required, but \(why); copying the frames would work") }
+            if upload == .dmabuf { throw CaptureError("\(Setting.upload) dmabuf: \(why); copying the frames would work") }
             reason = "frames are copied: \(why)"
             return .mmap
         }
@@ -52,9 +53,9 @@ final class CameraBufferPlan {
         let fourcc = mode.fourcc.trimmingCharacters(in: .whitespaces)
         if mode.isCompressed { return try copy("\(fourcc) frames are compressed and decoded on the CPU") }
         if mode.isConverted(convertsOnGPU: convertsOnGPU) {
-            let why = mode.repacked?.mosaic != nil ? " (raw Bayer is demosaiced on the CPU here, as on a software renderer or with --yuv-conversion cpu; --yuv-conversion shader demosaics on the GPU)"
-                : mode.repacked?.readOnGPU?.isYUV == true ? " (YUV is converted on the CPU here, as on a software renderer or with --yuv-conversion cpu; --yuv-conversion shader converts \(fourcc) on the GPU as it is)"
-                : mode.repacked?.readOnGPU != nil ? " (other formats are repacked on the CPU where YUV is converted there, as on a software renderer or with --yuv-conversion cpu; --yuv-conversion shader reads \(fourcc) on the GPU as it is)"
+            let why = mode.repacked?.mosaic != nil ? " (raw Bayer is demosaiced on the CPU here, as on a software renderer or with \(Setting.yuvConversion) cpu; \(Setting.yuvConversion) shader demosaics on the GPU)"
+                : mode.repacked?.readOnGPU?.isYUV == true ? " (YUV is converted on the CPU here, as on a software renderer or with \(Setting.yuvConversion) cpu; \(Setting.yuvConversion) shader converts \(fourcc) on the GPU as it is)"
+                : mode.repacked?.readOnGPU != nil ? " (other formats are repacked on the CPU where YUV is converted there, as on a software renderer or with \(Setting.yuvConversion) cpu; \(Setting.yuvConversion) shader reads \(fourcc) on the GPU as it is)"
                 : ""
             return try copy("\(fourcc) frames are converted on the CPU into memory of Kamera's own\(why)")
         }
@@ -66,7 +67,7 @@ final class CameraBufferPlan {
         if upload == .auto && !convertsOnGPU && YUVToRGBA.formats.contains(format) {
             // An imported frame would have to be converted by the GPU's shader, which on
             // a software renderer is many times slower than the CPU's conversion of a copy.
-            return try copy("\(fourcc) frames are converted on the CPU here, from a copy (as on a software renderer or with --yuv-conversion cpu); --yuv-conversion shader or --upload dmabuf imports them for the GPU to read")
+            return try copy("\(fourcc) frames are converted on the CPU here, from a copy (as on a software renderer or with \(Setting.yuvConversion) cpu); \(Setting.yuvConversion) shader or \(Setting.upload) dmabuf imports them for the GPU to read")
         }
         if let node = allocatingNode() { return .drm(node) }
         if context.rendersInSoftware {

@@ -3,6 +3,7 @@ import Capture
 import Foundation
 import GPU
 import Lifecycle
+import Messages
 import Output
 import Pixels
 import Render
@@ -138,7 +139,7 @@ public final class FrameLoop {
             if StopSignal.isRequested { return }
             guard let frame = try session.nextFrame() else {
                 if StopSignal.isRequested { return }
-                throw PipelineError("\(session.source?.summary ?? "the input") ended during the warm-up frames; use a smaller --warmup")
+                throw PipelineError("\(session.source?.summary ?? "the input") ended during the warm-up frames; use a smaller \(Setting.warmup)")
             }
             taken += 1
             let start = first ?? frame.timestamp

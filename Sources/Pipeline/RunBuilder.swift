@@ -3,6 +3,7 @@ import Capture
 import Foundation
 import GPU
 import Logging
+import Messages
 import Output
 import Pixels
 import Render
@@ -23,7 +24,7 @@ public final class RunBuilder {
         sinks = try Self.makeSinks(description)
         expectation = try Self.makeExpectation(description)
         if description.settings.filters.followsFaces && !description.finds.contains(.faces) {
-            throw PipelineError("@faces filters the faces found in each frame; add --detect faces")
+            throw PipelineError("@faces filters the faces found in each frame; add \(Setting.detect) faces")
         }
         analyzers = try description.analyzers.map { try $0.make() }
         if analyzers.isEmpty && (description.metadata != nil || description.analyzeRate != nil) {
@@ -46,7 +47,7 @@ public final class RunBuilder {
             }
         }
         if description.once && (metadataToStandardOutput || stdoutTaken) {
-            throw PipelineError("--once prints the code on standard output, which \(stdoutTaken ? "the frames take" : "the metadata takes"); write \(stdoutTaken ? "the frames" : "the metadata") to a file")
+            throw PipelineError("\(Setting.once) prints the code on standard output, which \(stdoutTaken ? "the frames take" : "the metadata takes"); write \(stdoutTaken ? "the frames" : "the metadata") to a file")
         }
         let codes = description.finds.contains(.codes)
         scanner = codes && !metadataToStandardOutput && !stdoutTaken ? CodeScanner(once: description.once) : nil
@@ -73,7 +74,7 @@ public final class RunBuilder {
         run.isLive = description.source.camera != nil || description.paced
         let sinks = try description.outputs.map { try $0.kind.make($0, run: run) }
         if description.output.sound.device != nil && !run.sound.isTaken {
-            throw PipelineError("--audio records into a video file; add -o clip.mp4 (or .mkv, .mov, .webm)")
+            throw PipelineError("\(Setting.audio) records into a video file; add \(Setting.output) clip.mp4 (or .mkv, .mov, .webm)")
         }
         let inputToStandardOutput = description.saveInput.map(OutputFile.isStandardOutput) ?? false
         if description.outputs.filter(\.isStandardOutput).count + (inputToStandardOutput ? 1 : 0) > 1 {
@@ -96,7 +97,7 @@ public final class RunBuilder {
         var info = stat()
         let first = e.golden.path(for: description.firstNumber)
         if stat(first, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
-            throw PipelineError("golden image \(first): must be a regular PNG file, not a FIFO, device or folder")
+            throw PipelineError("\(Setting.expect) \(first): must be a regular PNG file, not a FIFO, device or folder")
         }
         // Beside the first output that is a file of its own; beside the golden when the outputs
         // are a display, standard output, a FIFO or a device (`-o /dev/null-diff.png` is no place).

@@ -1,3 +1,4 @@
+import Messages
 import Render
 import Capture
 import Foundation
@@ -79,7 +80,7 @@ public struct SourceOptions: Equatable {
         guard let input else {
             let size = inputSize ?? (1280, 720)
             guard case .native(let pixels) = format ?? .native(.yuyv) else {
-                throw CaptureError("--format \(format!.name) is for \(format!.raw == nil ? "cameras" : "raw files and cameras"); the test pattern takes \(PixelFormat.validNames)")
+                throw CaptureError("\(Setting.format) \(format!.name) is for \(format!.raw == nil ? "cameras" : "raw files and cameras"); the test pattern takes \(PixelFormat.validNames)")
             }
             return TestPattern(width: size.width, height: size.height, format: pixels, colorSpace: colorSpace, rate: rate)
         }
@@ -104,7 +105,7 @@ public struct SourceOptions: Equatable {
                 if Self.unreadTypes.contains(type) {
                     throw CaptureError("\(input): Kamera does not read .\(type) files; it reads \(Self.readableFiles) (ffmpeg -i \(input) -pix_fmt yuv420p clip.y4m converts one)")
                 }
-                throw CaptureError("\(input): raw input needs --format (\(SourceFormat.validNames)) and --input-size WxH; Kamera reads \(Self.readableFiles)")
+                throw CaptureError("\(input): raw input needs \(Setting.format) (\(SourceFormat.validNames)) and \(Setting.inputSize) WxH; Kamera reads \(Self.readableFiles)")
             }
             return try RawVideoSource(path: input, format: format, width: size.width, height: size.height, colorSpace: colorSpace, isp: isp, rate: rate)
         }
@@ -113,7 +114,7 @@ public struct SourceOptions: Equatable {
 
 extension SourceOptions {
     /// What `--input` takes, for the messages that refuse a file.
-    static let readableFiles = ".png, .jpg/.jpeg and .y4m files, and raw frames with --format and --input-size"
+    static let readableFiles = ".png, .jpg/.jpeg and .y4m files, and raw frames with \(Setting.format) and \(Setting.inputSize)"
 
     /// Picture and video files a user may hand over that Kamera does not decode.
     static let unreadTypes: Set<String> = ["gif", "bmp", "webp", "tif", "tiff", "heic", "avif", "mp4", "mov", "mkv", "webm", "avi", "mjpeg", "mjpg", "h264", "264", "hevc", "265", "ts"]
@@ -131,7 +132,7 @@ extension SourceOptions {
 
     public static func firstCamera() throws -> String {
         guard let first = CameraDevice.list().first(where: { !$0.busy }) ?? CameraDevice.list().first else {
-            throw CaptureError("no camera found (no /dev/videoN can capture video); use --input FILE or leave both out for the test pattern")
+            throw CaptureError("no camera found (no /dev/videoN can capture video); use \(Setting.input) FILE or leave both out for the test pattern")
         }
         return first.path
     }

@@ -1,5 +1,6 @@
 import CDeflate
 import Foundation
+import Messages
 
 /// A bitmap font of the Linux console (PSF 1 or 2, gzipped or not), as
 /// Debian's `console-setup-linux` installs them under /usr/share/consolefonts:
@@ -22,7 +23,7 @@ public struct ConsoleFont: Sendable {
 
     public init(path: String = ConsoleFont.defaultPath) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw FontError("the console font \(path) is missing; install the Debian package console-setup-linux, or use --overlay boxes")
+            throw FontError("the console font \(path) is missing; install the Debian package console-setup-linux, or use \(Setting.overlay) boxes")
         }
         try self.init(bytes: Array(data), name: path)
     }

@@ -1,6 +1,7 @@
 import CGLES
 import Filters
 import GPU
+import Messages
 import Shaders
 
 /// The compiled passes of a harness run: buffer passes (Shadertoy's Buffer
@@ -71,14 +72,14 @@ final class ShaderGraph {
         let used = Set(([image] + buffers.map(\.pass)).flatMap { $0.uniforms.map(\.name) })
         if let unused = configuration.uniforms.first(where: { !used.contains($0.name) }) {
             let names = used.sorted().joined(separator: ", ")
-            throw HarnessError("uniform \(unused.name)=\(unused.text): no pass has an active uniform \(unused.name) (active: \(names.isEmpty ? "none" : names); the compiler drops uniforms a shader never reads)")
+            throw HarnessError("\(Setting.uniform) \(unused.name)=\(unused.text): no pass has an active uniform \(unused.name) (active: \(names.isEmpty ? "none" : names); the compiler drops uniforms a shader never reads)")
         }
         self.files = files
         channels = configuration.channels
         for (_, source) in configuration.channels {
             switch source {
             case .buffer(let name) where !buffers.contains(where: { $0.name == name }):
-                throw HarnessError("channel source \(name): no such buffer; add it with --buffer \(name)=FILE.frag")
+                throw HarnessError("channel source \(name): no such buffer; add it with \(Setting.buffer) \(name)=FILE.frag")
             case .image(let path) where images[path] == nil:
                 images[path] = try ChannelImage(path: path)
             default: break

@@ -1,6 +1,7 @@
 import Filters
 import Foundation
 import GPU
+import Messages
 import Pipeline
 import Render
 
@@ -118,7 +119,7 @@ public final class ShaderHarness: RenderStage {
                 case .frame?: return "channel \(index): the frame"
                 case .buffer(let b)?: return "channel \(index): buffer \(b)"
                 case .image(let path)?: return "channel \(index): \(path)"
-                case nil: return "channel \(index): nothing bound (--channel \(index)=...)"
+                case nil: return "channel \(index): nothing bound (\(Setting.channel) \(index)=...)"
                 }
             }
         }

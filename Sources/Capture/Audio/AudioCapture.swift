@@ -1,6 +1,7 @@
 import CALSA
 import Foundation
 import Lifecycle
+import Messages
 
 /// Sound from an ALSA capture device (`default`, `hw:1,0`,
 /// `plughw:CARD=Loopback`; PipeWire and PulseAudio offer an ALSA device
@@ -42,8 +43,8 @@ public final class AudioCapture: @unchecked Sendable {
         self.device = device
         self.rate = rate
         self.channels = channels
-        guard (1...8).contains(channels) else { throw CaptureError("--audio-channels \(channels) is out of range; use 1 (mono) to 8") }
-        guard (8000...192_000).contains(rate) else { throw CaptureError("--audio-rate \(rate) is out of range; use 8000 to 192000, e.g. 48000") }
+        guard (1...8).contains(channels) else { throw CaptureError("\(Setting.audioChannels) \(channels) is out of range; use 1 (mono) to 8") }
+        guard (8000...192_000).contains(rate) else { throw CaptureError("\(Setting.audioRate) \(rate) is out of range; use 8000 to 192000, e.g. 48000") }
         var pcm: OpaquePointer?
         var status = snd_pcm_open(&pcm, device, SND_PCM_STREAM_CAPTURE, SND_PCM_NONBLOCK)
         guard status == 0, let pcm else {
@@ -63,11 +64,11 @@ public final class AudioCapture: @unchecked Sendable {
             var low: UInt32 = 0, high: UInt32 = 0
             snd_pcm_hw_params_get_channels_min(hw, &low)
             snd_pcm_hw_params_get_channels_max(hw, &high)
-            throw CaptureError("sound device \(device) does not record \(channels) channel(s); it records \(low == high ? "\(low)" : "\(low) to \(high)"): use --audio-channels \(low)")
+            throw CaptureError("sound device \(device) does not record \(channels) channel(s); it records \(low == high ? "\(low)" : "\(low) to \(high)"): use \(Setting.audioChannels) \(low)")
         }
         guard snd_pcm_hw_params_set_rate(pcm, hw, UInt32(rate), 0) == 0 else {
             let offered = [8000, 11025, 16000, 22050, 32000, 44100, 48000, 88200, 96000, 192_000].filter { snd_pcm_hw_params_test_rate(pcm, hw, UInt32($0), 0) == 0 }
-            throw CaptureError("sound device \(device) does not record at \(rate) Hz; it records at \(offered.map(String.init).joined(separator: ", ")) Hz: use --audio-rate \(offered.first { $0 == 48000 } ?? offered.first ?? 48000), or plughw: to resample")
+            throw CaptureError("sound device \(device) does not record at \(rate) Hz; it records at \(offered.map(String.init).joined(separator: ", ")) Hz: use \(Setting.audioRate) \(offered.first { $0 == 48000 } ?? offered.first ?? 48000), or plughw: to resample")
         }
         var period = snd_pcm_uframes_t(rate / 100), buffer = snd_pcm_uframes_t(rate / 2)
         var direction: Int32 = 0

@@ -1,5 +1,6 @@
 import CFFmpeg
 import Foundation
+import Messages
 import Pixels
 
 /// The sound stream of a recording: 16-bit interleaved samples in, placed
@@ -37,7 +38,7 @@ final class AudioTrack {
         let choice = name?.lowercased() ?? (container.isISO ? "aac" : "opus")
         let allowed: [String] = container.isISO ? ["aac"] : container == .webm ? ["opus"] : ["opus", "aac", "flac"]
         guard allowed.contains(choice) else {
-            throw OutputError("--audio-codec \(excerpt(choice)): .\(container.rawValue) takes \(allowed.joined(separator: ", "))")
+            throw OutputError("\(Setting.audioCodec) \(excerpt(choice)): .\(container.rawValue) takes \(allowed.joined(separator: ", "))")
         }
         return choice
     }
@@ -51,7 +52,7 @@ final class AudioTrack {
             throw OutputError("\(path): the installed FFmpeg libraries have no \(encoderName) encoder")
         }
         if codecName == "opus" && ![8000, 12000, 16000, 24000, 48000].contains(rate) {
-            throw OutputError("\(path): Opus takes 8000, 12000, 16000, 24000 or 48000 Hz, not \(rate); use --audio-rate 48000")
+            throw OutputError("\(path): Opus takes 8000, 12000, 16000, 24000 or 48000 Hz, not \(rate); use \(Setting.audioRate) 48000")
         }
         guard let codec = avcodec_alloc_context3(encoder), let stream = avformat_new_stream(format, nil),
               let frame = av_frame_alloc(), let packet = av_packet_alloc() else {

@@ -1,5 +1,6 @@
 import CFFmpeg
 import Foundation
+import Messages
 import Pixels
 
 /// One video file being encoded with FFmpeg's libraries: RGBA frames
@@ -60,7 +61,7 @@ final class VideoEncoder {
         let pixelFormat = try Self.pixelFormat(for: encoder, codec: codecChoice.codec, path: path)
         pixelFormatName = String(cString: av_get_pix_fmt_name(pixelFormat))
         if codecChoice.codec != .ffv1, pixelFormat != AV_PIX_FMT_GBRP, width % 2 != 0 || height % 2 != 0 {
-            throw OutputError("\(path): \(width)x\(height) is odd; \(pixelFormatName) video needs an even width and height: use --size \(width + width % 2)x\(height + height % 2), or --codec ffv1 in .mkv")
+            throw OutputError("\(path): \(width)x\(height) is odd; \(pixelFormatName) video needs an even width and height: use \(Setting.size) \(width + width % 2)x\(height + height % 2), or \(Setting.codec) ffv1 in .mkv")
         }
         let (numerator, denominator) = Y4MOutput.rateFraction(rate)
         timeBase = live ? AVRational(num: 1, den: 90000) : AVRational(num: Int32(denominator), den: Int32(numerator))

@@ -1,3 +1,4 @@
+import Messages
 import Render
 import Capture
 import CFFmpeg
@@ -94,24 +95,24 @@ public final class VideoRecording: FrameSink {
         }
         try OutputFile.check(path, example: "clip.\(fileExtension(path))")
         if (try? OutputFile.kind(of: path))?.isInPlace == true, container.isISO, settings.faststart {
-            throw OutputError("\(excerpt(path)): --faststart rewrites the file at the end, which a FIFO, a device or a descriptor cannot take; write a file by its name")
+            throw OutputError("\(excerpt(path)): \(Setting.faststart) rewrites the file at the end, which a FIFO, a device or a descriptor cannot take; write a file by its name")
         }
         let choice = try Self.encoder(for: settings.codec, container: container)
         if let crf = settings.crf {
             let range = VideoSettings.crfRange(for: choice.codec)
             guard range.contains(crf) else {
-                throw OutputError(choice.codec == .ffv1 ? "--crf is for lossy codecs; FFV1 keeps every pixel"
-                                  : "--crf \(crf) is out of range for \(choice.codec.rawValue); use \(range.lowerBound) to \(range.upperBound) (lower is better)")
+                throw OutputError(choice.codec == .ffv1 ? "\(Setting.crf) is for lossy codecs; FFV1 keeps every pixel"
+                                  : "\(Setting.crf) \(crf) is out of range for \(choice.codec.rawValue); use \(range.lowerBound) to \(range.upperBound) (lower is better)")
             }
         }
         if let bitrate = settings.bitrate, !(1_000...1_000_000_000).contains(bitrate) {
-            throw OutputError("--bitrate \(bitrate) is out of range; use 1k to 1000M bits a second, e.g. 4M")
+            throw OutputError("\(Setting.bitrate) \(bitrate) is out of range; use 1k to 1000M bits a second, e.g. 4M")
         }
         if let gop = settings.gop, !(1...10_000).contains(gop) {
-            throw OutputError("--gop \(gop) is out of range; use 1 (every frame a key frame) to 10000")
+            throw OutputError("\(Setting.gop) \(gop) is out of range; use 1 (every frame a key frame) to 10000")
         }
         if settings.faststart && !container.isISO {
-            throw OutputError("--faststart is for .mp4 and .mov; Matroska and WebM need no rewrite")
+            throw OutputError("\(Setting.faststart) is for .mp4 and .mov; Matroska and WebM need no rewrite")
         }
         self.path = path
         self.container = container
@@ -129,7 +130,7 @@ public final class VideoRecording: FrameSink {
             // on a slow machine (a CI run in the VM lost 4.75 s of sound, the tone with it).
             soundSlots = (0..<1000).map { _ in SoundSlot(capacity: sound.chunkFrames * sound.channels) }
         } else if settings.audioCodec != nil {
-            throw OutputError("--audio-codec is for recording sound; add --audio DEVICE")
+            throw OutputError("\(Setting.audioCodec) is for recording sound; add \(Setting.audio) DEVICE")
         }
         self.sound = sound
         sound?.subscribe { [weak self] chunk in self?.takeSound(chunk) }
@@ -163,14 +164,14 @@ public final class VideoRecording: FrameSink {
         if let requested, let codec = VideoCodec.codec(ofEncoder: requested) {
             guard container.codecs.contains(codec) else { throw containerError(codec, container) }
             guard VideoCodec.isInstalled(requested) else {
-                throw OutputError("--codec \(requested): the installed FFmpeg libraries have no such encoder; installed for \(codec.rawValue): \(installed(codec))")
+                throw OutputError("\(Setting.codec) \(requested): the installed FFmpeg libraries have no such encoder; installed for \(codec.rawValue): \(installed(codec))")
             }
             return (codec, requested)
         }
         let codec: VideoCodec
         if let requested {
             guard let named = VideoCodec(rawValue: requested == "h265" ? "hevc" : requested == "avc" ? "h264" : requested) else {
-                throw OutputError("--codec \(excerpt(requested)) is not a codec Kamera writes; use one of \(VideoCodec.allCases.map(\.rawValue).joined(separator: ", ")) (kamera codecs lists what this machine has)")
+                throw OutputError("\(Setting.codec) \(excerpt(requested)) is not a codec Kamera writes; use one of \(VideoCodec.allCases.map(\.rawValue).joined(separator: ", ")) (kamera codecs lists what this machine has)")
             }
             codec = named
         } else {
@@ -178,7 +179,7 @@ public final class VideoRecording: FrameSink {
         }
         guard container.codecs.contains(codec) else { throw containerError(codec, container) }
         guard let encoder = codec.installedEncoder else {
-            throw OutputError("--codec \(codec.rawValue): the installed FFmpeg libraries have no \(codec.rawValue) encoder (\(codec.softwareEncoders.joined(separator: ", "))); install the Debian package libavcodec-extra, or use \(VideoCodec.allCases.filter { $0.installedEncoder != nil && container.codecs.contains($0) }.map(\.rawValue).joined(separator: ", "))")
+            throw OutputError("\(Setting.codec) \(codec.rawValue): the installed FFmpeg libraries have no \(codec.rawValue) encoder (\(codec.softwareEncoders.joined(separator: ", "))); install the Debian package libavcodec-extra, or use \(VideoCodec.allCases.filter { $0.installedEncoder != nil && container.codecs.contains($0) }.map(\.rawValue).joined(separator: ", "))")
         }
         return (codec, encoder)
     }
