@@ -22,9 +22,7 @@ extension CameraSource {
             guard decoderChoice == .auto, let codec = mode.compressed, codec.decodesOnCPU else { throw failure.error }
             let cpu = try codec.cpuDecoder(width: mode.width, height: mode.height)
             self.decoder = cpu
-            slotLock.lock()
-            decodedBy = Self.decodedBy(cpu, mode) + " since the V4L2 decoder failed: \(failure)"
-            slotLock.unlock()
+            slotLock.withLock { decodedBy = Self.decodedBy(cpu, mode) + " since the V4L2 decoder failed: \(failure)" }
             undecodedFrames += 1
             return false
         } catch {
@@ -34,10 +32,10 @@ extension CameraSource {
     }
 
     func takeSlot() -> Int? {
-        slotLock.lock()
-        defer { slotLock.unlock() }
-        guard let slot = slotTaken.firstIndex(of: false) else { return nil }
-        slotTaken[slot] = true
-        return slot
+        slotLock.withLock {
+            guard let slot = slotTaken.firstIndex(of: false) else { return nil }
+            slotTaken[slot] = true
+            return slot
+        }
     }
 }

@@ -46,7 +46,7 @@ public final class CameraSource: FrameSource {
     /// Frames go into slots of Kamera's own (decoded, repacked, demosaiced on the
     /// CPU); false when the driver's buffers are handed on (`CameraMode.isConverted(convertsOnGPU:)`).
     let intoSlots: Bool
-    let slotLock = NSLock()
+    let slotLock = Lock()
     /// Compressed frames that could not be decoded and were skipped.
     public internal(set) var corruptFrames = 0
     /// H.264 and HEVC frames that gave no picture: those before the stream's first key frame.
@@ -249,9 +249,7 @@ public final class CameraSource: FrameSource {
     /// How a compressed camera's frames are decoded, for the summary; read under `slotLock`,
     /// as the capture thread changes it when a V4L2 decoder fails under `--decoder auto`.
     private var decoding: String {
-        slotLock.lock()
-        defer { slotLock.unlock() }
-        return decodedBy
+        slotLock.withLock { decodedBy }
     }
 
     static func decodedBy(_ decoder: FrameDecoder?, _ mode: CameraMode) -> String {
@@ -284,9 +282,7 @@ public final class CameraSource: FrameSource {
     /// for frames decoded or repacked into memory of Kamera's own the slot holding the frame.
     public func requeue(_ ticket: Int) throws {
         if intoSlots {
-            slotLock.lock()
-            slotTaken[ticket] = false
-            slotLock.unlock()
+            slotLock.withLock { slotTaken[ticket] = false }
         } else {
             try queue(UInt32(ticket))
         }

@@ -42,7 +42,7 @@ public final class CaptureQueue: FrameSource {
     private final class State: @unchecked Sendable {
         let camera: CameraSource
         let depth: Int
-        private let condition = NSCondition()
+        private let condition = ConditionLock()
         private var waiting: [(frame: Frame, ticket: Int)] = []
         private var held: Int?
         private var failure: Error?
@@ -58,9 +58,7 @@ public final class CaptureQueue: FrameSource {
         }
 
         func withLock<T>(_ body: () -> T) -> T {
-            condition.lock()
-            defer { condition.unlock() }
-            return body()
+            condition.withLock(body)
         }
 
         func run() {
@@ -69,19 +67,19 @@ public final class CaptureQueue: FrameSource {
                     let dequeued = try camera.dequeue(timeout: 100)
                     // A stop signal makes `dequeue` return at once: the run is ending, nothing more to take.
                     if dequeued == nil && StopSignal.isRequested { break }
-                    condition.lock()
-                    if let (frame, ticket) = dequeued {
-                        if waiting.count == depth {
-                            let late = waiting.removeFirst()
-                            try? camera.requeue(late.ticket)
-                            lateDrops += 1
+                    condition.withLock {
+                        if let (frame, ticket) = dequeued {
+                            if waiting.count == depth {
+                                let late = waiting.removeFirst()
+                                try? camera.requeue(late.ticket)
+                                lateDrops += 1
+                            }
+                            waiting.append((frame, ticket))
+                            condition.broadcast()
                         }
-                        waiting.append((frame, ticket))
-                        condition.broadcast()
+                        statistics = camera.statistics
+                        statistics.lateDrops += lateDrops
                     }
-                    statistics = camera.statistics
-                    statistics.lateDrops += lateDrops
-                    condition.unlock()
                 } catch {
                     withLock { failure = error; condition.broadcast() }
                     break
@@ -95,24 +93,25 @@ public final class CaptureQueue: FrameSource {
         }
 
         func next() throws -> Frame? {
-            condition.lock()
-            defer { condition.unlock() }
-            if let ticket = held {
-                held = nil
-                try camera.requeue(ticket)
+            try condition.withLock {
+                if let ticket = held {
+                    held = nil
+                    try camera.requeue(ticket)
+                }
+                let deadline = MonotonicClock.seconds + Double(camera.timeoutMilliseconds) / 1000
+                let undecodedBefore = statistics.undecoded
+                while waiting.isEmpty && failure == nil {
+                    // In slices, so that a stop signal (delivered to any thread) ends the wait.
+                    if StopSignal.isRequested { return nil }
+                    let left = deadline - MonotonicClock.seconds
+                    if left <= 0 { throw camera.noFrame(undecoded: statistics.undecoded - undecodedBefore) }
+                    condition.wait(seconds: min(left, 0.1))
+                }
+                if waiting.isEmpty, let failure { throw failure }
+                let next = waiting.removeFirst()
+                held = next.ticket
+                return next.frame
             }
-            let deadline = Date().addingTimeInterval(Double(camera.timeoutMilliseconds) / 1000)
-            let undecodedBefore = statistics.undecoded
-            while waiting.isEmpty && failure == nil {
-                // In slices, so that a stop signal (delivered to any thread) ends the wait.
-                if StopSignal.isRequested { return nil }
-                if Date() >= deadline { throw camera.noFrame(undecoded: statistics.undecoded - undecodedBefore) }
-                _ = condition.wait(until: min(deadline, Date().addingTimeInterval(0.1)))
-            }
-            if waiting.isEmpty, let failure { throw failure }
-            let next = waiting.removeFirst()
-            held = next.ticket
-            return next.frame
         }
     }
 }

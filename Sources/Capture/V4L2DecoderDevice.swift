@@ -1,6 +1,7 @@
 import CV4L2
 import Foundation
 import Glibc
+import Lifecycle
 import Pixels
 
 /// A V4L2 memory-to-memory decoder on this machine (a SoC's video decoder,
@@ -40,16 +41,16 @@ public struct V4L2DecoderDevice: Equatable, Sendable, CustomStringConvertible {
     /// Looked for once a process: each look opens every /dev/videoN, which wakes a sleeping USB camera.
     public static func find(decoding format: CompressedFormat) -> V4L2DecoderDevice? {
         guard !format.v4l2Codes.isEmpty else { return nil }
-        found.lock.lock()
-        defer { found.lock.unlock() }
-        if let known = found.devices[format] { return known }
-        let device = CameraDevice.nodes().lazy.compactMap { at($0, decoding: format) }.first
-        found.devices[format] = .some(device)
-        return device
+        return found.lock.withLock {
+            if let known = found.devices[format] { return known }
+            let device = CameraDevice.nodes().lazy.compactMap { at($0, decoding: format) }.first
+            found.devices[format] = .some(device)
+            return device
+        }
     }
 
     private final class Found: @unchecked Sendable {
-        let lock = NSLock()
+        let lock = Lock()
         var devices: [CompressedFormat: V4L2DecoderDevice?] = [:]
     }
     private static let found = Found()

@@ -33,48 +33,57 @@ public final class RenderThread: @unchecked Sendable {
     /// Runs `body` on the render thread and waits for its result. Throws
     /// when the thread has been shut down.
     public func sync<T>(_ body: @escaping () throws -> T) throws -> T {
-        let done = DispatchSemaphore(value: 0)
+        let done = ConditionLock()
         var result: Result<T, Error>?
         let queued = queue.enqueue {
-            result = Result { try body() }
-            done.signal()
+            let outcome = Result { try body() }
+            done.withLock {
+                result = outcome
+                done.broadcast()
+            }
         }
         guard queued else { throw GPUError("the render thread has been shut down") }
         // While waiting, watch the GPU work in hand: a stop never waits on a stuck frame.
-        while done.wait(timeout: .now() + .milliseconds(100)) == .timedOut { GPUWatchdog.check() }
-        return try result!.get()
+        while true {
+            let outcome: Result<T, Error>? = done.withLock {
+                if result == nil { done.wait(seconds: 0.1) }
+                return result
+            }
+            if let outcome { return try outcome.get() }
+            GPUWatchdog.check()
+        }
     }
 }
 
 private final class JobQueue: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var jobs: [() -> Void] = []
     private var stopping = false
 
     /// Queues `job`; false once the queue is stopping.
     func enqueue(_ job: @escaping () -> Void) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !stopping else { return false }
-        jobs.append(job)
-        condition.signal()
-        return true
+        condition.withLock {
+            guard !stopping else { return false }
+            jobs.append(job)
+            condition.signal()
+            return true
+        }
     }
 
     func stop() {
-        condition.lock()
-        stopping = true
-        condition.signal()
-        condition.unlock()
+        condition.withLock {
+            stopping = true
+            condition.signal()
+        }
     }
 
     func run() {
         while true {
-            condition.lock()
-            while jobs.isEmpty && !stopping { condition.wait() }
-            if jobs.isEmpty { condition.unlock(); return }
-            let job = jobs.removeFirst()
-            condition.unlock()
+            let job: (() -> Void)? = condition.withLock {
+                while jobs.isEmpty && !stopping { condition.wait() }
+                return jobs.isEmpty ? nil : jobs.removeFirst()
+            }
+            guard let job else { return }
             job()
         }
     }

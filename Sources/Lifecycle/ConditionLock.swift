@@ -8,7 +8,12 @@ public final class ConditionLock: @unchecked Sendable {
 
     public init() {
         pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
+        // Timed waits on the monotonic clock: a change of the wall clock neither ends nor stretches them.
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
     }
 
     deinit {
@@ -27,6 +32,20 @@ public final class ConditionLock: @unchecked Sendable {
     /// Inside `withLock`: releases the lock until signalled, then takes it again.
     public func wait() { pthread_cond_wait(condition, mutex) }
 
+    /// Inside `withLock`: as `wait`, for at most `seconds`; false when the time ran out first.
+    @discardableResult
+    public func wait(seconds: Double) -> Bool {
+        var deadline = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        let nanoseconds = Int(deadline.tv_nsec) + Int(max(0, seconds) * 1e9)
+        deadline.tv_sec += nanoseconds / 1_000_000_000
+        deadline.tv_nsec = nanoseconds % 1_000_000_000
+        return pthread_cond_timedwait(condition, mutex, &deadline) != ETIMEDOUT
+    }
+
     /// Wakes every waiting thread.
     public func broadcast() { pthread_cond_broadcast(condition) }
+
+    /// Wakes one waiting thread.
+    public func signal() { pthread_cond_signal(condition) }
 }

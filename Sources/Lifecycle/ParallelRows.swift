@@ -1,5 +1,3 @@
-import Glibc
-
 /// Work on some rows of a picture, given to `ParallelRows`.
 public protocol RowWork: AnyObject {
     /// Does the work for `rows`; called on several threads at once, for disjoint ranges.
@@ -14,11 +12,9 @@ public final class ParallelRows: @unchecked Sendable {
     public let threads: Int
     private let name: String
     private var helpers: [JoinableThread] = []
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    /// Signalled when a split starts (or the helpers are to stop), and when a helper is done.
-    private let started = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private let finished = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    // Guarded by `mutex`.
+    /// Broadcast when a split starts (or the helpers are to stop), and when a helper is done.
+    private let state = ConditionLock()
+    // Guarded by `state`.
     private var job: RowWork?
     private var count = 0
     private var generation = 0
@@ -29,23 +25,14 @@ public final class ParallelRows: @unchecked Sendable {
     public init(threads: Int, name: String) {
         self.threads = max(1, threads)
         self.name = name
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(started, nil)
-        pthread_cond_init(finished, nil)
     }
 
     deinit {
-        locked {
+        state.withLock {
             stopping = true
-            pthread_cond_broadcast(started)
+            state.broadcast()
         }
         for helper in helpers { helper.join() }
-        pthread_cond_destroy(started)
-        pthread_cond_destroy(finished)
-        pthread_mutex_destroy(mutex)
-        started.deallocate()
-        finished.deallocate()
-        mutex.deallocate()
     }
 
     /// Calls `job` with consecutive row ranges covering `0..<count`, one per
@@ -60,16 +47,16 @@ public final class ParallelRows: @unchecked Sendable {
                 JoinableThread(name: "\(name)\(n)") { [unowned self] in help(part: n) }
             }
         }
-        locked {
+        state.withLock {
             self.job = job
             self.count = count
             helpersDone = 0
             generation &+= 1
-            pthread_cond_broadcast(started)
+            state.broadcast()
         }
         job.work(rows: Self.rows(part: 0, of: threads, count: count))
-        locked {
-            while helpersDone < threads - 1 { pthread_cond_wait(finished, mutex) }
+        state.withLock {
+            while helpersDone < threads - 1 { state.wait() }
             self.job = nil
         }
     }
@@ -88,24 +75,20 @@ public final class ParallelRows: @unchecked Sendable {
     private func help(part: Int) {
         var seen = 0
         while true {
-            let next: (job: RowWork, count: Int)? = locked {
-                while generation == seen && !stopping { pthread_cond_wait(started, mutex) }
+            let next: (job: RowWork, count: Int)? = state.withLock {
+                while generation == seen && !stopping { state.wait() }
                 seen = generation
                 return stopping ? nil : (job!, count)
             }
             guard let next else { return }
             let rows = Self.rows(part: part, of: threads, count: next.count)
             if !rows.isEmpty { next.job.work(rows: rows) }
-            locked {
+            state.withLock {
                 helpersDone += 1
-                pthread_cond_signal(finished)
+                // Broadcast: the caller waits on the same condition as the helpers.
+                state.broadcast()
             }
         }
     }
 
-    private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
-    }
 }

@@ -19,7 +19,7 @@ final class PNGEncodingPool: @unchecked Sendable {
         deinit { pixels.deallocate() }
     }
 
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private let slots: [Slot]
     /// Slots given frames, oldest first; `waiting` are those no worker has taken yet.
     private var inOrder: [Int] = [], waiting: [Int] = []

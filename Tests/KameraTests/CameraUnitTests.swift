@@ -117,7 +117,7 @@ final class CameraUnitTests: XCTestCase {
                                          path: "/dev/video3")
         XCTAssertEqual(slow.rate, 30)
         XCTAssertEqual([slow.width, slow.height], [640, 480])
-        XCTAssertEqual(slow.note, "--fps max: /dev/video3 offers nothing faster than 30 fps; running at 30 fps, 640x480 \(slow.fourcc)")
+        XCTAssertEqual(slow.note, "the frame rate max: /dev/video3 offers nothing faster than 30 fps; running at 30 fps, 640x480 \(slow.fourcc)")
     }
 
     func testSizesInMessagesAreListedBySize() {

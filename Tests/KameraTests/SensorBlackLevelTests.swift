@@ -64,7 +64,7 @@ final class SensorBlackLevelTests: XCTestCase {
         unlinked.links[1].enabled = false
         XCTAssertEqual(unlinked.sensors(feeding: dev_t(node))?.count, 2)
         let unsure = SensorBlackLevel.of(camera: "/dev/video0", bits: [10], in: (unlinked, dev_t(node)))[0]
-        XCTAssertEqual(unsure.reason, "black level 0 at 10 bits: 2 sensors can feed /dev/video0 in /dev/media0 (\"imx219 4-0010\", \"ov5640 3-003c\") and none is linked to it; --black-level N sets one")
+        XCTAssertEqual(unsure.reason, "black level 0 at 10 bits: 2 sensors can feed /dev/video0 in /dev/media0 (\"imx219 4-0010\", \"ov5640 3-003c\") and none is linked to it; the black level N sets one")
     }
 
     func testUnknownOrMissingSensorsGiveZeroAndSayWhy() {
@@ -72,9 +72,9 @@ final class SensorBlackLevelTests: XCTestCase {
         XCTAssertEqual(known.level, 64)
         let unknown = SensorBlackLevel.of(camera: "/dev/video0", bits: [10], in: (unicam(sensorName: "Camera 1"), dev_t(node)))[0]
         XCTAssertEqual(unknown.level, 0)
-        XCTAssertEqual(unknown.reason, "black level 0 at 10 bits: sensor \"Camera 1\" in /dev/media3 is not one whose black level Kamera knows; --black-level N sets one")
+        XCTAssertEqual(unknown.reason, "black level 0 at 10 bits: sensor \"Camera 1\" in /dev/media3 is not one whose black level Kamera knows; the black level N sets one")
         let none = SensorBlackLevel.of(camera: "/dev/video5", bits: [8], in: nil)[0]
-        XCTAssertEqual(none.reason, "black level 0 at 8 bits: /dev/video5 has no media controller graph to name its sensor; --black-level N sets one")
+        XCTAssertEqual(none.reason, "black level 0 at 8 bits: /dev/video5 has no media controller graph to name its sensor; the black level N sets one")
         // On this machine (no cameras), a path that is no device has no graph.
         XCTAssertEqual(SensorBlackLevel.of(camera: "/dev/null", bits: 8).level, 0)
     }
