@@ -56,7 +56,7 @@ let package = Package(
         .plugin(name: "VersionStamp", capability: .buildTool()),
         .target(name: "DRM", dependencies: ["Messages", "CDRM", "CLinux", "Lifecycle"], swiftSettings: swift5),
         .target(name: "Pixels", dependencies: ["Messages", "Lifecycle"], swiftSettings: swift5),
-        .target(name: "Capture", dependencies: ["Messages", "Pixels", "CPNG", "CV4L2", "CJPEG", "DRM", "Lifecycle", "CALSA", "CFFmpeg"], swiftSettings: swift5),
+        .target(name: "Capture", dependencies: ["Messages", "Pixels", "CPNG", "CV4L2", "CJPEG", "CEXIF", "DRM", "Lifecycle", "CALSA", "CFFmpeg"], swiftSettings: swift5),
         .target(
             name: "GPU",
             dependencies: ["Messages", "CEGL", "CGLES", "CGBM", "CDRM", "DRM", "Pixels", "Lifecycle", "Shaders", .product(name: "Logging", package: "swift-log")],

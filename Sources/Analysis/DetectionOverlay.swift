@@ -5,8 +5,8 @@ import Render
 /// `--overlay boxes|labels`: what `--detect` found, drawn over the laid-out
 /// picture (the preview, and so the console and recordings): each face's box
 /// in yellow, each code's outline through its corners in green, and with
-/// `labels` the code's value above it, in the console's bitmap font. Offline
-/// runs draw each frame's own objects; live runs the newest found. For the
+/// `labels` the code's value above it, in the console's bitmap font: the
+/// objects the frame loop put in `ShownObjects` for the frame. For the
 /// cube, `OnPicture` draws them onto the picture before the layout instead,
 /// so that they turn with the cube's faces.
 public final class DetectionOverlay: OverlayStage {
@@ -14,7 +14,7 @@ public final class DetectionOverlay: OverlayStage {
         case boxes, labels, none
     }
 
-    private let analysis: FrameAnalysis
+    private let shown: ShownObjects
     private let painter: OverlayPainter
     private let labels: Bool
 
@@ -25,8 +25,8 @@ public final class DetectionOverlay: OverlayStage {
     static let longestLabel = 40
 
     /// `font`: the labels' font; nil draws boxes only.
-    public init(analysis: FrameAnalysis, labels: Bool, font: ConsoleFont?) throws {
-        self.analysis = analysis
+    public init(shown: ShownObjects, labels: Bool, font: ConsoleFont?) throws {
+        self.shown = shown
         self.labels = labels && font != nil
         painter = try OverlayPainter(font: font)
     }
@@ -38,8 +38,7 @@ public final class DetectionOverlay: OverlayStage {
 
     /// The objects to draw over `frame`, nil for none.
     private func objects(_ frame: StageFrame) -> [DetectedObject]? {
-        guard let objects = analysis.record(for: frame.index)?.result(DetectedObjects.self)?.objects, !objects.isEmpty else { return nil }
-        return objects
+        shown.objects.isEmpty ? nil : shown.objects
     }
 
     /// Each object at its box and corners in `target`'s pixels (no box: not shown).

@@ -74,3 +74,17 @@ static inline int kamera_exif_comment(ExifData *data, const char *text) {
 static inline int kamera_exif_version(ExifData *data) {
     return kamera_exif_put(data, EXIF_IFD_EXIF, EXIF_TAG_EXIF_VERSION, EXIF_FORMAT_UNDEFINED, 4, "0232", 4);
 }
+
+/// The orientation (tag 0x0112 of IFD 0) of the EXIF block in a JPEG's
+/// markers, 1 to 8; 0 when there is none or libexif cannot read it.
+static inline int kamera_exif_orientation(const unsigned char *jpeg, unsigned int size) {
+    ExifData *data = exif_data_new_from_data(jpeg, size);
+    if (!data) return 0;
+    int orientation = 0;
+    ExifEntry *entry = exif_content_get_entry(data->ifd[EXIF_IFD_0], EXIF_TAG_ORIENTATION);
+    if (entry && entry->format == EXIF_FORMAT_SHORT && entry->components >= 1 && entry->data && entry->size >= 2) {
+        orientation = exif_get_short(entry->data, exif_data_get_byte_order(data));
+    }
+    exif_data_unref(data);
+    return orientation;
+}

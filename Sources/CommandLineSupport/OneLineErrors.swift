@@ -32,7 +32,8 @@ extension ParsableCommand {
                 }
                 status = 1
             default:
-                if !(error is ExitCode) { reportError(error) }
+                // A stop is no error: the process ends by its signal below.
+                if !(error is ExitCode) && !(error is StopRequested && StopSignal.isRequested) { reportError(error) }
                 status = error is ExitCode ? code.rawValue : 1
             }
         }

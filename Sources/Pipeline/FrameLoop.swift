@@ -26,6 +26,10 @@ public final class FrameLoop {
     public var recorder: RawFrameWriter?
     /// Analysers beside the loop: each frame is offered before it is rendered.
     public var analysis: FrameAnalysis?
+    /// The frame is drawn through the faces the analysis found (`@faces` filters).
+    public var followsFaces = false
+    /// Where the objects the analysis found go for the overlay to draw.
+    public var shown: ShownObjects?
     /// Frames from files and the test pattern come at their rate instead of
     /// as fast as they render (the live preview). Cameras pace themselves.
     public var paced = false
@@ -114,7 +118,10 @@ public final class FrameLoop {
             }
             try recorder?.append(frame)
             let index = statistics.frames
-            if let analysis { try analysis.offer(frame, index: index, geometry: outputGeometry(of: frame, screen: screen)) }
+            if let analysis {
+                try analysis.offer(frame, index: index, geometry: outputGeometry(of: frame, screen: screen))
+                if followsFaces || shown != nil { show(analysis, index: index) }
+            }
             let picture = try renderer.draw(frame, index: index, onto: screen)
             let rendered = RenderedFrame(index: index, input: frame, picture: picture, pixels: renderer)
             for sink in sinks { try sink.consume(rendered) }
@@ -149,6 +156,15 @@ public final class FrameLoop {
     }
 
     /// Where `frame`'s pixels land on the output (nil for the cube), for the analysers.
+    /// Hands the renderer what the analysis found for frame `index`: offline
+    /// runs wait for that frame's own record, so that every run draws the
+    /// same; live runs take the newest there is, without waiting.
+    private func show(_ analysis: FrameAnalysis, index: Int) {
+        let found = analysis.record(for: index)?.result(DetectedObjects.self)
+        if followsFaces { renderer.faces = found?.faces ?? [] }
+        shown?.objects = found?.objects ?? []
+    }
+
     private func outputGeometry(of frame: Frame, screen: RenderTarget?) -> OutputGeometry? {
         guard case .preview(let layout) = renderer.settings.mode else { return nil }
         let crop = renderer.cache.cropRectangle(for: frame)

@@ -204,12 +204,7 @@ public final class RunBuilder {
             if try scanner?.take(record) == .done { loop.stop() }
         }
         loop.analysis = analysis
-        if description.settings.filters.followsFaces {
-            // Offline runs draw each frame through its own faces; live runs through the newest found.
-            renderer.faces = { index in
-                analysis.record(for: index)?.result(DetectedObjects.self)?.faces ?? []
-            }
-        }
+        loop.followsFaces = description.settings.filters.followsFaces
         if overlay != .none {
             var font: ConsoleFont?
             if overlay == .labels {
@@ -221,7 +216,9 @@ public final class RunBuilder {
                     logger?.notice("\(error); drawing boxes without labels")
                 }
             }
-            let drawn = try DetectionOverlay(analysis: analysis, labels: overlay == .labels, font: font)
+            let shown = ShownObjects()
+            loop.shown = shown
+            let drawn = try DetectionOverlay(shown: shown, labels: overlay == .labels, font: font)
             if case .cube = renderer.settings.mode {
                 // On the picture, so that the boxes turn with the cube's faces.
                 renderer.customStages.append(DetectionOverlay.OnPicture(drawn))

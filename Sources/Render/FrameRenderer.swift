@@ -79,9 +79,10 @@ public final class FrameRenderer: PixelSource {
         didSet { replan() }
     }
 
-    /// The faces found in frame N (`--detect faces`), in source pixels: what
-    /// `@faces` filters draw through. Nil: none.
-    public var faces: ((Int) -> [PixelBox])?
+    /// The faces found in the frame drawn next (`--detect faces`), in source
+    /// pixels: what `@faces` filters draw through. The frame loop sets them
+    /// before each frame from the analysis; nil: no filter follows faces.
+    public var faces: [PixelBox]?
 
     /// Stages drawn over the laid-out picture.
     public var overlays: [OverlayStage] = [] {
@@ -157,7 +158,7 @@ public final class FrameRenderer: PixelSource {
         stageFrame.sourceCrop = SIMD4(crop.x, crop.y, crop.width, crop.height)
         if let faces {
             let (x, y, w, h) = (Float(crop.x), Float(crop.y), Float(crop.width), Float(crop.height))
-            stageFrame.faces = faces(index).map {
+            stageFrame.faces = faces.map {
                 SIMD4((Float($0.x) - x) / w, (Float($0.y) - y) / h, (Float($0.x + $0.width) - x) / w, (Float($0.y + $0.height) - y) / h)
             }
         }

@@ -2,6 +2,7 @@ import Analysis
 import CommandLineSupport
 import Detection
 import Foundation
+import Lifecycle
 import Output
 import Pipeline
 

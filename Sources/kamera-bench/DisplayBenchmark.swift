@@ -1,6 +1,7 @@
 import CommandLineSupport
 import DRM
 import Foundation
+import Lifecycle
 import Output
 import Pipeline
 import Render

@@ -2,6 +2,7 @@ import Render
 import Capture
 import CommandLineSupport
 import Foundation
+import Lifecycle
 import Output
 import Pipeline
 import Pixels

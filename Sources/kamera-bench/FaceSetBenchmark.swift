@@ -2,6 +2,7 @@ import Analysis
 import CommandLineSupport
 import Detection
 import Foundation
+import Lifecycle
 import Pipeline
 
 /// How many faces each face model finds, and how many it sees where there

@@ -1,4 +1,5 @@
 import Foundation
+import Lifecycle
 import Pixels
 
 /// The formats Kamera repacks, as whole processes: a raw file of each (made

@@ -1,6 +1,7 @@
 import Capture
 import CommandLineSupport
 import Foundation
+import Lifecycle
 import Output
 import Pipeline
 import Pixels

@@ -1,6 +1,7 @@
 import Capture
 import CommandLineSupport
 import Foundation
+import Lifecycle
 import Pipeline
 import Pixels
 

@@ -1,4 +1,5 @@
 import Foundation
+import Lifecycle
 import Pixels
 
 /// Recording, as whole processes: camera-like raw frames (YUYV with sensor

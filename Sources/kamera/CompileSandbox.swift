@@ -37,35 +37,25 @@ enum CompileSandbox {
         hasher.combine(fragment)
         let key = hasher.finalize()
         guard !passed.contains(key) else { return }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        process.arguments = ["__compile-check", "--gpu", gpu, "--gles", gles, "--memory", String(memoryLimit), "--seconds", String(Int(timeLimit))]
-        let input = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let payload = Data("\(vertex.utf8.count)\n".utf8) + Data(vertex.utf8) + Data(fragment.utf8)
-        // The child reads it all before compiling; a child that died early gives EPIPE (ignored).
-        try? input.fileHandleForWriting.write(contentsOf: payload)
-        try? input.fileHandleForWriting.close()
-        let deadline = MonotonicClock.seconds + timeLimit + 5
-        while process.isRunning {
-            if StopSignal.isRequested || MonotonicClock.seconds > deadline {
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-                if StopSignal.isRequested { throw GPUError("\(name): stopped while the shader compiled") }
-                throw tooSlow(name)
-            }
-            usleep(20_000)
+        // The child reads it all before compiling.
+        let payload = Array("\(vertex.utf8.count)\n".utf8) + Array(vertex.utf8) + Array(fragment.utf8)
+        let child = ChildProcess(executable: "/proc/self/exe",
+                                 arguments: ["__compile-check", "--gpu", gpu, "--gles", gles, "--memory", String(memoryLimit), "--seconds", String(Int(timeLimit))],
+                                 input: .bytes(payload), keepsOutput: false, timeLimit: timeLimit + 5, onStop: .kill)
+        let result: ChildProcess.Result
+        do {
+            result = try child.run()
+        } catch is StopRequested {
+            throw GPUError("\(name): stopped while the shader compiled")
         }
-        switch (process.terminationReason, process.terminationStatus) {
-        case (.exit, 0), (.exit, 1):
+        if result.timedOut { throw tooSlow(name) }
+        switch (result.signal, result.status) {
+        case (nil, 0), (nil, 1):
             // 1: a compile error, which the compile here reports with its lines.
             passed.insert(key)
-        case (.exit, 3):
+        case (nil, 3):
             throw tooSlow(name)
-        case (.exit, 4):
+        case (nil, 4):
             // The child could not start a GPU context: nothing learnt; the compile here reports any problem.
             passed.insert(key)
         default:

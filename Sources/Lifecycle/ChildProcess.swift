@@ -1,0 +1,188 @@
+import Glibc
+
+/// A program run to its end from this process: the shader compile sandbox's
+/// child, the bench's peers. Standard input is bytes given up front (then
+/// closed) or an empty pipe kept open; standard output and error are kept
+/// together or dropped. The wait is in steps a stop ends: a stop asked of
+/// this process (Ctrl-C, SIGTERM) is passed on to the child, or ends it at
+/// once, and `run` then throws `StopRequested`; past `timeLimit` the child is
+/// killed. What it cost is measured the same way for every program: wall
+/// time, and the CPU time of the process and all its threads (wait4).
+public struct ChildProcess {
+    public struct Result {
+        /// The exit status, or 128 + the signal that ended it.
+        public var status: Int32
+        /// The signal that ended it, if one did.
+        public var signal: Int32?
+        public var seconds: Double
+        public var cpuSeconds: Double
+        /// Standard output and error together (empty when dropped).
+        public var output: String
+        /// True when it ran past `timeLimit` and was killed.
+        public var timedOut: Bool
+    }
+
+    public enum Input {
+        /// An empty pipe, open until the child ends (kmscube stops once stdin is readable).
+        case open
+        /// These bytes, then the end of input.
+        case bytes([UInt8])
+    }
+
+    /// What a stop asked of this process does to the child.
+    public enum OnStop {
+        /// The same signal is sent to it, and it is waited for.
+        case forward
+        /// It is killed at once (SIGKILL).
+        case kill
+    }
+
+    public var executable: String
+    public var arguments: [String]
+    /// Extra environment (e.g. LD_PRELOAD) on top of this process's.
+    public var environment: [String: String]
+    public var input: Input
+    /// False: the child's output goes to /dev/null.
+    public var keepsOutput: Bool
+    /// Seconds it may run before it is killed; nil for no limit.
+    public var timeLimit: Double?
+    public var onStop: OnStop
+
+    public init(executable: String, arguments: [String], environment: [String: String] = [:], input: Input = .open,
+                keepsOutput: Bool = true, timeLimit: Double? = nil, onStop: OnStop = .forward) {
+        (self.executable, self.arguments, self.environment, self.input) = (executable, arguments, environment, input)
+        (self.keepsOutput, self.timeLimit, self.onStop) = (keepsOutput, timeLimit, onStop)
+    }
+
+    /// Runs it to its end. Throws `StopRequested` when a stop was asked
+    /// before it started or while it ran, and `ChildProcessError` when it could not start.
+    public func run() throws -> Result {
+        if StopSignal.isRequested { throw StopRequested() }
+        var inPipe: [Int32] = [-1, -1], outPipe: [Int32] = [-1, -1]
+        guard pipe(&inPipe) == 0 else { throw ChildProcessError("\(executable): pipe: \(String(cString: strerror(errno)))") }
+        guard pipe(&outPipe) == 0 else {
+            inPipe.forEach { close($0) }
+            throw ChildProcessError("\(executable): pipe: \(String(cString: strerror(errno)))")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, inPipe[0], STDIN_FILENO)
+        if keepsOutput {
+            posix_spawn_file_actions_adddup2(&actions, outPipe[1], STDOUT_FILENO)
+            posix_spawn_file_actions_adddup2(&actions, outPipe[1], STDERR_FILENO)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        }
+        for fd in inPipe + outPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        var merged: [String: String] = [:]
+        var cursor = environ
+        while let entry = cursor.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") { merged[String(text[..<equals])] = String(text[text.index(after: equals)...]) }
+            cursor += 1
+        }
+        merged.merge(environment) { $1 }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let start = MonotonicClock.seconds
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        close(inPipe[0])
+        close(outPipe[1])
+        guard spawned == 0 else {
+            close(inPipe[1])
+            close(outPipe[0])
+            throw ChildProcessError("\(executable): cannot start: \(String(cString: strerror(spawned)))")
+        }
+        var pending: ArraySlice<UInt8> = []
+        var writer: Int32 = inPipe[1]
+        if case .bytes(let bytes) = input {
+            pending = bytes[...]
+            _ = fcntl(writer, F_SETFL, fcntl(writer, F_GETFL) | O_NONBLOCK)
+            if pending.isEmpty { close(writer); writer = -1 }
+        }
+        var output: [UInt8] = []
+        var reader: Int32 = outPipe[0]
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        var stopSeen = false, timedOut = false
+        var status: Int32 = 0
+        var usage = rusage()
+        var reaped = false
+        while true {
+            if StopSignal.isRequested && !stopSeen {
+                stopSeen = true
+                kill(pid, onStop == .kill ? SIGKILL : StopSignal.received)
+            }
+            if let timeLimit, !timedOut, MonotonicClock.seconds - start > timeLimit {
+                timedOut = true
+                kill(pid, SIGKILL)
+            }
+            // Once its output has ended (or is dropped), whether it has exited.
+            if reader < 0 {
+                let waited = wait4(pid, &status, WNOHANG, &usage)
+                if waited == pid { reaped = true }
+                if reaped || (waited < 0 && errno != EINTR) { break }
+            }
+            // A tenth of a second at most between looks at the stop flag and the clock.
+            var watched: [pollfd] = []
+            if reader >= 0 { watched.append(pollfd(fd: reader, events: Int16(POLLIN), revents: 0)) }
+            if writer >= 0 && !pending.isEmpty { watched.append(pollfd(fd: writer, events: Int16(POLLOUT), revents: 0)) }
+            if watched.isEmpty {
+                usleep(10_000)
+                continue
+            }
+            let ready = poll(&watched, nfds_t(watched.count), 100)
+            if ready < 0 && errno != EINTR { break }
+            guard ready > 0 else { continue }
+            for entry in watched where entry.revents != 0 {
+                if entry.fd == reader {
+                    let count = read(reader, &chunk, chunk.count)
+                    if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+                    if count > 0 {
+                        if keepsOutput { output += chunk[..<count] }
+                    } else {
+                        close(reader)
+                        reader = -1
+                    }
+                } else if entry.fd == writer {
+                    let count = pending.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
+                    if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+                    // A child that stopped reading early gives EPIPE; what it did is in its status.
+                    if count > 0 { pending = pending.dropFirst(count) }
+                    if count <= 0 || pending.isEmpty {
+                        close(writer)
+                        writer = -1
+                    }
+                }
+            }
+        }
+        if reader >= 0 { close(reader) }
+        if writer >= 0 { close(writer) }
+        if !reaped {
+            while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        }
+        let seconds = MonotonicClock.seconds - start
+        if stopSeen || StopSignal.isRequested { throw StopRequested() }
+        func time(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1_000_000 }
+        let signalled = (status & 0x7f) != 0
+        return Result(status: signalled ? 128 + (status & 0x7f) : (status >> 8) & 0xff, signal: signalled ? status & 0x7f : nil,
+                      seconds: seconds, cpuSeconds: time(usage.ru_utime) + time(usage.ru_stime),
+                      output: String(decoding: output, as: UTF8.self), timedOut: timedOut)
+    }
+}
+
+/// A child process that could not be started, with why.
+public struct ChildProcessError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Work given up because a stop was asked (Ctrl-C, SIGTERM): not an error
+/// to report; the process then ends by the signal.
+public struct StopRequested: Error, CustomStringConvertible {
+    public init() {}
+    public var description: String { "stopped" }
+}
