@@ -76,7 +76,7 @@ let package = Package(
             dependencies: ["Messages", "Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Analysis", "CLinux", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         // The library product's one import: every layer re-exported, for programs built on Kamera.
-        .target(name: "KameraKit", dependencies: ["Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Analysis", "Detection", "Analyzers", "Pipeline"], swiftSettings: swift5),
+        .target(name: "KameraKit", dependencies: ["Lifecycle", "Messages", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Analysis", "Detection", "Analyzers", "Pipeline"], swiftSettings: swift5),
         .target(name: "ShaderHarness", dependencies: ["Messages", "Pipeline", "Render", "Filters", "GPU", "Capture", "Output", "Lifecycle", "CGLES", "Shaders"], swiftSettings: swift5),
         .target(
             name: "CommandLineSupport",

@@ -8,6 +8,7 @@
 @_exported import Filters
 @_exported import GPU
 @_exported import Lifecycle
+@_exported import Messages
 @_exported import Output
 @_exported import Pipeline
 @_exported import Pixels

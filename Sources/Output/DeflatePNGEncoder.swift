@@ -61,42 +61,22 @@ final class DeflatePNGEncoder {
         let base = png.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let compressed = libdeflate_zlib_compress(compressor, rows.baseAddress, filtered, base + Self.before, bound)
         guard compressed > 0 else { throw OutputError("cannot encode a \(width)x\(height) PNG: deflate found no room") }
-        var at = 0
-        func put(_ bytes: StaticString) {
-            for i in 0..<bytes.utf8CodeUnitCount { base[at + i] = bytes.utf8Start[i] }
-            at += bytes.utf8CodeUnitCount
-        }
-        func put8(_ v: UInt8) {
-            base[at] = v
-            at += 1
-        }
-        func put32(_ v: UInt32) {
-            put8(UInt8(truncatingIfNeeded: v >> 24))
-            put8(UInt8(truncatingIfNeeded: v >> 16))
-            put8(UInt8(truncatingIfNeeded: v >> 8))
-            put8(UInt8(truncatingIfNeeded: v))
-        }
-        /// Ends the chunk whose type starts at `start`: its CRC over type and data.
-        func crc(from start: Int) { put32(UInt32(libdeflate_crc32(0, base + start, at - start))) }
-        put8(0x89)
-        put("PNG\r\n\u{1A}\n")
-        put32(13)
-        put("IHDR")
-        put32(UInt32(width))
-        put32(UInt32(height))
-        put8(8)                // bits per channel
-        put8(opaque ? 2 : 6)   // RGB or RGBA
-        put("\0\0\0")          // deflate, the adaptive filter method, no interlace
-        crc(from: 12)
-        put32(UInt32(compressed))
-        put("IDAT")
-        precondition(at == Self.before)
-        at += compressed
-        crc(from: Self.before - 4)
-        put32(0)
-        put("IEND")
-        crc(from: at - 4)
-        return UnsafeRawBufferPointer(start: base, count: at)
+        var png = PNGChunkWriter(into: base)
+        png.signature()
+        png.begin("IHDR", length: 13)
+        png.put32(UInt32(width))
+        png.put32(UInt32(height))
+        png.put8(8)                // bits per channel
+        png.put8(opaque ? 2 : 6)   // RGB or RGBA
+        png.put("\0\0\0")          // deflate, the adaptive filter method, no interlace
+        png.end()
+        png.begin("IDAT", length: compressed)
+        precondition(png.at == Self.before)
+        png.skip(compressed)
+        png.end()
+        png.begin("IEND", length: 0)
+        png.end()
+        return UnsafeRawBufferPointer(start: base, count: png.at)
     }
 
     /// True when every pixel's alpha is 255.

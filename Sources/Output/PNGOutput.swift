@@ -81,14 +81,8 @@ public final class PNGOutput {
             try stream.write(bytes)
         } else {
             let file = try OutputFile(path: path)
-            if let metadata, !file.isStream, bytes.count > PNGMetadataChunks.offset {
-                let split = PNGMetadataChunks.offset
-                // The size is in IHDR: bytes 16-23.
-                let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
-                let chunks = try PNGMetadataChunks.make(metadata(), width: width, height: height)
-                try file.write(UnsafeRawBufferPointer(rebasing: bytes[0..<split]))
-                try chunks.withUnsafeBytes { try file.write($0) }
-                try file.write(UnsafeRawBufferPointer(rebasing: bytes[split...]))
+            if let metadata, !file.isStream {
+                try PNGMetadataChunks.write(bytes, with: metadata()) { try file.write($0) }
             } else {
                 try file.write(bytes)
             }

@@ -34,10 +34,13 @@ public final class SnapshotWriter {
             jpeg = encoder
             bytes = Array(try encoder.encode(pixels, width: width, height: height, metadata: metadata))
         case .png:
-            bytes = Array(try png.encode(pixels, width: width, height: height))
-            if let metadata, bytes.count > PNGMetadataChunks.offset {
-                bytes.insert(contentsOf: try PNGMetadataChunks.make(metadata, width: width, height: height), at: PNGMetadataChunks.offset)
+            let encoded = try png.encode(pixels, width: width, height: height)
+            guard let metadata else {
+                bytes = Array(encoded)
+                break
             }
+            bytes = []
+            try PNGMetadataChunks.write(encoded, with: metadata) { bytes += $0 }
         }
         while next < 1_000_000 {
             let name = prefix + Self.number(next) + "." + format.rawValue

@@ -48,7 +48,7 @@ final class DMABufVMTests: XCTestCase {
             XCTAssertEqual(auto.cache.lastPath, .copy, "no second try after the check failed")
             let forced = try FrameRenderer(context: context, settings: settings)
             XCTAssertThrowsError(try forced.render(lying, index: 0)) { error in
-                XCTAssertTrue("\(error)".contains("dma-buf import required, but the imported dma-buf frame differs"), "\(error)")
+                XCTAssertTrue("\(error)".contains("\(Setting.upload) dmabuf: the imported dma-buf frame differs"), "\(error)")
             }
         }
     }
