@@ -10,7 +10,7 @@ import Pixels
 /// `AVCaptureVideoDataOutput`. Buffers are mapped once and reused; each
 /// frame's planes point into the driver's buffer, which is given back to the
 /// driver when the next frame is asked for.
-public final class CameraSource: FrameSource {
+public final class CameraSource: FrameSource, LiveCamera {
     public let device: CameraDevice
     public let mode: CameraMode
     public let colorSpace: YUVColorSpace
@@ -240,7 +240,7 @@ public final class CameraSource: FrameSource {
     var frameFormat: PixelFormat { repacker?.output ?? mode.format }
 
     /// Itself: a camera read directly, without a capture thread.
-    public var camera: CameraSource? { self }
+    public var camera: LiveCamera? { self }
 
     public var summary: String {
         "\(device.path) \(mode.width)x\(mode.height) \(mode.fourcc)\(mode.rate.map { " at \(CameraMode.formatRate($0)) fps" } ?? "") (\(colorSpace))\(repacker.map { ", " + $0.path } ?? "")\(mode.viaLibV4L ? ", converted to rgb24 by libv4l" : "")\(decoding)"

@@ -8,7 +8,7 @@ import Pixels
 /// driver (counted in `captureStatistics.lateDrops`) instead of piling up. A frame the consumer
 /// took stays valid until it asks for the next one.
 public final class CaptureQueue: FrameSource {
-    public var camera: CameraSource? { state.camera }
+    public var camera: LiveCamera? { state.camera }
     private var device: CameraSource { state.camera }
     private let state: State
     private let thread: JoinableThread

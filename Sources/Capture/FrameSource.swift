@@ -13,7 +13,7 @@ public protocol FrameSource: AnyObject {
     /// returns how many there were before the stream ended.
     func skip(_ count: Int) throws -> Int
     /// The camera behind a live source (its controls, zoom and counters); nil for files and the test pattern.
-    var camera: CameraSource? { get }
+    var camera: LiveCamera? { get }
     /// What a live source has captured and dropped so far; nil for files and the test pattern.
     var captureStatistics: CaptureStatistics? { get }
     /// Releases the device at once, before the source itself goes (a camera
@@ -53,7 +53,7 @@ public struct CaptureStatistics: Sendable, CustomStringConvertible {
 
 extension FrameSource {
     public var inventory: FrameInventory? { nil }
-    public var camera: CameraSource? { nil }
+    public var camera: LiveCamera? { nil }
     public var captureStatistics: CaptureStatistics? { nil }
     public func stop() {}
 

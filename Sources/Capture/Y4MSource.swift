@@ -1,7 +1,7 @@
 import Pixels
 /// A YUV4MPEG2 (`.y4m`) clip with 4:2:0 or 4:2:2 planar frames. The planes are
 /// interleaved while reading into NV12 (4:2:0) or YUYV (4:2:2), the layouts the
-/// texture cache converts on the GPU.
+/// frame uploader converts on the GPU.
 ///
 /// The header is validated before anything is allocated. A regular file is
 /// scanned ahead (one seek per frame) so that a file too short for one frame

@@ -3,7 +3,7 @@ import Pixels
 import Shaders
 
 /// The demosaic shader (`bayer.frag`) of one method, and its uniforms: the
-/// texture cache's conversion pass for raw Bayer frames.
+/// frame uploader's conversion pass for raw Bayer frames.
 final class BayerProgram {
     let program: ShaderProgram
     private let locations: (size: GLint, red: GLint, sixteen: GLint, group: GLint, texels: GLint, black: GLint, maximum: GLint, gains: GLint,

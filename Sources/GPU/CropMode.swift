@@ -1,4 +1,4 @@
-/// Which part of the frame the texture cache hands on.
+/// Which part of the frame the frame uploader hands on.
 public enum CropMode: String, CaseIterable, Sendable {
     /// The centered square of side min(width, height), as CubeKamera's
     /// height x height texture.

@@ -4,7 +4,7 @@ import Pixels
 /// How one plane of a frame lives on the GPU: the texture its bytes are
 /// uploaded into (the copy path) and the DRM format its dma-buf is imported
 /// as (zero-copy), with the same texels, so that the same shaders read both.
-/// Every layout the texture cache reads is one entry of `init(plane:of:width:height:)`.
+/// Every layout the frame uploader reads is one entry of `init(plane:of:width:height:)`.
 struct PlaneTexture {
     /// `glTexImage2D`'s format and type.
     var format: GLenum

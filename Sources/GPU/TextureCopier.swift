@@ -3,7 +3,7 @@ import Shaders
 
 /// Draws a region of a texture over a whole target, unchanged but for
 /// scaling: the plain texture program and a quad, made once per context and
-/// shared by the texture cache, the stages, the layout and the display.
+/// shared by the frame uploader, the stages, the layout and the display.
 public final class TextureCopier {
     public let program: ShaderProgram
     public let quad = Quad()

@@ -1,6 +1,6 @@
 import CGLES
 
-/// A picture on the GPU, as the texture cache and every stage hand it on
+/// A picture on the GPU, as the frame uploader and every stage hand it on
 /// (what `CVOpenGLESTextureGetTarget`/`GetName` give for a camera frame): an
 /// RGBA texture, its size in texels, the region of it holding the picture,
 /// and the picture's size in pixels: the region's size in texels, or larger

@@ -10,6 +10,9 @@ public struct DisplayRequest: Equatable {
     public var mode: String?
     /// Legacy mode setting even where atomic is offered.
     public var legacy = false
+    /// Keep the last frame on screen until the run is stopped (Ctrl-C,
+    /// SIGTERM) rather than giving the console back when the frames end.
+    public var hold = false
 
     public init() {}
 

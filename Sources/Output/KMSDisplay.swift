@@ -84,17 +84,17 @@ public final class KMSDisplay: FrameSink {
         queued = buffer
     }
 
-    /// Hears lines worth logging (the test hook's hold).
+    /// Hears lines worth logging (the hold of the last frame).
     public var onNote: ((String) -> Void)?
+    /// After the last frame, keep it on screen until a stop is requested.
+    public var holdsLastFrame = false
 
     /// Waits for the last flip, then gives the console back.
     public func finish() throws {
         defer { restore() }
-        if let seconds = ProcessInfo.processInfo.environment["KAMERA_TEST_HOLD_SECONDS"].flatMap(Double.init) {
-            // Test hook: keep the last frame on screen for a capture from another process.
-            onNote?("holding the last frame for \(seconds) s")
-            let end = MonotonicClock.seconds + seconds
-            while MonotonicClock.seconds < end && !StopSignal.isRequested { usleep(20_000) }
+        if holdsLastFrame {
+            onNote?("holding the last frame until stopped (Ctrl-C)")
+            while !StopSignal.isRequested { usleep(20_000) }
         }
         try waitForFlip()
     }

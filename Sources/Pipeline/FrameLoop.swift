@@ -50,9 +50,6 @@ public final class FrameLoop {
     public var check: (() throws -> Void)?
     private let stopRequested = Atomic<Bool>(false)
 
-    /// Test hook: a real crash (a bad memory access) in the render path after
-    /// this many frames, to check that the console comes back.
-    private let crashAfter = ProcessInfo.processInfo.environment["KAMERA_TEST_CRASH_AFTER_FRAMES"].flatMap(Int.init)
     private var started = 0.0, startCPU = 0.0
     private var lastStatus = 0.0, lastStatusCPU = 0.0, framesAtStatus = 0
 
@@ -126,7 +123,6 @@ public final class FrameLoop {
             let rendered = RenderedFrame(index: index, input: frame, picture: picture, pixels: renderer)
             for sink in sinks { try sink.consume(rendered) }
             statistics.frames += 1
-            if statistics.frames == crashAfter { Self.crash() }
             onFrame?(rendered)
             now = MonotonicClock.seconds
             if now - lastStatus >= statusInterval {
@@ -167,14 +163,10 @@ public final class FrameLoop {
 
     private func outputGeometry(of frame: Frame, screen: RenderTarget?) -> OutputGeometry? {
         guard case .preview(let layout) = renderer.settings.mode else { return nil }
-        let crop = renderer.cache.cropRectangle(for: frame)
+        let crop = renderer.uploader.cropRectangle(for: frame)
         let size = screen.map { ($0.width, $0.height) } ?? renderer.outputSize(for: frame)
         return OutputGeometry(crop: PixelBox(x: crop.x, y: crop.y, width: crop.width, height: crop.height),
                               outputWidth: size.0, outputHeight: size.1, layout: layout)
-    }
-
-    private static func crash() {
-        UnsafeMutablePointer<Int>(bitPattern: 8)!.pointee = 1
     }
 
     private func updateStatistics(now: Double, cpu: Double) {
@@ -185,7 +177,7 @@ public final class FrameLoop {
         }
         statistics.elapsed = now - started
         statistics.cpuMillisecondsPerFrame = statistics.frames > 0 ? (cpu - startCPU) * 1000 / Double(statistics.frames) : 0
-        statistics.upload = renderer.cache.lastPath.rawValue
+        statistics.upload = renderer.uploader.lastPath.rawValue
         statistics.capture = session.source?.captureStatistics
         (lastStatus, lastStatusCPU, framesAtStatus) = (now, cpu, statistics.frames)
     }

@@ -70,7 +70,7 @@ public final class RunBuilder {
         run.rate = description.settings.rate
         run.colorSpace = description.source.colorSpace
         // Cameras are stamped by their clock; files, the test pattern and exports frame by frame.
-        run.cameraStamps = description.source.camera != nil || ProcessInfo.processInfo.environment["KAMERA_TEST_LIVE_STAMPS"] != nil
+        run.cameraStamps = description.stampsFromSource ?? (description.source.camera != nil)
         run.isLive = description.source.camera != nil || description.paced
         let sinks = try description.outputs.map { try $0.kind.make($0, run: run) }
         if description.output.sound.device != nil && !run.sound.isTaken {

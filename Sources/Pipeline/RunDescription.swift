@@ -29,6 +29,9 @@ public struct RunDescription {
     public var warmup: Int? = 0
     /// Files and the test pattern at their rate rather than as fast as they render.
     public var paced = false
+    /// Recordings stamped by each frame's own timestamp (a camera's clock,
+    /// the first at 0) rather than frame by frame at the rate; nil: for cameras.
+    public var stampsFromSource: Bool?
     /// The zoom slider, 0...1.
     public var zoom: Double?
     /// Also write every input frame, raw (`--save-input`).

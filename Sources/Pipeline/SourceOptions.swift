@@ -1,5 +1,4 @@
 import Messages
-import Render
 import Capture
 import Foundation
 import Pixels
@@ -24,7 +23,7 @@ public struct SourceOptions: Equatable {
     public var colorSpace: YUVColorSpace
     public var rate: Double
     /// Take the rate from the file when it has one (a Y4M header's `F`):
-    /// `makeSource(for:)` then sets the renderer's rate from it.
+    /// `SourceSession` then sets the renderer's rate from it.
     public var rateFromFile = false
 
     public init(input: String? = nil, format: InputFormat? = nil, inputSize: (width: Int, height: Int)? = nil,
@@ -41,40 +40,32 @@ public struct SourceOptions: Equatable {
             && a.inputSize?.width == b.inputSize?.width && a.inputSize?.height == b.inputSize?.height
     }
 
-    /// Makes the source. With `renderer`, a camera's buffers are placed so that
-    /// renderer's GPU can import them (see `CameraBufferPlan`); `note` hears why
-    /// a camera's frames will be copied instead.
-    public func makeSource(for renderer: FrameRenderer? = nil, note: (String) -> Void = { _ in }) throws -> FrameSource {
-        // Raw Bayer is demosaiced where YUV is converted: in the texture cache's shaders, which read the other
+    /// Makes the source. A camera asks `placement` where its buffers go (see
+    /// `CameraBufferPlan`), and maps them without one; `convertsOnGPU` says
+    /// whether raw Bayer is demosaiced by the GPU; `note` hears why a camera's
+    /// frames will be copied rather than imported.
+    public func makeSource(placement: CameraBufferPlacement? = nil, convertsOnGPU: Bool = false, note: (String) -> Void = { _ in }) throws -> FrameSource {
+        // Raw Bayer is demosaiced where YUV is converted: in the frame uploader's shaders, which read the other
         // orders of packed 4:2:2, NV21, NV16, NV61 and planar YUV as they are, or on the CPU for a software renderer.
         var isp = self.isp
-        isp.onGPU = renderer.map { !$0.cache.convertsYUVOnCPU } ?? false
+        isp.onGPU = convertsOnGPU
         if let camera {
             let path = camera == "auto" ? try Self.firstCamera() : camera
             var request = CameraRequest(format: format, size: inputSize, rate: cameraRate)
             request.isp = isp
             request.decoder = decoder
-            guard let renderer, renderer.settings.upload != .copy else {
-                let source = try CameraSource(path: path, request: request)
-                if let black = source.sensorBlackLevel { note(black.reason) }
-                if let why = source.decoderNote { note(why) }
-                return CaptureQueue(camera: source)
-            }
-            let plan = CameraBufferPlan(upload: renderer.settings.upload, context: try renderer.openContext(),
-                                        canImport: try renderer.cache.canImportDMABuf, textureLimit: try renderer.cache.textureLimit,
-                                        convertsOnGPU: isp.onGPU)
             let source: CameraSource
             do {
-                source = try CameraSource(path: path, request: request) { mode in try plan.memory(for: mode) }
-            } catch where plan.upload == .auto && (plan.chosen ?? .mmap) != .mmap {
+                source = try CameraSource(path: path, request: request) { mode in try placement?.memory(for: mode) ?? .mmap }
+            } catch where placement?.mapsWhenRefused == true {
                 // The camera would not take the shared buffers; mapped ones then.
                 note("\(error); copying frames instead")
                 source = try CameraSource(path: path, request: request)
             }
-            if let reason = plan.reason { note(reason) }
+            if let reason = placement?.reason { note(reason) }
             if let black = source.sensorBlackLevel { note(black.reason) }
             if let why = source.decoderNote { note(why) }
-            renderer.cache.forgetImportedBuffers()
+            placement?.forgetBuffers()
             return CaptureQueue(camera: source)
         }
         guard let input else {
@@ -93,13 +84,7 @@ public struct SourceOptions: Equatable {
         switch type {
         case "png", "jpg", "jpeg": return try ImageSource(path: input, rate: rate)
         case "y4m":
-            let source = try Y4MSource(path: input)
-            if rateFromFile, let renderer, renderer.settings.rate != source.rate {
-                var settings = renderer.settings
-                settings.rate = source.rate
-                try renderer.update(settings)
-            }
-            return source
+            return try Y4MSource(path: input)
         default:
             guard let format = format?.raw, let size = inputSize else {
                 if Self.unreadTypes.contains(type) {

@@ -26,7 +26,21 @@ public final class SourceSession {
         self.configuration = configuration
         self.running = configuration
         self.note = note
-        source = try configuration.makeSource(for: renderer, note: note)
+        source = try make(configuration)
+    }
+
+    /// `options`' source; a camera's buffers placed where this renderer's GPU
+    /// can import them, and the renderer's rate taken from a Y4M file when asked.
+    private func make(_ options: SourceOptions) throws -> FrameSource {
+        let convertsOnGPU = !renderer.uploader.convertsYUVOnCPU
+        let placement = options.camera != nil && renderer.settings.upload != .copy ? CameraBufferPlan(renderer: renderer, convertsOnGPU: convertsOnGPU) : nil
+        let source = try options.makeSource(placement: placement, convertsOnGPU: convertsOnGPU, note: note)
+        if options.rateFromFile, let file = source as? Y4MSource, renderer.settings.rate != file.rate {
+            var settings = renderer.settings
+            settings.rate = file.rate
+            try renderer.update(settings)
+        }
+        return source
     }
 
     public func beginConfiguration() {
@@ -44,13 +58,13 @@ public final class SourceSession {
         // Release the device now, even if frames of the old source are still held.
         source?.stop()
         source = nil
-        renderer.cache.forgetImportedBuffers()
+        renderer.uploader.forgetImportedBuffers()
         do {
-            source = try configuration.makeSource(for: renderer, note: note)
+            source = try make(configuration)
             running = configuration
         } catch {
             configuration = running
-            source = try? running.makeSource(for: renderer, note: note)
+            source = try? make(running)
             throw error
         }
     }

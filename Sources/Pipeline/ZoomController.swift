@@ -4,12 +4,12 @@ import Foundation
 import Lifecycle
 
 /// Zoom for a running stream: the camera's hardware zoom when it has one,
-/// otherwise digital zoom by center crop in the texture cache. Ramps move at a
+/// otherwise digital zoom by center crop in the frame uploader. Ramps move at a
 /// rate (1 doubles the factor per second) and are applied frame by frame with
 /// `apply(to:)`, on the render thread.
 public final class ZoomController {
     public private(set) var ramp: ZoomRamp
-    private var camera: CameraSource?
+    private var camera: LiveCamera?
     private var hardware: CameraControl?
     private let clock: () -> Double
     private var applied: Double = 0
@@ -49,15 +49,15 @@ public final class ZoomController {
         ramp.cancel(now: clock())
     }
 
-    /// Applies the current factor to the camera or to the renderer's texture cache.
+    /// Applies the current factor to the camera or to the renderer's frame uploader.
     public func apply(to renderer: FrameRenderer) throws {
         let factor = currentFactor
         guard factor != applied else { return }
         if let camera, let hardware {
             try camera.setHardwareZoom(factor, range: ramp.range, control: hardware)
-            renderer.cache.zoom = 1
+            renderer.uploader.zoom = 1
         } else {
-            renderer.cache.zoom = Float(factor)
+            renderer.uploader.zoom = Float(factor)
         }
         applied = factor
         onChange?(factor)

@@ -1,5 +1,5 @@
 /// CPU conversion from RGBA into the other pixel formats, used to make test
-/// frames in every layout the texture cache reads. Chroma is the average of the
+/// frames in every layout the frame uploader reads. Chroma is the average of the
 /// pixels it covers.
 public enum FormatConverter {
     /// Converts the pixels of `source` in `rows` and `columns` (all by

@@ -1,4 +1,4 @@
-/// The pixel layouts Kamera's texture cache understands.
+/// The pixel layouts Kamera's frame uploader understands.
 public enum PixelFormat: String, CaseIterable, Sendable {
     /// Packed 4:2:2, Y0 U Y1 V (V4L2 `YUYV`).
     case yuyv
@@ -13,7 +13,7 @@ public enum PixelFormat: String, CaseIterable, Sendable {
     /// 8-bit luminance only (V4L2 `GREY`).
     case grey
     /// Raw Bayer samples of 8 bits, one byte a pixel, handed on undemosaiced
-    /// for the texture cache's demosaic shader; the frame's `bayer` says the
+    /// for the frame uploader's demosaic shader; the frame's `bayer` says the
     /// pattern and how to develop it. Not a format a user names.
     case bayer8
     /// Raw Bayer samples of 10 to 16 bits in little-endian 16-bit words, as `bayer8`.
@@ -23,7 +23,7 @@ public enum PixelFormat: String, CaseIterable, Sendable {
     /// handed on as the camera gave them; the demosaic shader unpacks each sample it reads.
     case bayer10p, bayer12p
     /// Packed 4:2:2 in the other byte orders (U Y0 V Y1, Y0 V Y1 U, V Y0 U Y1),
-    /// handed on as the camera gave them for the texture cache's conversion
+    /// handed on as the camera gave them for the frame uploader's conversion
     /// shader, which reads each order (`pairOrder`); the CPU's conversions read
     /// YUYV, into which `RepackedFormat` repacks them otherwise. Not a format a user names.
     case uyvy, yvyu, vyuy

@@ -7,7 +7,7 @@ import Pixels
 import Render
 
 /// The whole GPU chain for one frame, GPUImage style: the steps of a
-/// `RenderPlan` (texture cache → filter stages → the program's own stages →
+/// `RenderPlan` (texture uploader → filter stages → the program's own stages →
 /// preview or cube → overlays) drawn into the output framebuffer or onto a
 /// screen, and the pixels in memory. Everything is allocated on first use and
 /// reused, so rendering frame after frame of one size allocates nothing.
@@ -15,8 +15,8 @@ import Render
 public final class FrameRenderer: PixelSource {
     public private(set) var settings: RenderSettings
     private let gpu: DeferredGPUContext
-    public let cache: TextureCache
-    /// What drawing takes beyond the cache, made when a frame is first drawn.
+    public let uploader: FrameUploader
+    /// What drawing takes beyond the uploader, made when a frame is first drawn.
     private var drawing: (copier: TextureCopier, layout: LayoutStage)?
     private var output: Framebuffer?
     /// The plan as asked for, and as rewritten for the last frame's conditions,
@@ -54,9 +54,9 @@ public final class FrameRenderer: PixelSource {
     public init(context: DeferredGPUContext, settings: RenderSettings) {
         gpu = context
         self.settings = settings
-        cache = TextureCache(context: context, crop: settings.crop)
-        cache.upload = settings.upload
-        cache.yuvConversion = settings.yuvConversion
+        uploader = FrameUploader(context: context, crop: settings.crop)
+        uploader.upload = settings.upload
+        uploader.yuvConversion = settings.yuvConversion
         requested = RenderPlan(filters: settings.filters)
     }
 
@@ -128,9 +128,9 @@ public final class FrameRenderer: PixelSource {
         let watch = GPUWatchdog.begin(.frame, frame: index)
         defer { GPUWatchdog.end(watch) }
         let size = screen.map { ($0.width, $0.height) } ?? outputSize(for: frame)
-        let crop = cache.cropRectangle(for: frame)
+        let crop = uploader.cropRectangle(for: frame)
         var conditions = RenderPlan.Conditions()
-        conditions.convertsToMemory = cache.convertsToMemory(frame)
+        conditions.convertsToMemory = uploader.convertsToMemory(frame)
         // The CPU's conversion applies a matrix to any frame it converts, a shader only to YUV.
         conditions.conversionTakesMatrix = frame.format.isYUV || conditions.convertsToMemory
         conditions.layoutCopies = settings.mode.copiesPixelForPixel(width: crop.width, height: crop.height, outputWidth: size.0, outputHeight: size.1)
@@ -165,7 +165,7 @@ public final class FrameRenderer: PixelSource {
         // Drawn straight by the layout, a picture shown smaller than the crop may be converted smaller.
         let magnification = plan.layoutFollowsConversion && mosaic == 1
             ? layout.magnification(width: crop.width, height: crop.height, outputWidth: size.0, outputHeight: size.1) : 1
-        let (converted, folded) = try cache.texture(for: frame, folding: fold, magnification: magnification, mosaic: mosaic)
+        let (converted, folded) = try uploader.texture(for: frame, folding: fold, magnification: magnification, mosaic: mosaic)
         matrixFolded = folded
         var texture = converted
         let target: RenderTarget = try screen ?? outputFramebuffer(size)
@@ -210,7 +210,7 @@ public final class FrameRenderer: PixelSource {
         case .inMemory?:
             guard let pending = inMemory else { throw GPUError("the frame in memory is gone") }
             if let rgba = pending.rgba { return rgba }
-            guard let rgba = cache.convertedPixels(of: pending.frame, transform: pending.transform, mosaic: pending.mosaic) else {
+            guard let rgba = uploader.convertedPixels(of: pending.frame, transform: pending.transform, mosaic: pending.mosaic) else {
                 throw GPUError("the frame in memory could not be converted")
             }
             inMemory?.rgba = rgba
@@ -242,7 +242,7 @@ public final class FrameRenderer: PixelSource {
         guard case .inMemory? = picture, let pending = inMemory, pending.mosaic == 1 else { return nil }
         let watch = GPUWatchdog.begin(.frame, frame: lastIndex)
         defer { GPUWatchdog.end(watch) }
-        return cache.convertedYUV420(of: pending.frame, transform: pending.transform, colorSpace: colorSpace, into: destination)
+        return uploader.convertedYUV420(of: pending.frame, transform: pending.transform, colorSpace: colorSpace, into: destination)
     }
 
     private func redrawLayout(into target: Framebuffer) throws {
@@ -316,9 +316,9 @@ public final class FrameRenderer: PixelSource {
         default:
             drawing?.layout = try Self.makeLayout(settings)
         }
-        cache.crop = settings.crop
-        cache.upload = settings.upload
-        cache.yuvConversion = settings.yuvConversion
+        uploader.crop = settings.crop
+        uploader.upload = settings.upload
+        uploader.yuvConversion = settings.yuvConversion
         self.settings = settings
         replan()
     }

@@ -6,7 +6,7 @@ import Filters
 /// the picture beyond the tolerances the tests state; each is written here once.
 public struct RenderPlan {
     public enum Step {
-        /// The frame becomes a texture (the texture cache), this matrix
+        /// The frame becomes a texture (the frame uploader), this matrix
         /// applied in a YUV conversion (identity: none), as a mosaic of
         /// blocks this size when above 1 (`pixellate=N` done by a CPU conversion).
         case conversion(ColorMatrix, mosaic: Int)

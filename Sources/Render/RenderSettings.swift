@@ -24,9 +24,9 @@ public struct RenderSettings: Equatable {
     /// Frames per second, for the cube's angle and custom shaders' `u_time`.
     public var rate: Double
     /// How frames reach the GPU: dma-buf import when possible, or copy.
-    public var upload: TextureCache.Upload = .auto
+    public var upload: FrameUploader.Upload = .auto
     /// Where copied YUV frames become RGB: the CPU with a software renderer, else a shader.
-    public var yuvConversion: TextureCache.YUVConversion = .auto
+    public var yuvConversion: FrameUploader.YUVConversion = .auto
 
     public init(crop: CropMode = .square, filters: FilterChain = FilterChain(), mode: RenderMode = .preview(PreviewLayout()),
                 outputSize: (width: Int, height: Int)? = nil, rate: Double = 30) {

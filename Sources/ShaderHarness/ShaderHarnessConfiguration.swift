@@ -41,7 +41,7 @@ public struct ShaderHarnessConfiguration: Equatable {
 
     /// Where a channel's texture comes from.
     public enum ChannelSource: Equatable {
-        /// The live frame after the texture cache (and any filters).
+        /// The live frame after the frame uploader (and any filters).
         case frame
         /// A buffer pass's output (its previous frame when a pass reads itself or a later one).
         case buffer(String)

@@ -79,7 +79,7 @@ struct Benchmark {
     var context: GPUContext
     /// Frames in DRM dumb buffers on this node (shared as dma-bufs) instead of the heap.
     var dumbBuffersOn: String?
-    var upload: TextureCache.Upload = .auto
+    var upload: FrameUploader.Upload = .auto
 
     /// Four distinct test-pattern frames, copied so each keeps its own memory,
     /// and the objects that own that memory.

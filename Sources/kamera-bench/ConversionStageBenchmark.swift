@@ -18,7 +18,7 @@ struct ConversionStageBenchmark {
         return try thread.sync {
             let context = try GPUContext()
             try context.makeCurrent()
-            let cache = try TextureCache(context: context, crop: .none)
+            let cache = try FrameUploader(context: context, crop: .none)
             cache.yuvConversion = .shader
             var generator = SystemRandomNumberGenerator()
             func random(_ format: PixelFormat) -> FrameBuffer {

@@ -237,7 +237,7 @@ struct KameraBench: ParsableCommand {
             for size in sizeList {
                 for format in [PixelFormat.yuyv, .nv12, .yu12, .bgra] {
                     var copyFPS: Double?
-                    for upload in [TextureCache.Upload.copy, .dmabuf] {
+                    for upload in [FrameUploader.Upload.copy, .dmabuf] {
                         let result = try Benchmark(workload: .sepia, width: size.width, height: size.height, format: format,
                                                    frames: frames, context: context,
                                                    dumbBuffersOn: node, upload: upload).run(on: thread)

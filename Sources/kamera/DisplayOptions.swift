@@ -18,16 +18,19 @@ struct DisplayOptions: ParsableArguments {
     @Flag(help: "With -o kms: legacy mode setting (drmModeSetCrtc and page flips) even where atomic is offered.")
     var legacy = false
 
+    @Flag(help: "With -o kms: keep the last frame on screen until Ctrl-C or SIGTERM, rather than giving the console back when the frames end (a still on a kiosk: --input logo.png --frames 1 --hold).")
+    var hold = false
+
     /// Options that only mean something with `-o kms`, when given without it.
     var givenWithoutDisplay: String? {
-        [card.map { _ in "--card" }, connector.map { _ in "--connector" }, mode.map { _ in "--mode" }, legacy ? "--legacy" : nil]
+        [card.map { _ in "--card" }, connector.map { _ in "--connector" }, mode.map { _ in "--mode" }, legacy ? "--legacy" : nil, hold ? "--hold" : nil]
             .compactMap { $0 }.first
     }
 
     /// Where `-o kms` shows the picture.
     var request: DisplayRequest {
         var request = DisplayRequest()
-        (request.card, request.connector, request.mode, request.legacy) = (card, connector, mode, legacy)
+        (request.card, request.connector, request.mode, request.legacy, request.hold) = (card, connector, mode, legacy, hold)
         return request
     }
 }

@@ -7,7 +7,7 @@ import BuildInfo
 struct Kamera: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kamera",
-        abstract: "Camera preview renderer: frames → texture cache → color-matrix filters → preview or cube → PNG or a live preview.",
+        abstract: "Camera preview renderer: frames → frame uploader → color-matrix filters → preview or cube → PNG or a live preview.",
         discussion: """
         Exit status: 0 when the job is done (or q, --duration, --frames ended it); 1 on any error,
         with one line on stderr that names the problem and what would work. Ctrl-C (SIGINT) or

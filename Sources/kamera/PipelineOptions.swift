@@ -134,10 +134,10 @@ struct PipelineOptions: ParsableArguments {
         source.rateFromFile = requested == nil
 
         var settings = RenderSettings(rate: rate)
-        guard let uploadMode = TextureCache.Upload(rawValue: upload) else { throw UsageError("--upload \(excerpt(upload)) is not valid; use auto, copy or dmabuf") }
+        guard let uploadMode = FrameUploader.Upload(rawValue: upload) else { throw UsageError("--upload \(excerpt(upload)) is not valid; use auto, copy or dmabuf") }
         if uploadMode == .dmabuf && camera == nil { throw UsageError("--upload dmabuf needs --camera: only cameras share their buffers") }
         settings.upload = uploadMode
-        guard let conversion = TextureCache.YUVConversion(rawValue: yuvConversion) else {
+        guard let conversion = FrameUploader.YUVConversion(rawValue: yuvConversion) else {
             throw UsageError("--yuv-conversion \(excerpt(yuvConversion)) is not valid; use auto, cpu or shader")
         }
         settings.yuvConversion = conversion

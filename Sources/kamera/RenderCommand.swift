@@ -87,7 +87,7 @@ struct RenderCommand: ParsableCommand {
                 guard frame.index == 0 else { return }
                 logger.info("render passes in the first frame: \(renderer.lastPassCount)")
                 if let camera = source.camera {
-                    logger.info("upload: \(renderer.cache.lastPath) (camera buffers: \(camera.memory))\(renderer.cache.lastPath == .copy ? renderer.cache.copyReason.map { "; \($0)" } ?? "" : "")")
+                    logger.info("upload: \(renderer.uploader.lastPath) (camera buffers: \(camera.memory))\(renderer.uploader.lastPath == .copy ? renderer.uploader.copyReason.map { "; \($0)" } ?? "" : "")")
                 }
             }
             do {
@@ -101,7 +101,7 @@ struct RenderCommand: ParsableCommand {
             progress.clear()
             if let capture = source.captureStatistics {
                 let rate = capture.measuredRate.map { String(format: "%.2f fps", $0) } ?? "unknown"
-                logger.info("\(capture), capture rate \(rate), upload \(renderer.cache.lastPath)")
+                logger.info("\(capture), capture rate \(rate), upload \(renderer.uploader.lastPath)")
             }
             if let analysis = loop.analysis {
                 let a = analysis.statistics

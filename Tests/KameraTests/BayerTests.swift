@@ -236,8 +236,8 @@ final class BayerTests: KameraProcessTestCase {
             let width = (limit * 8 / bits / group + 1) * group, height = 4
             XCTAssertGreaterThan(format.planeLayouts(width: width, height: height)[0].bytesPerRow, limit)
             XCTAssertLessThanOrEqual(width, limit)
-            XCTAssertNotNil(TextureCache.packedRowProblem(width: width, bits: bits, textureLimit: limit))
-            XCTAssertNil(TextureCache.packedRowProblem(width: width - group, bits: bits, textureLimit: limit))
+            XCTAssertNotNil(FrameUploader.packedRowProblem(width: width, bits: bits, textureLimit: limit))
+            XCTAssertNil(FrameUploader.packedRowProblem(width: width - group, bits: bits, textureLimit: limit))
             let image = sampleImage(width: width, height: height)
             var s = ISPSettings()
             (s.whiteBalance, s.gamma) = (.gains(red: 1.3, green: 1, blue: 1.5), .none)

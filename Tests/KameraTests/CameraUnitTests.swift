@@ -223,7 +223,7 @@ final class CameraUnitTests: XCTestCase {
             }
             let elapsed = MonotonicClock.seconds - start
             try zoom.apply(to: renderer)
-            XCTAssertEqual(renderer.cache.zoom, 2)
+            XCTAssertEqual(renderer.uploader.zoom, 2)
             return (elapsed, seen)
         }
         XCTAssertGreaterThanOrEqual(reached, 0.5 - 1e-3, "a ramp at rate 2 from 1x to 2x takes half a second")

@@ -34,7 +34,7 @@ func cpuConverted(_ frame: Frame, rect: (Int, Int, Int, Int), transform: RGBTran
 final class ConversionTests: XCTestCase {
     let tolerance = 2
 
-    func settings(crop: CropMode, _ conversion: TextureCache.YUVConversion) -> RenderSettings {
+    func settings(crop: CropMode, _ conversion: FrameUploader.YUVConversion) -> RenderSettings {
         var settings = RenderSettings(crop: crop)
         settings.yuvConversion = conversion
         return settings
@@ -48,7 +48,7 @@ final class ConversionTests: XCTestCase {
             for matrix in YUVColorSpace.Matrix.allCases {
                 for range in YUVColorSpace.Range.allCases {
                     for gles in [GLESVersion.gles2, .gles3] {
-                        for conversion in [TextureCache.YUVConversion.shader, .cpu] {
+                        for conversion in [FrameUploader.YUVConversion.shader, .cpu] {
                             // Odd sizes too: a last YUYV pair and NV12 chroma block cut in half.
                             for (width, height) in [(64, 36), (63, 35)] {
                                 let cs = YUVColorSpace(matrix: matrix, range: range)
@@ -68,7 +68,7 @@ final class ConversionTests: XCTestCase {
 
     func testSquareCropOfYUVWithOddOffset() throws {
         for format in [PixelFormat.yuyv, .nv12] {
-            for conversion in [TextureCache.YUVConversion.shader, .cpu] {
+            for conversion in [FrameUploader.YUVConversion.shader, .cpu] {
                 // 50x32: the square starts at x = 9, in the middle of a YUYV pair.
                 let (frame, buffer) = randomFrame(format, width: 50, height: 32)
                 let image = try withExtendedLifetime(buffer) { try GPUHarness.render(frame, settings: settings(crop: .square, conversion)) }
@@ -85,7 +85,7 @@ final class ConversionTests: XCTestCase {
             try GPUHarness.run { context -> (Bool, Int) in
                 let renderer = try FrameRenderer(context: context, settings: RenderSettings(crop: .none))
                 let auto = Image(width: 40, height: 30, pixels: Array(try renderer.render(frame, index: 0)))
-                let usedCPU = renderer.cache.convertsYUVOnCPU
+                let usedCPU = renderer.uploader.convertsYUVOnCPU
                 try renderer.update(self.settings(crop: .none, .shader))
                 let shader = Image(width: 40, height: 30, pixels: Array(try renderer.render(frame, index: 1)))
                 return (usedCPU, auto.maxDifference(shader).value)
@@ -97,7 +97,7 @@ final class ConversionTests: XCTestCase {
 
     /// The whole frame through `chain`, and whether its color matrix was
     /// folded into the conversion.
-    func render(_ frame: Frame, _ chain: FilterChain, _ conversion: TextureCache.YUVConversion) throws -> (Image, Bool) {
+    func render(_ frame: Frame, _ chain: FilterChain, _ conversion: FrameUploader.YUVConversion) throws -> (Image, Bool) {
         var s = settings(crop: .none, conversion)
         s.filters = chain
         return try GPUHarness.run { context -> (Image, Bool) in
@@ -118,7 +118,7 @@ final class ConversionTests: XCTestCase {
             for filters in [["sepia"], ["contrast=1.8", "brightness=0.1"], ["invert"], ["contrast=4"]] {
                 let chain = try FilterChain(parsing: filters, intensity: filters == ["sepia"] ? 0.7 : 1)
                 guard let m = chain.foldedMatrices.last, chain.foldedMatrices.count == 1 else { return XCTFail("\(filters): not one matrix") }
-                for conversion in [TextureCache.YUVConversion.shader, .cpu] {
+                for conversion in [FrameUploader.YUVConversion.shader, .cpu] {
                     let (frame, buffer) = randomFrame(format, width: 63, height: 35)
                     let (image, folded) = try withExtendedLifetime(buffer) { try render(frame, chain, conversion) }
                     XCTAssertTrue(folded, "\(filters) \(conversion)")
@@ -140,7 +140,7 @@ final class ConversionTests: XCTestCase {
             let chain = try FilterChain(parsing: filters)
             guard let m = chain.foldedMatrices.last, chain.foldedMatrices.count == 1 else { return XCTFail("\(filters): not one matrix") }
             XCTAssertNil(m.rgbTransform, "\(filters)")
-            for conversion in [TextureCache.YUVConversion.shader, .cpu] {
+            for conversion in [FrameUploader.YUVConversion.shader, .cpu] {
                 let (image, folded) = try withExtendedLifetime(buffer) { try render(frame, chain, conversion) }
                 XCTAssertFalse(folded, "\(filters) \(conversion)")
                 // Drawn after a conversion to 8 bits: the reference takes the same steps.
@@ -162,7 +162,7 @@ final class ConversionTests: XCTestCase {
     /// frame has such colors (clamping first differs by more than 8 of 255).
     func testGrayOfAYUVFrameIsItsLuma() throws {
         let (frame, buffer) = randomFrame(.yuyv, width: 48, height: 32)
-        for conversion in [TextureCache.YUVConversion.shader, .cpu] {
+        for conversion in [FrameUploader.YUVConversion.shader, .cpu] {
             var s = settings(crop: .none, conversion)
             s.filters = try FilterChain(parsing: ["gray"])
             let image = try withExtendedLifetime(buffer) { try GPUHarness.render(frame, settings: s) }
@@ -226,7 +226,7 @@ final class ConversionTests: XCTestCase {
                     let renderer = try FrameRenderer(context: context, settings: s)
                     let pixels = try renderer.render(frame, index: 0)
                     let size = renderer.lastOutputSize!
-                    return (Image(width: size.width, height: size.height, pixels: Array(pixels)), renderer.cache.lastConversionHalved)
+                    return (Image(width: size.width, height: size.height, pixels: Array(pixels)), renderer.uploader.lastConversionHalved)
                 }
             }
         }
@@ -349,7 +349,7 @@ final class ConversionTests: XCTestCase {
         let frame = buffer.frame(sequence: 0, timestamp: 0)
         let image = try GPUHarness.run { context -> Image in
             let renderer = try FrameRenderer(context: context, settings: RenderSettings(crop: .none))
-            renderer.cache.uploadsBGRADirectly = false
+            renderer.uploader.uploadsBGRADirectly = false
             return Image(width: 24, height: 16, pixels: Array(try renderer.render(frame, index: 0)))
         }
         XCTAssertClose(image, source, tolerance: tolerance, "BGRA read in its order (texture swizzle)")

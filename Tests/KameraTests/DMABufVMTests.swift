@@ -27,8 +27,8 @@ final class DMABufVMTests: XCTestCase {
             settings.upload = .dmabuf
             let renderer = try FrameRenderer(context: context, settings: settings)
             let pixels = try renderer.render(shared, index: 0)
-            XCTAssertEqual(renderer.cache.lastPath, .dmabuf)
-            XCTAssertNil(renderer.cache.copyReason)
+            XCTAssertEqual(renderer.uploader.lastPath, .dmabuf)
+            XCTAssertNil(renderer.uploader.copyReason)
             XCTAssertClose(Image(width: 48, height: 48, pixels: Array(pixels)), reference, tolerance: 2, "imported YUYV")
 
             // A frame whose dma-buf holds other bytes than its mapped planes: the
@@ -40,12 +40,12 @@ final class DMABufVMTests: XCTestCase {
             lying.planes[0].bytes = UnsafeRawBufferPointer(other)
             let auto = try FrameRenderer(context: context, settings: RenderSettings())
             let copied = try auto.render(lying, index: 0)
-            XCTAssertEqual(auto.cache.lastPath, .copy)
-            XCTAssertTrue(auto.cache.copyReason?.contains("differs from the copied one") ?? false, auto.cache.copyReason ?? "no reason")
+            XCTAssertEqual(auto.uploader.lastPath, .copy)
+            XCTAssertTrue(auto.uploader.copyReason?.contains("differs from the copied one") ?? false, auto.uploader.copyReason ?? "no reason")
             XCTAssertClose(Image(width: 48, height: 48, pixels: Array(copied)),
                            CPUReference.crop(CPUReference.decode(lying), x: 8, y: 0, width: 48, height: 48), tolerance: 2, "copied YUYV")
             try auto.render(lying, index: 1)
-            XCTAssertEqual(auto.cache.lastPath, .copy, "no second try after the check failed")
+            XCTAssertEqual(auto.uploader.lastPath, .copy, "no second try after the check failed")
             let forced = try FrameRenderer(context: context, settings: settings)
             XCTAssertThrowsError(try forced.render(lying, index: 0)) { error in
                 XCTAssertTrue("\(error)".contains("\(Setting.upload) dmabuf: the imported dma-buf frame differs"), "\(error)")

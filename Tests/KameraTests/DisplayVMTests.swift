@@ -49,7 +49,9 @@ final class DisplayVMTests: XCTestCase {
           waitlog $sig.txt fps; kill -$sig $!; wait $!; echo "exit $?" >> $sig.txt
           state after-$sig
         done
-        KAMERA_TEST_CRASH_AFTER_FRAMES=3 $K preview -o kms --input-size 64x48 > crash.txt 2>&1; echo "exit $?" >> crash.txt
+        # A crash, as the kernel delivers one: SIGSEGV while frames are on screen.
+        $K preview -o kms --input-size 64x48 --status-every 1 > crash.txt 2>&1 &
+        waitlog crash.txt fps; kill -SEGV $!; wait $!; echo "exit $?" >> crash.txt
         state after-crash
         """),
         step("errors", """
@@ -80,9 +82,9 @@ final class DisplayVMTests: XCTestCase {
           ffmpeg -nostdin -v error -y -device /dev/dri/card0 -f kmsgrab -i - -vf hwdownload,format=bgr0 -frames:v 1 -update 1 $1.png
           kill -TERM %1; wait %1; echo "exit $?" >> $1.txt
         }
-        KAMERA_TEST_HOLD_SECONDS=60 $K preview -o kms --input input.png --filter sepia --frames 3 -v > preview.txt 2>&1 &
+        $K preview -o kms --input input.png --filter sepia --frames 3 --hold -v > preview.txt 2>&1 &
         grab preview
-        KAMERA_TEST_HOLD_SECONDS=60 $K cube -o kms --input input.png --frames 1 -v > cube.txt 2>&1 &
+        $K cube -o kms --input input.png --frames 1 --hold -v > cube.txt 2>&1 &
         grab cube
         # The s key: the frame on screen saved as a PNG (drawn again offscreen; JPEG is the default). The
         # keys' FIFO lives in the VM's own memory: mkfifo on the shared folder (9p)
@@ -108,7 +110,7 @@ final class DisplayVMTests: XCTestCase {
         step("shader", """
         state before
         mkfifo /dev/shm/shader-keys
-        KAMERA_TEST_HOLD_SECONDS=60 $K shader halves.frag -o kms --input-size 64x48 --status-every 1 -v < /dev/shm/shader-keys > shader.txt 2>&1 &
+        $K shader halves.frag -o kms --input-size 64x48 --status-every 1 --hold -v < /dev/shm/shader-keys > shader.txt 2>&1 &
         exec 3> /dev/shm/shader-keys
         waitlog shader.txt fps
         printf ' ' >&3; waitlog shader.txt paused
@@ -183,7 +185,7 @@ final class DisplayVMTests: XCTestCase {
         _ = try vm("signals")
         XCTAssertTrue(text("INT.txt").contains("exit 130"), text("INT.txt"))
         XCTAssertTrue(text("TERM.txt").contains("exit 143"), text("TERM.txt"))
-        // The forced crash is a SIGSEGV: 128 + 11.
+        // The crash is a SIGSEGV: 128 + 11.
         XCTAssertTrue(text("crash.txt").contains("exit 139"), text("crash.txt").suffix(1500).description)
         for name in ["INT", "TERM", "crash"] { assertConsoleRestored("before", "after-\(name)", name) }
     }
@@ -207,7 +209,7 @@ final class DisplayVMTests: XCTestCase {
     }
 
     /// What is scanned out is captured by ffmpeg's kmsgrab from a second process
-    /// while Kamera holds its last frame on screen (the test hook), and compared
+    /// while Kamera holds its last frame on screen (`--hold`), and compared
     /// with `kamera render` of the same input and frame, offscreen; so is the
     /// PNG the s key saves while the frame is on screen.
     func testWhatIsOnScreenMatchesTheOffscreenRender() throws {

@@ -105,7 +105,7 @@ final class GeometryTests: XCTestCase {
         let out = try withExtendedLifetime(buffer) {
             try GPUHarness.run { context -> Image in
                 let renderer = try FrameRenderer(context: context, settings: RenderSettings(crop: .square, outputSize: (8, 8)))
-                renderer.cache.zoom = 2
+                renderer.uploader.zoom = 2
                 let pixels = try renderer.render(frame, index: 0)
                 return Image(width: 8, height: 8, pixels: Array(pixels))
             }

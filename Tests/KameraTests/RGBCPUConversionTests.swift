@@ -70,7 +70,7 @@ final class RGBCPUConversionTests: XCTestCase {
             for filters in Self.matrices.dropLast() + [["pixellate=7", "sepia"], ["pixellate=16"]] {
                 let chain = try FilterChain(parsing: filters)
                 var pictures: [Image] = []
-                for conversion in [TextureCache.YUVConversion.cpu, .shader] {
+                for conversion in [FrameUploader.YUVConversion.cpu, .shader] {
                     var settings = RenderSettings(crop: .square)
                     settings.yuvConversion = conversion
                     settings.filters = chain

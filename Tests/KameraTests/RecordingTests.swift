@@ -1,4 +1,7 @@
 import Foundation
+import GPU
+import Output
+import Pipeline
 import XCTest
 
 /// Video recordings (`-o NAME.mp4|.mkv|...`) and stills (`.jpg`, PNG
@@ -319,17 +322,24 @@ final class RecordingTests: XCTestCase {
     /// run drops a frame its encoder is not ready for (the camera keeps its
     /// pace), and on a loaded machine one of the 20 was (the encoder starting).
     func testLiveStampsStartAtZeroInEveryContainer() throws {
-        let result = try sh("""
-            KAMERA_TEST_LIVE_STAMPS=1 $K render --frames 20 --size 64x64 --drop never -o l.mp4 -o l.mkv && \
-            for f in l.mp4 l.mkv; do ffprobe -v error -show_entries frame=pts_time -of csv=p=0 $f | cut -d, -f1 | tr '\\n' ' '; echo; done
-            """)
-        XCTAssertEqual(result.status, 0, result.stderr)
-        let files = result.output.split(separator: "\n")
-        XCTAssertEqual(files.count, 2, result.output)
-        for (name, line) in zip(["mp4", "mkv"], files) {
-            let times = line.split(separator: " ").compactMap { Double($0) }
-            XCTAssertEqual(times.count, 20, "\(name): \(line)")
-            for (n, t) in times.enumerated() { XCTAssertEqual(t, Double(n) / 30, accuracy: 0.0006, "\(name) frame \(n)") }
+        var description = RunDescription()
+        description.source.inputSize = (64, 64)
+        description.settings.outputSize = (64, 64)
+        description.frames = 20
+        description.stampsFromSource = true
+        description.output.video.drop = .never
+        let files = ["l.mp4", "l.mkv"].map { scratch.folder.appendingPathComponent($0).path }
+        description.outputs = try files.map { try OutputRequest(parsing: $0) }
+        let builder = try RunBuilder(description)
+        try RenderThread(name: "kamera.tests.stamps").sync {
+            let run = try builder.build()
+            try run.loop.run(frames: 20)
+        }
+        for file in files {
+            let result = try sh("ffprobe -v error -show_entries frame=pts_time -of csv=p=0 \(file) | cut -d, -f1 | tr '\\n' ' '")
+            let times = result.output.split(separator: " ").compactMap { Double($0) }
+            XCTAssertEqual(times.count, 20, "\(file): \(result.output) \(result.stderr)")
+            for (n, t) in times.enumerated() { XCTAssertEqual(t, Double(n) / 30, accuracy: 0.0006, "\(file) frame \(n)") }
         }
     }
 }

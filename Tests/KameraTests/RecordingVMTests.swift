@@ -22,7 +22,7 @@ final class RecordingVMTests: XCTestCase {
     v4l2-ctl -d $D -c percentage_of_dropped_buffers=0
     frames drops.mkv > drops.txt
     $K preview --camera $D --input-size 320x180 --fps 30 --duration 4 --size 160x160 --status-every 10 -o base.png 2> base.log
-    KAMERA_TEST_ENCODER_DELAY=0.5 $K preview --camera $D --input-size 320x180 --fps 30 --duration 4 --size 160x160 --status-every 10 \
+    LD_PRELOAD=$PWD/slow-encoder.so $K preview --camera $D --input-size 320x180 --fps 30 --duration 4 --size 160x160 --status-every 10 \
       -o slow.mkv --codec hevc --preset veryslow 2> slow.log
     frames slow.mkv > slow.txt
     # Sound: snd-aloop's two sides; tone.py plays a tone into one a few seconds in, Kamera records the other.
@@ -95,7 +95,7 @@ final class RecordingVMTests: XCTestCase {
 
     nonisolated(unsafe) static var run: VMScriptRun?
 
-    static let steps = [VMStep("recording", owner: "\(RecordingVMTests.self)", script: script, files: ["tone.py": tone])]
+    static let steps = [VMStep("recording", owner: "\(RecordingVMTests.self)", script: script, files: ["tone.py": tone]) { try SlowEncoderShim.build(in: $0) }]
 
     override class func setUp() {
         run = VMBoot.cameras.run("recording")
@@ -183,8 +183,8 @@ final class RecordingVMTests: XCTestCase {
         XCTAssertTrue(intervals.allSatisfy { $0 > 0.02 }, "no duplicates")
     }
 
-    /// HEVC veryslow, held back a further 500 ms a frame (a test hook: the
-    /// VM's speed varies with the host's load, from 2 to 30 fps of preview),
+    /// HEVC veryslow, held back a further 500 ms a frame (`SlowEncoderShim`,
+    /// preloaded: the VM's speed varies with the host's load, from 2 to 30 fps of preview),
     /// is slower than the camera: frames are dropped and counted, and the
     /// preview is not paced by the encoder: it shows at least 1.5 times as many
     /// frames a second as the encoder takes while it runs, and keeps at least 60 % of the

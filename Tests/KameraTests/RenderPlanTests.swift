@@ -49,7 +49,7 @@ final class RenderPlanTests: XCTestCase {
     }
 
     /// Renders `image` (as `format`) with `filters`, by the plan rewritten by `rewrites`.
-    func render(_ filters: [String], format: PixelFormat = .rgba, conversion: TextureCache.YUVConversion = .auto,
+    func render(_ filters: [String], format: PixelFormat = .rgba, conversion: FrameUploader.YUVConversion = .auto,
                 rewrites: RenderPlan.Rewrites) throws -> (Image, [String]) {
         let buffer = FrameBuffer(format: format, width: mid.width, height: mid.height)
         let (rgba, source) = mid.frame()
@@ -70,7 +70,7 @@ final class RenderPlanTests: XCTestCase {
     }
 
     func testEveryRewriteRendersTheSamePixels() throws {
-        let cases: [(RenderPlan.Rewrites, [String], PixelFormat, [TextureCache.YUVConversion])] = [
+        let cases: [(RenderPlan.Rewrites, [String], PixelFormat, [FrameUploader.YUVConversion])] = [
             (.foldMatrices, ["sepia", "contrast=1.2", "saturation=0.8", "blur=1"], .rgba, [.auto]),
             (.matrixIntoLayout, ["blur=1", "sepia"], .rgba, [.auto]),
             (.matrixIntoConversion, ["sepia"], .yuyv, [.cpu, .shader]),

@@ -28,6 +28,7 @@ public final class DisplaySink: ScreenSink, SinkKind {
     public func attach(context: GPUContext) throws {
         guard let (card, choice) = chosen else { throw OutputError("the display was not opened before its context was made") }
         let display = try KMSDisplay(context: context, card: card, choice: choice)
+        display.holdsLastFrame = request.hold
         display.onNote = { [unowned self] in onNote($0) }
         self.display = display
     }

@@ -80,9 +80,6 @@ public final class VideoRecording: FrameSink {
     private var pictureHorizon = 0.0
     private var encoderOpen = false
     private var soundSummary = ""
-    /// Test hook: seconds the encoder thread waits after each frame, so that
-    /// a test has an encoder slower than the camera however fast the machine is.
-    private static let testDelay = ProcessInfo.processInfo.environment["KAMERA_TEST_ENCODER_DELAY"].flatMap(Double.init).map { min(max($0, 0), 1) }
 
     /// Checks the container, codec and settings, and that the folder takes
     /// the file; nothing is written before the first frame.
@@ -395,7 +392,6 @@ public final class VideoRecording: FrameSink {
                         planarFrames += slot.planar ? 1 : 0
                         framesReadInPlace = encoder!.framesReadInPlace
                     }
-                    if let delay = Self.testDelay { usleep(useconds_t(delay * 1_000_000)) }
                 } catch {
                     fail(error)
                 }

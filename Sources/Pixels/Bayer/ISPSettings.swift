@@ -47,11 +47,11 @@ public struct ISPSettings: Equatable, Sendable {
     public var colorMatrix: [Float]?
     public var gamma = Gamma.srgb
     /// Hand frames on raw (`PixelFormat.bayer8`/`bayer16`/`bayer10p`/`bayer12p` with their `RawBayer`)
-    /// for the texture cache's demosaic shader, rather than demosaicing on the
+    /// for the frame uploader's demosaic shader, rather than demosaicing on the
     /// CPU; statistics and gains are worked out on the CPU either way. The other
     /// orders of packed 4:2:2, NV21, NV16, NV61, planar YUV, the other RGB
     /// orders, RGB565 and 10- to 16-bit gray are then handed on as they are
-    /// too, for the texture cache (`RepackedFormat.readOnGPU`).
+    /// too, for the frame uploader (`RepackedFormat.readOnGPU`).
     public var onGPU = false
 
     public init() {}

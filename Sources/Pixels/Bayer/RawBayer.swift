@@ -1,7 +1,7 @@
 /// How to develop a raw Bayer frame handed on undemosaiced (`PixelFormat.bayer8`,
 /// `.bayer16`, `.bayer10p`, `.bayer12p`): its format, the ISP settings and the white-balance gains
 /// worked out for it from the statistics of the frames before (as `BayerISP`
-/// would have used), so the texture cache's shader gives what the CPU would.
+/// would have used), so the frame uploader's shader gives what the CPU would.
 public struct RawBayer: Equatable, Sendable {
     public var format: RepackedFormat
     public var settings: ISPSettings

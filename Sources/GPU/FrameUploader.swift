@@ -3,7 +3,9 @@ import Messages
 import Pixels
 import Shaders
 
-/// Turns frames into GL textures, the counterpart of `CVOpenGLESTextureCache`.
+/// Turns frames into GL textures: upload (copy), dma-buf import, and the
+/// conversions of YUV and Bayer layouts to RGB; the counterpart of
+/// `CVOpenGLESTextureCache`.
 ///
 /// Textures are created once per format and size and refilled for each frame
 /// with `glTexSubImage2D`, so steady state allocates nothing; how each plane
@@ -16,14 +18,14 @@ import Shaders
 /// semi-planar and planar layouts), 10- to 16-bit gray is widened by one
 /// (`deep_gray.frag`), and raw Bayer frames (`bayer8`, `bayer16`, `bayer10p`, `bayer12p`) are
 /// demosaiced by one (`bayer.frag`). Sources hand the layouts that are not
-/// Kamera's own on only when this cache does not convert YUV on the CPU.
+/// Kamera's own on only when this uploader does not convert YUV on the CPU.
 ///
 /// Frames whose planes are dma-bufs (a camera with `CameraMemory.drm` or
 /// `.exported`) are imported as EGLImages instead of copied, when `upload`
 /// allows and the display offers `EGL_EXT_image_dma_buf_import`. The first
 /// imported frame is checked against the copy path; if they differ or the
-/// import fails, the cache copies from then on and says why in `copyReason`.
-public final class TextureCache {
+/// import fails, the uploader copies from then on and says why in `copyReason`.
+public final class FrameUploader {
     /// How frames reach the GPU.
     public enum Upload: String, CaseIterable, Sendable {
         /// Import dma-buf frames when possible, copy otherwise.
@@ -76,7 +78,7 @@ public final class TextureCache {
     /// Digital zoom: the crop is narrowed around its center by this factor (>= 1).
     public var zoom: Float = 1
 
-    /// What the cache holds on the GPU and knows of it, made with the first
+    /// What the uploader holds on the GPU and knows of it, made with the first
     /// texture: a frame converted to memory and handed on needs none of it.
     private struct Device {
         let glesMajorVersion: Int
@@ -113,13 +115,13 @@ public final class TextureCache {
     /// MIPI-packed frames too wide for this GPU's textures, unpacked (`narrowed`).
     private var unpackedMIPI: FrameBuffer?
 
-    /// A cache on `context`, current on the calling thread.
+    /// An uploader on `context`, current on the calling thread.
     public convenience init(context: GPUContext, crop: CropMode = .square) throws {
         self.init(context: DeferredGPUContext(context), crop: crop)
         _ = try opened()
     }
 
-    /// A cache whose GPU side is made with its first texture, on the context
+    /// An uploader whose GPU side is made with its first texture, on the context
     /// `context` opens then.
     public init(context: DeferredGPUContext, crop: CropMode = .square) {
         self.context = context
@@ -234,7 +236,7 @@ public final class TextureCache {
     }
 
     /// The cropped frame as RGBA bytes (rows top first, `width * 4` a row)
-    /// when this cache converts it on the CPU, with `transform` applied, and
+    /// when this uploader converts it on the CPU, with `transform` applied, and
     /// without uploading it: for a renderer whose draw would only copy it.
     /// Nil when the frame would reach the GPU another way. Valid until the next
     /// call. `mosaic`: see `texture(for:folding:magnification:mosaic:)`.
@@ -251,7 +253,7 @@ public final class TextureCache {
     /// RGB picture between (`YUVToYUV420`): within 1 level of converting
     /// `convertedPixels` to 4:2:0. Nil when the frame would reach the GPU
     /// another way. Valid until the next call. `destination`: where to write
-    /// them (`YUVToYUV420.frameSize` bytes at least), rather than into the cache's own memory.
+    /// them (`YUVToYUV420.frameSize` bytes at least), rather than into the uploader's own memory.
     public func convertedYUV420(of frame: Frame, transform: RGBTransform?, colorSpace: YUVColorSpace,
                                 into destination: UnsafeMutableRawBufferPointer? = nil) -> UnsafeRawBufferPointer? {
         guard convertsToMemory(frame), frame.format.isYUV else { return nil }
