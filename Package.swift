@@ -68,7 +68,7 @@ let package = Package(
         // Analysers beside the frame loop and what they share (the registry's protocol, typed results, the overlay); no OpenCV or zxing-cpp.
         .target(name: "Analysis", dependencies: ["Messages", "Lifecycle", "Pixels", "GPU", "Render", "Output"], swiftSettings: swift5),
         // Faces (OpenCV) and codes (zxing-cpp): the only module that links them.
-        .target(name: "Detection", dependencies: ["Messages", "Lifecycle", "Pixels", "Render", "Output", "Analysis", "CZXing", "COpenCVFaces"], swiftSettings: swift5),
+        .target(name: "Detection", dependencies: ["Messages", "Lifecycle", "Pixels", "Render", "Output", "Analysis", "CZXing", "COpenCVFaces", "CLinux"], swiftSettings: swift5),
         // Every analyser a run can name.
         .target(name: "Analyzers", dependencies: ["Pixels", "Analysis", "Detection"], swiftSettings: swift5),
         .target(

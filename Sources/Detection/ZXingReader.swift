@@ -2,30 +2,25 @@ import Analysis
 import CZXing
 import Render
 
-/// One zxing-cpp reader (`CZXing`), with its own helper process and the
+/// One zxing-cpp reader: its own helper process (`ZXingHelper`) and the
 /// shared memory the helper reads pictures from. Used by one thread at a time.
 final class ZXingReader {
-    private let reader: OpaquePointer
+    private let helper = ZXingHelper()
     /// Why each picture since the last `takeLost()` was lost (zxing-cpp aborted or hung on it).
     private var lost: [String] = []
 
     init() throws {
-        guard let reader = kamera_zxing_new() else { throw AnalysisError("out of memory making the code reader") }
-        self.reader = reader
-        kamera_zxing_prestart(reader)
+        helper.prestart()
     }
-
-    deinit { kamera_zxing_free(reader) }
 
     /// The memory pictures are read from, at least `size` bytes; every
     /// picture given to `read` lies in it. Valid until a call with a larger size.
     func buffer(_ size: Int) throws -> UnsafeMutablePointer<UInt8> {
-        guard let buffer = kamera_zxing_buffer(reader, size) else { throw failure() }
-        return buffer
+        try helper.reserve(size)
     }
 
     /// The program the helper was last started from ("" before one is started).
-    var program: String { String(cString: kamera_zxing_program(reader)) }
+    var program: String { helper.program }
 
     /// The reasons pictures were lost since the last call, and forgets them.
     func takeLost() -> [String] {
@@ -42,26 +37,27 @@ final class ZXingReader {
               place: (_ x: Int, _ y: Int) -> (x: Double, y: Double)) throws -> [DetectedObject] {
         let options = (blackAndWhite ? Int32(KAMERA_ZXING_BLACK_AND_WHITE) : 0) | (turnedToo ? Int32(KAMERA_ZXING_TURNED_TOO) : 0)
             | (mirrored ? Int32(KAMERA_ZXING_MIRRORED) : 0)
-        let count = kamera_zxing_read(reader, formats, pixels, Int32(width), Int32(height), Int32(stride), Int32(pixelStride), options)
-        if count == -2 {
-            lost.append(String(cString: kamera_zxing_error(reader)))
+        let offset = helper.buffer.map { pixels - UnsafePointer($0) } ?? -1
+        var request = kamera_zxing_request(formats: formats, width: Int32(clamping: width), height: Int32(clamping: height),
+                                           stride: Int32(clamping: stride), pixelStride: Int32(clamping: pixelStride), options: options,
+                                           offset: Int64(offset), mapped: Int64(helper.size))
+        guard helper.buffer != nil, kamera_zxing_request_fits(&request, Int64(helper.size)) != 0 else {
+            throw AnalysisError("the code reader failed: a picture of \(width)x\(height) (\(stride) bytes a row) that is not inside the code reader's buffer, or is over \(KAMERA_ZXING_MAX_SIDE) pixels a side")
+        }
+        var found: [DetectedObject] = []
+        do {
+            try helper.read(request) { count, next in
+                for _ in 0..<max(count, 0) {
+                    let (numbers, text) = try next()
+                    guard let format = CodeFormat.allCases.first(where: { $0.bit == numbers[0] }) else { continue }
+                    let points = (0..<4).map { place(Int(numbers[1 + 2 * $0]), Int(numbers[2 + 2 * $0])) }
+                    found.append(DetectedObject(type: format.rawValue, value: text, bounds: PixelBox(enclosing: points), corners: points))
+                }
+            }
+        } catch let gone as ZXingHelper.Lost {
+            lost.append(gone.reason)
             return []
         }
-        guard count >= 0 else { throw failure() }
-        var corners = [Int32](repeating: 0, count: 8)
-        return (0..<count).compactMap { i in
-            let bit = kamera_zxing_format(reader, i)
-            guard let format = CodeFormat.allCases.first(where: { $0.bit == bit }) else { return nil }
-            var length = 0
-            let text = kamera_zxing_text(reader, i, &length)
-            let value = text.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self) } ?? ""
-            kamera_zxing_corners(reader, i, &corners)
-            let points = (0..<4).map { place(Int(corners[2 * $0]), Int(corners[2 * $0 + 1])) }
-            return DetectedObject(type: format.rawValue, value: value, bounds: PixelBox(enclosing: points), corners: points)
-        }
-    }
-
-    private func failure() -> AnalysisError {
-        AnalysisError("the code reader failed: \(String(cString: kamera_zxing_error(reader)))")
+        return found
     }
 }

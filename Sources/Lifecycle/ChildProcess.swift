@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// A program run to its end from this process: the shader compile sandbox's
@@ -54,6 +55,77 @@ public struct ChildProcess {
         (self.keepsOutput, self.timeLimit, self.onStop) = (keepsOutput, timeLimit, onStop)
     }
 
+    /// The child's descriptors beyond its standard three, each a copy of one
+    /// of this process's (child descriptor: this process's).
+    public var descriptors: [Int32: Int32] = [:]
+    /// The child's `argv[0]`, when not the executable's path.
+    public var name: String?
+    /// A process group of its own, so that Ctrl-C at the terminal reaches this process alone.
+    public var ownProcessGroup = false
+
+    /// Starts it to run beside this process, with /dev/null for its standard
+    /// streams, default signal handling, no signal blocked and no descriptor
+    /// of this process's but `descriptors`. It is not waited for: the caller
+    /// stops and reaps it (`RunningChild`).
+    public func start() throws -> RunningChild {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
+            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_RDWR, 0)
+        }
+        // A descriptor moved onto itself would keep close-on-exec: copies above them all first.
+        let highest = descriptors.keys.max() ?? STDERR_FILENO
+        var copies: [Int32] = []
+        defer { copies.forEach { close($0) } }
+        for (child, own) in descriptors.sorted(by: { $0.key < $1.key }) {
+            let copy = kamera_dup_above(own, highest + 1)
+            guard copy >= 0 else { throw ChildProcessError("\(executable): cannot hand it descriptor \(own): \(String(cString: strerror(errno)))") }
+            copies.append(copy)
+            posix_spawn_file_actions_adddup2(&actions, copy, child)
+        }
+        _ = kamera_spawn_closefrom(&actions, highest + 1)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var every = sigset_t(), none = sigset_t()
+        sigfillset(&every)
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &every)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var flags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
+        if ownProcessGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= Int32(POSIX_SPAWN_SETPGROUP)
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
+        let pid = try withUnsafePointer(to: &attributes) { try spawn(&actions, $0) }
+        return RunningChild(pid: pid)
+    }
+
+    /// The environment it gets: this process's, with `environment` over it.
+    private var mergedEnvironment: [String] {
+        var merged: [String: String] = [:]
+        var cursor = Glibc.environ
+        while let entry = cursor.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") { merged[String(text[..<equals])] = String(text[text.index(after: equals)...]) }
+            cursor += 1
+        }
+        merged.merge(environment) { $1 }
+        return merged.map { "\($0.key)=\($0.value)" }
+    }
+
+    private func spawn(_ actions: inout posix_spawn_file_actions_t, _ attributes: UnsafePointer<posix_spawnattr_t>?) throws -> pid_t {
+        let argv = ([name ?? executable] + arguments).map { strdup($0) } + [nil]
+        let envp = mergedEnvironment.map { strdup($0) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, attributes, argv, envp)
+        guard spawned == 0 else { throw ChildProcessError("\(executable): cannot start: \(String(cString: strerror(spawned)))") }
+        return pid
+    }
+
     /// Runs it to its end. Throws `StopRequested` when a stop was asked
     /// before it started or while it ran, and `ChildProcessError` when it could not start.
     public func run() throws -> Result {
@@ -76,27 +148,16 @@ public struct ChildProcess {
             posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
         }
         for fd in inPipe + outPipe { posix_spawn_file_actions_addclose(&actions, fd) }
-        var merged: [String: String] = [:]
-        var cursor = environ
-        while let entry = cursor.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") { merged[String(text[..<equals])] = String(text[text.index(after: equals)...]) }
-            cursor += 1
-        }
-        merged.merge(environment) { $1 }
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
         let start = MonotonicClock.seconds
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        let pid: pid_t
+        do {
+            pid = try spawn(&actions, nil)
+        } catch {
+            (inPipe + outPipe).forEach { close($0) }
+            throw error
+        }
         close(inPipe[0])
         close(outPipe[1])
-        guard spawned == 0 else {
-            close(inPipe[1])
-            close(outPipe[0])
-            throw ChildProcessError("\(executable): cannot start: \(String(cString: strerror(spawned)))")
-        }
         var pending: ArraySlice<UInt8> = []
         var writer: Int32 = inPipe[1]
         if case .bytes(let bytes) = input {
@@ -111,6 +172,8 @@ public struct ChildProcess {
         var status: Int32 = 0
         var usage = rusage()
         var reaped = false
+        let exitWatch = kamera_pidfd_open(pid)
+        defer { if exitWatch >= 0 { close(exitWatch) } }
         while true {
             if StopSignal.isRequested && !stopSeen {
                 stopSeen = true
@@ -130,14 +193,17 @@ public struct ChildProcess {
             var watched: [pollfd] = []
             if reader >= 0 { watched.append(pollfd(fd: reader, events: Int16(POLLIN), revents: 0)) }
             if writer >= 0 && !pending.isEmpty { watched.append(pollfd(fd: writer, events: Int16(POLLOUT), revents: 0)) }
+            // Once the output has ended, its exit itself is watched (a pidfd), so that the wall
+            // time measured ends when it does; where the kernel has no pidfd, 1 ms steps.
+            if reader < 0 && exitWatch >= 0 { watched.append(pollfd(fd: exitWatch, events: Int16(POLLIN), revents: 0)) }
             if watched.isEmpty {
-                usleep(10_000)
+                usleep(1_000)
                 continue
             }
             let ready = poll(&watched, nfds_t(watched.count), 100)
             if ready < 0 && errno != EINTR { break }
             guard ready > 0 else { continue }
-            for entry in watched where entry.revents != 0 {
+            for entry in watched where entry.revents != 0 && entry.fd != exitWatch {
                 if entry.fd == reader {
                     let count = read(reader, &chunk, chunk.count)
                     if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }

@@ -1,8 +1,12 @@
-// Kamera's C face of zxing-cpp (a C++ library): a reader over an opaque
-// handle, its results kept in the handle until the next read. No C++ type
-// crosses this header, and no exception leaves the shim. zxing-cpp itself runs
-// in a helper process the reader starts before its first read, so that an
-// abort inside it costs one picture, not the program.
+// Kamera's C face of zxing-cpp (a C++ library). No C++ type crosses this
+// header, and no exception leaves the shim.
+//
+// zxing-cpp runs in a helper process (Detection's ZXingHelper starts it), so
+// that an abort inside it costs one picture, not the program: Debian 12's
+// zxing-cpp 1.4 is built with its assertions on, and some pictures trip one.
+// The helper is kamera-zxing-helper where it is installed, else the program
+// itself started again; either serves before main runs (kamera_zxing_helper.c).
+// This header is the one definition of what the two sides say to each other.
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
@@ -11,24 +15,7 @@
 extern "C" {
 #endif
 
-typedef struct kamera_zxing kamera_zxing;
-
-/// A reader; NULL when out of memory.
-kamera_zxing *kamera_zxing_new(void);
-void kamera_zxing_free(kamera_zxing *reader);
-
-/// Starts kamera-zxing-helper now where it is installed, so that it is ready
-/// by the first read (it loads while Kamera sets up the rest); the first read
-/// waits for its hello, and starts this program as the helper if it fails.
-/// Nothing is reported here.
-void kamera_zxing_prestart(kamera_zxing *reader);
-
-/// Memory the helper reads pictures from, at least `size` bytes, valid until
-/// the next call with a larger size; NULL when it cannot be had. Every picture
-/// given to `kamera_zxing_read` lies here: the helper reads it where it is.
-uint8_t *kamera_zxing_buffer(kamera_zxing *reader, size_t size);
-
-/// What `kamera_zxing_read` is given, as bits of `options`.
+/// What a read is given, as bits of `options`.
 enum {
     /// The picture is already black and white (0 black, anything else white):
     /// zxing-cpp skips its own binarizer.
@@ -40,34 +27,59 @@ enum {
     KAMERA_ZXING_MIRRORED = 4,
 };
 
+/// The codes found in one picture, or why zxing-cpp could not read it.
+typedef struct kamera_zxing_results kamera_zxing_results;
+
 /// Reads every code of the formats in `formats` (zxing's BarcodeFormat bits)
-/// in an 8-bit picture: pixel x, y at luma[y * stride + x * pixelStride] (a
-/// view of every other row, say). Returns the number found;
-/// -1 when the picture cannot be read (it is not in the reader's buffer, or
-/// the helper cannot start), and -2 when
-/// zxing-cpp's helper died or hung on this picture (the next read starts a new
-/// one), each with the reason in `kamera_zxing_error`.
-int kamera_zxing_read(kamera_zxing *reader, int formats, const uint8_t *luma, int width, int height, int stride, int pixelStride,
-                      int options);
+/// in an 8-bit picture: pixel x, y at pixels[y * stride + x * pixelStride].
+/// NULL when out of memory.
+kamera_zxing_results *kamera_zxing_decode(int formats, const uint8_t *pixels, int width, int height, int stride, int pixelStride,
+                                          int options);
+void kamera_zxing_results_free(kamera_zxing_results *results);
+/// The number of codes; -1 when zxing-cpp failed, with `kamera_zxing_error`.
+int kamera_zxing_count(const kamera_zxing_results *results);
+const char *kamera_zxing_error(const kamera_zxing_results *results);
+/// Code `index`: its format bit, its text (UTF-8, `length` bytes) and its
+/// corners (top left, top right, bottom right, bottom left, as x, y pairs).
+int kamera_zxing_format(const kamera_zxing_results *results, int index);
+const char *kamera_zxing_text(const kamera_zxing_results *results, int index, size_t *length);
+void kamera_zxing_corners(const kamera_zxing_results *results, int index, int corners[8]);
 
-/// The last error, or "".
-const char *kamera_zxing_error(const kamera_zxing *reader);
+// The helper's protocol. The reader starts the helper with
+// KAMERA_ZXING_SERVER=1 in its environment, argv[0] KAMERA_ZXING_HELPER_NAME,
+// a stream socket on descriptor 3 and the shared memory pictures lie in (a
+// memfd) on descriptor 4. The helper writes a hello (magic, version, the
+// request's size: three uint32s), then for each request it reads, a reply:
+// the count (int32), then each code's format, 8 corner numbers and text
+// length (int32s) and text; or -1, the error's length and the error. It
+// exits when the reader closes its end, or at a request it cannot take.
 
-/// The program the helper was last started from: kamera-zxing-helper
-/// ($KAMERA_ZXING_HELPER, else beside this executable or in ../lib/kamera
-/// from it), or this executable itself when there is none, or it does not
-/// start or is of another build; "" before one is started.
-const char *kamera_zxing_program(const kamera_zxing *reader);
+#define KAMERA_ZXING_SERVER_VARIABLE "KAMERA_ZXING_SERVER"
+#define KAMERA_ZXING_HELPER_NAME "kamera-zxing-helper"
 
-/// Result `index` of the last read: its format bit, its text (UTF-8, `length`
-/// bytes, valid until the next read) and its corners (top left, top right,
-/// bottom right, bottom left, as x, y pairs in pixels).
-int kamera_zxing_format(const kamera_zxing *reader, int index);
-const char *kamera_zxing_text(const kamera_zxing *reader, int index, size_t *length);
-void kamera_zxing_corners(const kamera_zxing *reader, int index, int corners[8]);
+enum {
+    KAMERA_ZXING_SOCKET_DESCRIPTOR = 3,
+    KAMERA_ZXING_PICTURES_DESCRIPTOR = 4,
+    KAMERA_ZXING_HELLO_MAGIC = 0x4b5a5848,
+    /// Bump whenever the request or the reply changes: a helper of another
+    /// build (a stale kamera-zxing-helper beside a newer kamera) is not used.
+    KAMERA_ZXING_PROTOCOL_VERSION = 5,
+    /// The largest picture side the helper takes, checked before it reads.
+    KAMERA_ZXING_MAX_SIDE = 16384,
+};
 
-/// The helper's own `main`: serves reads when started by a reader, else
-/// says what the program is for and returns 2.
+/// A picture at `offset` in the shared memory, which is `mapped` bytes long.
+typedef struct {
+    int32_t formats, width, height, stride, pixelStride, options;
+    int64_t offset, mapped;
+} kamera_zxing_request;
+
+/// Whether a request's picture is of a size the helper takes and lies inside
+/// `size` bytes: pixel (x, y) is the byte at offset + y * stride + x * pixelStride.
+int kamera_zxing_request_fits(const kamera_zxing_request *request, int64_t size);
+
+/// The helper's own `main`: a helper started by a reader serves before main
+/// runs, so this says what the program is for and returns 2.
 int kamera_zxing_helper_main(int argc, char **argv);
 
 #ifdef __cplusplus
