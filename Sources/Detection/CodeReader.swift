@@ -55,23 +55,18 @@ public enum CodeFormat: String, CaseIterable, Sendable {
 ///   reads still left, on its copy of that frame, so both finish together.
 ///   The codes found, and their order, are the same whichever side reads what.
 ///
-/// zxing-cpp 1.4 (Debian 12's) finds an Aztec code only when it holds the
-/// middle of the image, and a DataMatrix code only when it crosses the middle
-/// row. So after the whole frame, Aztec codes are read again in windows
-/// centered on each bull's-eye `BullseyeFinder` sees (copied onto white where
-/// the window leaves the frame), and DataMatrix codes in bands of the frame
-/// centered on rows an eighth of its height apart: a DataMatrix code at least
-/// that tall is read wherever it is. While codes are in view, the reads take
-/// turns (`ReadTurns`). Used from one thread at a time (the analysis
-/// thread), which reads one side while a thread of the reader's own reads
-/// the other.
+/// After the whole frame come the reads that make up for what zxing-cpp 1.4
+/// (Debian 12's) does not do (`ZXingCPP14Workarounds`: mirrored QR codes,
+/// Aztec and DataMatrix codes away from the middle, QR codes in a grid).
+/// While codes are in view, the reads take turns (`ReadTurns`). Used from
+/// one thread at a time (the analysis thread), which reads one side while a
+/// thread of the reader's own reads the other.
 final class CodeReader {
     private let linear: Side?
     private let matrix: Side?
     /// The matrix reads of every frame, in the order their codes are listed.
     private let plan: [MatrixRead]
-    private let bullseyes = BullseyeFinder()
-    private let binarizer = LocalThresholdBinarizer()
+    private let zxing14: ZXingCPP14Workarounds
     /// The linear side on one thread, the matrix side on another.
     private let parallel: ParallelRows
     private let work = Work()
@@ -93,13 +88,6 @@ final class CodeReader {
     private var acrossRead: Int { plan.count }
     private var downRead: Int { plan.count + 1 }
     private func groupRead(_ group: Int) -> Int { plan.count + 2 + group }
-    /// Used by whichever side does the whole-frame read; the sides' threads are joined between frames.
-    private var qrRereads = OccasionalRead()
-    /// The QR codes the whole-frame read found on the frame before (for `qrRereads`).
-    private var previousQRValues: Set<String> = []
-    private var mirrorReads = OccasionalRead()
-    /// Whether this frame is read mirrored (`MatrixRead.mirroredQR`).
-    private var mirrorIsDue = false
     /// Pictures whose reading zxing-cpp did not finish (it aborted or hung).
     private(set) var lostPictures = 0
     /// Told why, each time a picture is lost.
@@ -119,15 +107,8 @@ final class CodeReader {
         /// where they hold PDF417 (read in rows) or DataMatrix (then looked
         /// for from all four sides of the middle, not the left alone).
         case whole(part: Int)
-        /// The whole frame mirrored, for QR and Micro QR codes (zxing-cpp 1.4
-        /// reads no mirrored code: one seen from behind a film or through a
-        /// mirror, or every code of a camera set to flip its picture), on
-        /// the frames `mirrorReads` picks, whether or not it is this read's turn.
-        case mirroredQR(formats: Int32)
-        /// A window on each Aztec bull's-eye.
-        case aztecWindows
-        /// The DataMatrix band centered on row `eighths` / 8 of the frame's height.
-        case dataMatrixBand(eighths: Int)
+        /// A read beyond the whole frame's for zxing-cpp 1.4.
+        case zxing14(ZXingCPP14Workarounds.Read)
     }
 
     /// The codes found by the matrix reads that one side did, by their place in `plan`.
@@ -146,24 +127,17 @@ final class CodeReader {
         let others = formats.filter { !$0.isLinear && $0 != .qr && $0 != .microqr && $0 != .pdf417 }.reduce(0) { $0 | $1.bit }
         wholeGroups = [qrCodes, others, formats.contains(.pdf417) ? CodeFormat.pdf417.bit : 0].filter { $0 != 0 }
         if matrix != nil { plan += [.whole(part: 0), .whole(part: 1)] }
-        if qrCodes != 0 { plan.append(.mirroredQR(formats: qrCodes)) }
-        if formats.contains(.aztec) { plan.append(.aztecWindows) }
-        if formats.contains(.datamatrix) { plan += [1, 2, 3, 5, 6, 7].map { .dataMatrixBand(eighths: $0) } }
+        zxing14 = ZXingCPP14Workarounds(formats: formats)
+        plan += zxing14.reads.map { .zxing14($0) }
         self.plan = plan
         turns = ReadTurns(reads: plan.count + 2 + wholeGroups.count)
         parallel = ParallelRows(threads: min(2, threads ?? sysconf(Int32(_SC_NPROCESSORS_ONLN))), name: "kamera.codes")
     }
 
-    /// The largest window around a bull's-eye, a side of it.
-    private static let windowSide = 2 * 512 + 1
-
-    /// The bytes a side's copy of the black-and-white frame takes, with room
-    /// after it for a bull's-eye window or a copy of the frame with the QR
-    /// codes read painted out.
+    /// The bytes a side's copy of the black-and-white frame takes, with the
+    /// room the zxing-cpp 1.4 reads need after it.
     private func matrixRoom(width w: Int, height h: Int) -> Int {
-        let windows = plan.contains { if case .aztecWindows = $0 { true } else { false } } ? Self.windowSide * Self.windowSide : 0
-        let rereads = (matrix?.formats ?? 0) & CodeFormat.qr.bit != 0 ? w * h : 0
-        return w * h + max(windows, rereads)
+        w * h + zxing14.room(width: w, height: h)
     }
 
     /// The codes in `image`, in source pixels.
@@ -171,7 +145,7 @@ final class CodeReader {
         work.reader = self
         work.image = image
         defer { work.image = nil }
-        mirrorIsDue = plan.contains { if case .mirroredQR = $0 { true } else { false } } && mirrorReads.isDue()
+        zxing14.nextFrame()
         turns.nextFrame()
         wholeFormats[0] = 0
         wholeFormats[1] = 0
@@ -181,8 +155,7 @@ final class CodeReader {
         handout.start(reads: plan.count) { read in
             switch plan[read] {
             case .whole(let part): wholeFormats[part] != 0
-            case .mirroredQR: mirrorIsDue
-            default: turns.due[read]
+            case .zxing14(let extra): zxing14.isDue(extra, turn: turns.due[read])
             }
         }
         if linear != nil && matrix != nil {
@@ -201,9 +174,7 @@ final class CodeReader {
             }
             let before = objects.count
             Self.add(found.objects, to: &objects) { $0.intersectionOverUnion($1) > 0.2 }
-            // zxing-cpp reads some codes either way: the mirrored read is
-            // made again on the next frame only for codes the others did not read.
-            if case .mirroredQR = plan[found.read] { mirrorReads.made(found: objects.count > before) }
+            if case .zxing14(let extra) = plan[found.read] { zxing14.made(extra, foundNew: objects.count > before) }
         }
         let linearFinds = try work.linear.get()
         if !linearFinds.across.isEmpty { turns.found(acrossRead) }
@@ -318,7 +289,7 @@ final class CodeReader {
             handout.made(nil)
             throw error
         }
-        binarizer.binarize(image, into: frame)
+        zxing14.binarizer.binarize(image, into: frame)
         handout.made(frame)
         return try doMatrixReads(with: matrix.reader, on: frame, width: w, height: h)
     }
@@ -338,69 +309,15 @@ final class CodeReader {
         case .whole(let part):
             let formats = wholeFormats[part], turned = formats & (CodeFormat.pdf417.bit | CodeFormat.datamatrix.bit) != 0
             let found = try reader.read(formats, frame, width: w, height: h, stride: w, blackAndWhite: true, turnedToo: turned) { (Double($0), Double($1)) }
-            return found + (formats & CodeFormat.qr.bit != 0 ? try moreQRCodes(than: found, with: reader, on: frame, width: w, height: h) : [])
-        case let .mirroredQR(formats):
-            return try reader.read(formats, frame, width: w, height: h, stride: w, blackAndWhite: true, mirrored: true) { (Double($0), Double($1)) }
-        case .aztecWindows:
-            var found: [DetectedObject] = []
-            let window = frame + w * h
-            for center in bullseyes.centers(in: frame, width: w, height: h) {
-                // Up to 80 modules each way: the largest Aztec code is 151 modules across.
-                let half = min(Int(center.module * 80), 512), side = 2 * half + 1
-                window.update(repeating: 255, count: side * side)
-                let x0 = center.x - half, y0 = center.y - half
-                let left = max(0, x0), right = min(w, x0 + side)
-                for y in max(0, y0)..<min(h, y0 + side) {
-                    (window + (y - y0) * side + (left - x0)).update(from: frame + y * w + left, count: right - left)
-                }
-                found += try reader.read(CodeFormat.aztec.bit, window, width: side, height: side, stride: side, blackAndWhite: true) {
-                    (Double($0 + x0), Double($1 + y0))
-                }
-            }
-            return found
-        case let .dataMatrixBand(eighths):
-            guard h >= 16 else { return [] }
-            let middle = h * eighths / 8, reach = min(middle, h - middle, h / 4)
-            return try reader.read(CodeFormat.datamatrix.bit, frame + (middle - reach) * w, width: w, height: 2 * reach, stride: w, blackAndWhite: true) {
-                (Double($0), Double($1 + middle - reach))
-            }
+            return found + (formats & CodeFormat.qr.bit != 0 ? try zxing14.moreQRCodes(than: found, with: reader, on: frame, width: w, height: h) : [])
+        case .zxing14(let extra):
+            return try zxing14.read(extra, with: reader, on: frame, width: w, height: h)
         }
-    }
-
-    /// The most passes `moreQRCodes` makes: each finds at least one code more.
-    private static let qrPasses = 64
-
-    /// zxing-cpp 1.4 tries at most 16 sets of three finder patterns a
-    /// picture, the most square first. Codes in a grid make many sets as
-    /// square as each code's own, and a code whose set is left out is not
-    /// read: of 12 codes in a 4x3 grid, one was. So while a read finds QR
-    /// codes, the frame is read again for QR codes with those found painted
-    /// white (in the room after the frame), on the frames `qrRereads` picks
-    /// of those where QR codes were found.
-    private func moreQRCodes(than found: [DetectedObject], with reader: ZXingReader, on frame: UnsafeMutablePointer<UInt8>, width w: Int, height h: Int) throws -> [DetectedObject] {
-        var last = found.filter { $0.type == CodeFormat.qr.rawValue }
-        let values = Set(last.compactMap(\.value))
-        defer { previousQRValues = values }
-        guard !values.isEmpty, qrRereads.isDue(wanted: values != previousQRValues) else { return [] }
-        let copy = frame + w * h
-        copy.update(from: frame, count: w * h)
-        var known = found
-        for _ in 0..<Self.qrPasses {
-            // A module's margin and more: the corners are the code's outer corners, and a quiet zone is 4 modules.
-            for code in last { whiten(code.corners, grownBy: 1.15, in: copy, width: w, height: h) }
-            let before = known.count
-            Self.add(try reader.read(CodeFormat.qr.bit, copy, width: w, height: h, stride: w, blackAndWhite: true) { (Double($0), Double($1)) },
-                     to: &known) { $0.intersectionOverUnion($1) > 0.2 }
-            last = Array(known[before...])
-            if last.isEmpty { break }
-        }
-        qrRereads.made(found: known.count > found.count)
-        return Array(known[found.count...])
     }
 
     /// Appends each of `found` that is not already in `objects`: the same
     /// type and value, with boxes that are `same`.
-    private static func add(_ found: [DetectedObject], to objects: inout [DetectedObject], same: (PixelBox, PixelBox) -> Bool) {
+    static func add(_ found: [DetectedObject], to objects: inout [DetectedObject], same: (PixelBox, PixelBox) -> Bool) {
         for object in found where !objects.contains(where: { $0.type == object.type && $0.value == object.value && same($0.bounds, object.bounds) }) {
             objects.append(object)
         }
