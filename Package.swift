@@ -62,7 +62,7 @@ let package = Package(
             dependencies: ["Messages", "CEGL", "CGLES", "CGBM", "CDRM", "DRM", "Pixels", "Lifecycle", "Shaders", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         // Each filter's shader lives beside it in Sources/Filters/Shaders, embedded whole: a new one needs no line here.
-        .target(name: "Filters", dependencies: ["Messages", "Pixels", "GPU", "CGLES", "Shaders"], resources: [.embedInCode("Shaders")], swiftSettings: swift5),
+        .target(name: "Filters", dependencies: ["Messages", "Lifecycle", "Pixels", "GPU", "CGLES", "Shaders"], resources: [.embedInCode("Shaders")], swiftSettings: swift5),
         .target(name: "Render", dependencies: ["Messages", "Lifecycle", "Pixels", "GPU", "Filters", "CGLES", "CDeflate", "CLinux", "Shaders"], swiftSettings: swift5),
         .target(name: "Output", dependencies: ["Messages", "Pixels", "Capture", "GPU", "Render", "DRM", "Lifecycle", "CLinux", "CPNG", "CDeflate", "CFFmpeg", "CEXIF", "CJPEG"], swiftSettings: swift5),
         // Analysers beside the frame loop and what they share (the registry's protocol, typed results, the overlay); no OpenCV or zxing-cpp.
@@ -99,6 +99,9 @@ let package = Package(
             ],
             swiftSettings: swift5),
         .executableTarget(name: "SepiaSnapshot", dependencies: ["KameraKit"], path: "Examples/SepiaSnapshot", swiftSettings: swift5),
-        .testTarget(name: "KameraTests", dependencies: ["KameraKit", "ShaderHarness", "CGLES", "CJPEG", "kamera", "kamera-bench"], exclude: ["Golden"], swiftSettings: swift5),
+        .testTarget(name: "KameraTests", dependencies: [
+            "Lifecycle", "Messages", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Analysis", "Detection", "Analyzers",
+            "Pipeline", "ShaderHarness", "CommandLineSupport", "CGLES", "CJPEG", "kamera", "kamera-bench",
+        ], exclude: ["Golden"], swiftSettings: swift5),
     ]
 )

@@ -1,5 +1,6 @@
+import Messages
 /// A request for analysis that cannot be met, with a message meant for the user.
-public struct AnalysisError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+public struct AnalysisError: LibraryError {
+    public let facts: Facts
+    public init(facts: Facts) { self.facts = facts }
 }

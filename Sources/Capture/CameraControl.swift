@@ -164,7 +164,7 @@ extension CameraDevice {
         let checked = try assignments.map { assignment -> (CameraControl, Int64, String) in
             let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, !parts[0].isEmpty else {
-                throw CaptureError("\(Setting.controlAssignment) \(assignment): use NAME=VALUE, e.g. brightness=140; nothing was set")
+                throw CaptureError(.controlAssignment, "\(assignment)", because: "use NAME=VALUE, e.g. brightness=140", "nothing was set")
             }
             let wanted = CameraControl.normalizedName(parts[0])
             guard let control = all.first(where: { $0.name == wanted }) else {

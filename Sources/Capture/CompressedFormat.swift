@@ -69,7 +69,7 @@ public enum CompressedFormat: String, CaseIterable, Sendable {
             if let path {
                 guard let at = V4L2DecoderDevice.at(path, decoding: self) else {
                     let found = V4L2DecoderDevice.find(decoding: self).map { "; \($0) does" } ?? "; this machine has none that does"
-                    throw CaptureError("\(Setting.decoder) \(path) is not a V4L2 decoder of \(v4l2Codes[0])\(found)")
+                    throw CaptureError(.decoder, "\(path)", is: "not a V4L2 decoder of \(v4l2Codes[0])\(found)")
                 }
                 device = at
             } else {

@@ -1,3 +1,4 @@
+import Messages
 import Pixels
 /// Anything that produces frames: the test pattern, a file, a camera.
 public protocol FrameSource: AnyObject {
@@ -77,7 +78,7 @@ public struct FrameInventory: Equatable, Sendable {
 }
 
 /// A failure to read input, with a message meant for the user.
-public struct CaptureError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+public struct CaptureError: LibraryError {
+    public let facts: Facts
+    public init(facts: Facts) { self.facts = facts }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Lifecycle
 import Pixels
 
 /// A run's options read from a JSON file (`--config kiosk.json`), as a
@@ -75,14 +76,15 @@ public enum ConfigFile {
     /// The JSON object in `path`, read whole after its size is checked.
     static func read(_ path: String) throws -> [String: Any] {
         if path.isEmpty { throw ConfigError("--config is empty; give a JSON file such as kiosk.json") }
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw ConfigError("\(excerpt(path)): cannot read the configuration: \(String(cString: strerror(errno)))") }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw ConfigError("\(excerpt(path)): the configuration must be a regular JSON file") }
-        guard info.st_size <= largest else {
-            throw ConfigError("\(excerpt(path)): \(info.st_size) bytes is too large for a configuration; at most \(largest) bytes of JSON options")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigError("\(excerpt(path)): cannot read the configuration")
+        let data: Data
+        switch BoundedFile.read(path, limit: largest) {
+        case .success(let bytes): data = Data(bytes)
+        case .failure(.unopened(let code)), .failure(.unreadable(let code)):
+            throw ConfigError("\(excerpt(path)): cannot read the configuration: \(String(cString: strerror(code)))")
+        case .failure(.notRegular):
+            throw ConfigError("\(excerpt(path)): the configuration must be a regular JSON file")
+        case .failure(.tooLarge(let bytes)):
+            throw ConfigError("\(excerpt(path)): \(bytes) bytes is too large for a configuration; at most \(largest) bytes of JSON options")
         }
         guard let object = try? JSONSerialization.jsonObject(with: data), let values = object as? [String: Any] else {
             throw ConfigError("\(excerpt(path)): not a JSON object of options; write {\"filter\": \"sepia\", \"quiet\": true}")

@@ -6,7 +6,7 @@ import Messages
 public enum FlagNames {
     /// Each setting's option, by the setting's key.
     static let options: [String: String] = [
-        "output": "-o", "input": "--input", "camera": "--camera", "format": "--format", "input-size": "--input-size", "fps": "--fps",
+        "output": "-o", "save-input": "--save-input", "input": "--input", "camera": "--camera", "format": "--format", "input-size": "--input-size", "fps": "--fps",
         "size": "--size", "decoder": "--decoder", "yuv-conversion": "--yuv-conversion", "upload": "--upload", "black-level": "--black-level",
         "warmup": "--warmup", "stream": "--stream", "quality": "--quality", "codec": "--codec", "crf": "--crf", "bitrate": "--bitrate",
         "gop": "--gop", "faststart": "--faststart", "audio": "--audio", "audio-rate": "--audio-rate", "audio-channels": "--audio-channels",

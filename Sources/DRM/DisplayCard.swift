@@ -73,9 +73,9 @@ public final class DisplayCard {
         let connector: DisplayConnector
         if let name {
             guard let found = outputs.first(where: { $0.name.lowercased() == name.lowercased() || String($0.id) == name }) else {
-                throw DRMError("\(Setting.connector) \(name): \(path) has no such connector; it has \(list)")
+                throw DRMError(.connector, "\(name)", because: "\(path) has no such connector", "it has \(list)")
             }
-            guard found.connected else { throw DRMError("\(Setting.connector) \(name): nothing is connected to it; connected ones: \(connectedList)") }
+            guard found.connected else { throw DRMError(.connector, "\(name)", because: "nothing is connected to it", "connected ones: \(connectedList)") }
             connector = found
         } else {
             guard let found = outputs.first(where: \.connected) else {
@@ -90,7 +90,7 @@ public final class DisplayCard {
                 throw DRMError("\(Setting.mode) \(wanted) is not a mode; use WxH or WxH@Hz, e.g. \(offered.first ?? "1920x1080@60")")
             }
             guard let found = connector.modes.first(where: { $0.matches(width: request.width, height: request.height, refresh: request.refresh) }) else {
-                throw DRMError("\(Setting.mode) \(wanted): \(connector.name) does not offer it; it offers \(Self.summarize(offered))")
+                throw DRMError(.mode, "\(wanted)", because: "\(connector.name) does not offer it", "it offers \(Self.summarize(offered))")
             }
             mode = found
         } else {

@@ -79,7 +79,7 @@ public struct DetectionRequest: Equatable, Sendable {
             } else if word.hasPrefix("faces=") || word.hasPrefix("face=") {
                 let model = Self.value(of: word)
                 guard let m = FaceModel(rawValue: model) else {
-                    throw AnalysisError("\(Setting.detect) faces=\(excerpt(model)): no such face model; models: \(FaceModel.names)")
+                    throw AnalysisError(.detect, "faces=\(excerpt(model))", because: "no such face model", "models: \(FaceModel.names)")
                 }
                 faces = true
                 faceModel = m
@@ -95,15 +95,15 @@ public struct DetectionRequest: Equatable, Sendable {
             } else if inCodes, let f = CodeFormat(rawValue: word) {
                 named.append(f)
             } else if word.isEmpty {
-                throw AnalysisError("\(Setting.detect) has an empty item (two commas, or one at an end); use \(Self.kinds)")
+                throw AnalysisError(.detect, does: "has an empty item (two commas, or one at an end)", "use \(Self.kinds)")
             } else if inCodes {
                 throw Self.unknownFormat(word)
             } else {
-                throw AnalysisError("\(Setting.detect) \(excerpt(word)) is not something Kamera detects; use \(Self.kinds)")
+                throw AnalysisError(.detect, "\(excerpt(word))", is: "not something Kamera detects", "use \(Self.kinds)")
             }
         }
         codeFormats = CodeFormat.allCases.filter(named.contains)
-        if codeFormats.isEmpty && !faces { throw AnalysisError("\(Setting.detect) is empty; use \(Self.kinds)") }
+        if codeFormats.isEmpty && !faces { throw AnalysisError(.detect, is: "empty", "use \(Self.kinds)") }
     }
 
     /// What follows the `=` of `kind=value`.
@@ -112,7 +112,7 @@ public struct DetectionRequest: Equatable, Sendable {
     }
 
     private static func unknownFormat(_ name: String) -> AnalysisError {
-        AnalysisError("\(Setting.detect) codes=\(excerpt(name)): no such code format; formats: \(CodeFormat.names)")
+        AnalysisError(.detect, "codes=\(excerpt(name))", because: "no such code format", "formats: \(CodeFormat.names)")
     }
 
     public var isEmpty: Bool { codeFormats.isEmpty && !faces }

@@ -1,3 +1,4 @@
+import Messages
 import GPU
 
 /// A filter as the user named it (`--filter blur=5`): a value, compared by
@@ -48,7 +49,7 @@ public struct FilterKind: Sendable {
 }
 
 /// A bad filter argument, with a message meant for the user.
-public struct FilterError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+public struct FilterError: LibraryError {
+    public let facts: Facts
+    public init(facts: Facts) { self.facts = facts }
 }

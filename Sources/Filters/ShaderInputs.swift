@@ -37,7 +37,7 @@ public struct ShaderUniformValue: Equatable, Sendable {
     public init(parsing argument: String) throws {
         let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty else {
-            throw FilterError("\(Setting.uniform) \(argument): use NAME=VALUE, e.g. u_gain=1.5, u_color=1,0.5,0 or u_on=true")
+            throw FilterError(.uniform, "\(argument)", because: "use NAME=VALUE, e.g. u_gain=1.5, u_color=1,0.5,0 or u_on=true")
         }
         name = String(parts[0])
         text = String(parts[1])
@@ -47,7 +47,7 @@ public struct ShaderUniformValue: Equatable, Sendable {
         default:
             let items = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard !items.isEmpty, items.count <= 4, items.allSatisfy({ $0.map { abs($0) <= Double(Float.greatestFiniteMagnitude) } == true }) else {
-                throw FilterError("\(Setting.uniform) \(argument): \"\(text)\" is not a value; give 1 to 4 numbers (each within a float's range, about ±3.4e38) separated by commas, or true/false")
+                throw FilterError(.uniform, "\(argument)", because: "\"\(text)\" is not a value", "give 1 to 4 numbers (each within a float's range, about ±3.4e38) separated by commas, or true/false")
             }
             numbers = items.map { $0! }
         }

@@ -49,7 +49,7 @@ public final class ShaderPass {
                 throw FilterError("\(Setting.uniform) \(value.name)=\(value.text): \(shader.name) has no active uniform \(value.name) (active: \(names.isEmpty ? "none" : names); the compiler drops uniforms the shader never reads)")
             }
             guard u.size == 1 else {
-                throw FilterError("\(Setting.uniform) \(value.name): \(value.name) is an array (\(u.typeName)[\(u.size)]); arrays cannot be set from the command line")
+                throw FilterError(.uniform, "\(value.name)", because: "\(value.name) is an array (\(u.typeName)[\(u.size)])", "arrays cannot be set from the command line")
             }
             let count: Int
             switch Int32(u.type) {
@@ -57,7 +57,7 @@ public final class ShaderPass {
             case GL_FLOAT_VEC2, GL_INT_VEC2, GL_BOOL_VEC2: count = 2
             case GL_FLOAT_VEC3, GL_INT_VEC3, GL_BOOL_VEC3: count = 3
             case GL_FLOAT_VEC4, GL_INT_VEC4, GL_BOOL_VEC4: count = 4
-            default: throw FilterError("\(Setting.uniform) \(value.name): a \(u.typeName) cannot be set from the command line; float, vec2-4, int, ivec2-4 and bool can")
+            default: throw FilterError(.uniform, "\(value.name)", because: "a \(u.typeName) cannot be set from the command line", "float, vec2-4, int, ivec2-4 and bool can")
             }
             guard value.numbers.count == count else {
                 let example = (0..<count).map { ["1", "0.5", "0", "1"][$0] }.joined(separator: ",")
@@ -65,7 +65,7 @@ public final class ShaderPass {
             }
             if [GL_INT, GL_INT_VEC2, GL_INT_VEC3, GL_INT_VEC4].contains(Int32(u.type)),
                value.numbers.contains(where: { $0 != $0.rounded() || abs($0) > 2_147_483_647 }) {
-                throw FilterError("\(Setting.uniform) \(value.name)=\(value.text): \(value.name) is a \(u.typeName); give whole numbers from -2147483647 to 2147483647")
+                throw FilterError(.uniform, "\(value.name)=\(value.text)", because: "\(value.name) is a \(u.typeName)", "give whole numbers from -2147483647 to 2147483647")
             }
             return (u, value.numbers)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Lifecycle
 import Pixels
 
 /// The hand-written text files filters read: shaders and matrices.
@@ -8,15 +9,16 @@ enum SmallFile {
 
     /// A file's bytes, refusing folders, missing files and files over `limit`.
     static func read(_ path: String) throws -> Data {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw FilterError("\(excerpt(path)): no such file; check the name") }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw FilterError("\(excerpt(path)): not a regular file") }
-        guard info.st_size <= limit else {
-            throw FilterError("\(excerpt(path)): \(info.st_size) bytes is too large for a filter or shader file (at most 1 MiB)")
+        switch BoundedFile.read(path, limit: limit) {
+        case .success(let bytes): return Data(bytes)
+        case .failure(.unopened(let code)) where code == ENOENT || code == ENOTDIR:
+            throw FilterError("\(excerpt(path)): no such file; check the name")
+        case .failure(.unopened(let code)), .failure(.unreadable(let code)):
+            throw FilterError("\(excerpt(path)): cannot read: \(String(cString: strerror(code)))")
+        case .failure(.notRegular):
+            throw FilterError("\(excerpt(path)): not a regular file")
+        case .failure(.tooLarge(let bytes)):
+            throw FilterError("\(excerpt(path)): \(bytes) bytes is too large for a filter or shader file (at most 1 MiB)")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw FilterError("\(excerpt(path)): cannot read: \(String(cString: strerror(errno)))")
-        }
-        return data
     }
 }

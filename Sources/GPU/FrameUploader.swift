@@ -295,7 +295,7 @@ public final class FrameUploader {
                 return (imported, folds)
             }
         } else if upload == .dmabuf {
-            throw GPUError("\(Setting.upload) dmabuf: the \(frame.format.name) frame is not in a dma-buf (only V4L2 cameras share their buffers); copy it instead")
+            throw GPUError(.upload, "dmabuf", because: "the \(frame.format.name) frame is not in a dma-buf (only V4L2 cameras share their buffers)", "copy it instead")
         }
         lastPath = .copy
         if convertsOnCPU(frame.format) {
@@ -318,7 +318,7 @@ public final class FrameUploader {
         if let problem = frame.bayer?.format.sizeProblem(width: frame.width, height: frame.height) { throw GPUError(problem) }
         if upload == .dmabuf || (frame.planes[0].dmabuf != nil && copyReason == nil) {
             let why = Self.packedRowProblem(width: frame.width, bits: bits, textureLimit: gpu.maxTextureSize)!
-            if upload == .dmabuf { throw GPUError("\(Setting.upload) dmabuf: \(why) and copied; copying the frames would work") }
+            if upload == .dmabuf { throw GPUError(.upload, "dmabuf", because: "\(why) and copied", "copying the frames would work") }
             copyReason = why
         }
         if unpackedMIPI?.width != frame.width || unpackedMIPI?.height != frame.height {
@@ -471,7 +471,7 @@ public final class FrameUploader {
     private func importedTexture(for frame: Frame, on gpu: Device, rect: (x: Int, y: Int, width: Int, height: Int),
                                  region: TextureRegion, transform: RGBTransform?) throws -> TextureView? {
         func fallBack(_ reason: String) throws -> TextureView? {
-            if upload == .dmabuf { throw GPUError("\(Setting.upload) dmabuf: \(reason)") }
+            if upload == .dmabuf { throw GPUError(.upload, "dmabuf", because: "\(reason)") }
             if copyReason == nil { copyReason = reason }
             return nil
         }

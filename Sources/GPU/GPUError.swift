@@ -1,5 +1,6 @@
+import Messages
 /// A GPU setup or rendering failure, with a message meant for the user.
-public struct GPUError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+public struct GPUError: LibraryError {
+    public let facts: Facts
+    public init(facts: Facts) { self.facts = facts }
 }

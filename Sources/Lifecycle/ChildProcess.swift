@@ -1,3 +1,4 @@
+import Messages
 import CLinux
 import Glibc
 
@@ -241,9 +242,9 @@ public struct ChildProcess {
 }
 
 /// A child process that could not be started, with why.
-public struct ChildProcessError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+public struct ChildProcessError: LibraryError {
+    public let facts: Facts
+    public init(facts: Facts) { self.facts = facts }
 }
 
 /// Work given up because a stop was asked (Ctrl-C, SIGTERM): not an error

@@ -41,17 +41,16 @@ public final class RunningChild {
     }
 }
 
-/// The children running beside this process, stopped at its exit.
+/// The children running beside this process, by pid, killed and reaped at
+/// its exit (by pid, so that a child's owner going away meanwhile is safe).
 enum RunningChildren {
     private static let lock = Lock()
-    nonisolated(unsafe) private static var live: [ObjectIdentifier: Unowned] = [:]
+    nonisolated(unsafe) private static var live: Set<pid_t> = []
     nonisolated(unsafe) private static var registered = false
-
-    private struct Unowned { unowned(unsafe) let child: RunningChild }
 
     static func track(_ child: RunningChild) {
         lock.withLock {
-            live[ObjectIdentifier(child)] = Unowned(child: child)
+            live.insert(child.pid)
             if !registered {
                 registered = true
                 atexit { RunningChildren.stopAll() }
@@ -60,11 +59,15 @@ enum RunningChildren {
     }
 
     static func forget(_ child: RunningChild) {
-        lock.withLock { _ = live.removeValue(forKey: ObjectIdentifier(child)) }
+        lock.withLock { _ = live.remove(child.pid) }
     }
 
     private static func stopAll() {
-        let children = lock.withLock { live.values.map(\.child) }
-        for child in children { child.stop() }
+        let pids = lock.withLock { live }
+        for pid in pids {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        }
     }
 }

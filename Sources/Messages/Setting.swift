@@ -24,6 +24,7 @@ public struct Setting: Hashable, Sendable, CustomStringConvertible {
 extension Setting {
     public static let output = Setting("output", "an output")
     public static let input = Setting("input", "the input file")
+    public static let saveInput = Setting("save-input", "the raw input copy")
     public static let camera = Setting("camera", "the camera")
     public static let format = Setting("format", "the input format")
     public static let inputSize = Setting("input-size", "the input size")

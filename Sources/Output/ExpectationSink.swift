@@ -28,12 +28,12 @@ public final class ExpectationSink: FrameSink {
         let number = firstNumber + frame.index
         let path = golden.path(for: number)
         guard FileManager.default.fileExists(atPath: path) else {
-            throw OutputError("\(Setting.expect) \(path): no such file; make it first by rendering to \(path)")
+            throw OutputError(.expect, "\(path)", because: "no such file", "make it first by rendering to \(path)")
         }
         let expected = try ImageSource(path: path)
-        guard let image = try expected.nextFrame() else { throw OutputError("\(Setting.expect) \(path): holds no image") }
+        guard let image = try expected.nextFrame() else { throw OutputError(.expect, "\(path)", because: "holds no image") }
         guard image.width == frame.width, image.height == frame.height else {
-            throw OutputError("\(Setting.expect) \(path): it is \(image.width)x\(image.height) but the render is \(frame.width)x\(frame.height); render at \(image.width)x\(image.height) or make the golden again")
+            throw OutputError(.expect, "\(path)", because: "it is \(image.width)x\(image.height) but the render is \(frame.width)x\(frame.height)", "render at \(image.width)x\(image.height) or make the golden again")
         }
         let pixels = try frame.pixels()
         let comparison = ImageComparison(expected: image.planes[0].bytes, actual: pixels, width: frame.width, height: frame.height, tolerance: tolerance)

@@ -1,5 +1,6 @@
+import Messages
 /// A failure to write output, with a message meant for the user.
-public struct OutputError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+public struct OutputError: LibraryError {
+    public let facts: Facts
+    public init(facts: Facts) { self.facts = facts }
 }

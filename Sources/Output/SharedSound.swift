@@ -19,9 +19,9 @@ public final class SharedSound {
         isTaken = true
         if let capture { return capture }
         guard live else {
-            throw OutputError("\(Setting.audio) records live runs: a camera (\(Setting.camera)), or the preview (kamera preview); an export from a file or the test pattern renders faster than sound comes")
+            throw OutputError(.audio, does: "records live runs: a camera (\(Setting.camera)), or the preview (kamera preview)", "an export from a file or the test pattern renders faster than sound comes")
         }
-        if device.isEmpty { throw OutputError("\(Setting.audio) is empty; give a capture device such as default or hw:1,0 (\(Setting.soundDevices) lists them)") }
+        if device.isEmpty { throw OutputError(.audio, is: "empty", "give a capture device such as default or hw:1,0 (\(Setting.soundDevices) lists them)") }
         capture = try AudioCapture(device: device, rate: request.rate, channels: request.channels)
         return capture
     }

@@ -46,7 +46,7 @@ final class CameraBufferPlan: CameraBufferPlacement {
         // The GPU's texture limit: MIPI-packed rows wider than it are unpacked on the CPU.
         let textureLimit = try renderer.uploader.textureLimit
         func copy(_ why: String) throws -> CameraMemory {
-            if upload == .dmabuf { throw CaptureError("\(Setting.upload) dmabuf: \(why); copying the frames would work") }
+            if upload == .dmabuf { throw CaptureError(.upload, "dmabuf", because: "\(why)", "copying the frames would work") }
             reason = "frames are copied: \(why)"
             return .mmap
         }

@@ -74,10 +74,13 @@ public final class RunBuilder {
         run.isLive = description.source.camera != nil || description.paced
         let sinks = try description.outputs.map { try $0.kind.make($0, run: run) }
         if description.output.sound.device != nil && !run.sound.isTaken {
-            throw PipelineError("\(Setting.audio) records into a video file; add \(Setting.output) clip.mp4 (or .mkv, .mov, .webm)")
+            throw PipelineError(.audio, does: "records into a video file", "add \(Setting.output) clip.mp4 (or .mkv, .mov, .webm)")
         }
         let inputToStandardOutput = description.saveInput.map(OutputFile.isStandardOutput) ?? false
-        if description.outputs.filter(\.isStandardOutput).count + (inputToStandardOutput ? 1 : 0) > 1 {
+        if inputToStandardOutput && description.outputs.contains(where: \.isStandardOutput) {
+            throw PipelineError("\(Setting.output) - and \(Setting.saveInput) - cannot both use standard output")
+        }
+        if description.outputs.filter(\.isStandardOutput).count > 1 {
             throw PipelineError("standard output (-) is named more than once; it can take one stream")
         }
         if let saveInput = description.saveInput {
@@ -85,7 +88,7 @@ public final class RunBuilder {
             let (first, last) = (description.firstNumber, description.firstNumber + run.frames - 1)
             for pattern in description.outputs.compactMap(\.pattern)
             where OutputFile.sameFile(saveInput, pattern.path(for: first)) || (last > first && OutputFile.sameFile(saveInput, pattern.path(for: last))) {
-                throw PipelineError("the raw input copy \(saveInput) is also where an output writes; give it another name")
+                throw PipelineError(.saveInput, saveInput, is: "also where \(Setting.output) writes", "give it another name")
             }
         }
         return sinks
@@ -97,7 +100,7 @@ public final class RunBuilder {
         var info = stat()
         let first = e.golden.path(for: description.firstNumber)
         if stat(first, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
-            throw PipelineError("\(Setting.expect) \(first): must be a regular PNG file, not a FIFO, device or folder")
+            throw PipelineError(.expect, "\(first)", because: "must be a regular PNG file, not a FIFO, device or folder")
         }
         // Beside the first output that is a file of its own; beside the golden when the outputs
         // are a display, standard output, a FIFO or a device (`-o /dev/null-diff.png` is no place).

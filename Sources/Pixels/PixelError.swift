@@ -1,5 +1,6 @@
+import Messages
 /// A frame Kamera cannot take (a size beyond `FrameLimits`), with a message meant for the user.
-public struct PixelError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+public struct PixelError: LibraryError {
+    public let facts: Facts
+    public init(facts: Facts) { self.facts = facts }
 }

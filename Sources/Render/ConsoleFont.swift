@@ -108,7 +108,7 @@ public struct ConsoleFont: Sendable {
     }
 }
 
-public struct FontError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+public struct FontError: LibraryError {
+    public let facts: Facts
+    public init(facts: Facts) { self.facts = facts }
 }

@@ -1,3 +1,4 @@
+import Messages
 import Filters
 import Render
 
@@ -66,7 +67,7 @@ public struct ShaderHarnessConfiguration: Equatable {
 }
 
 /// A harness failure, with a message meant for the user.
-public struct HarnessError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+public struct HarnessError: LibraryError {
+    public let facts: Facts
+    public init(facts: Facts) { self.facts = facts }
 }

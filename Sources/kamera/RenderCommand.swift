@@ -126,15 +126,6 @@ struct RenderCommand: ParsableCommand {
         let outputs = output.isEmpty ? (expect == nil && outputOptions.detect.isEmpty ? ["kamera.png"] : []) : output
         var description = try describeRun(pipeline, outputs: outputs, outputOptions, display, gpuOptions)
         description.frames = frames
-        if let saveInput {
-            if OutputFile.isStandardOutput(saveInput) && description.outputs.contains(where: \.isStandardOutput) {
-                throw UsageError("-o - and --save-input - cannot both use standard output")
-            }
-            for pattern in description.outputs.compactMap(\.pattern)
-            where OutputFile.sameFile(saveInput, pattern.path(for: 0)) || OutputFile.sameFile(saveInput, pattern.path(for: frames - 1)) {
-                throw UsageError("--save-input \(saveInput) is also where -o writes; give it another name")
-            }
-        }
         description.saveInput = saveInput
         guard (0...255).contains(tolerance) else { throw UsageError("--tolerance \(tolerance) is out of range; use 0 to 255") }
         if tolerance != 0 && expect == nil { throw UsageError("--tolerance is for --expect; add --expect golden.png") }

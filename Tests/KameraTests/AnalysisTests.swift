@@ -1,6 +1,14 @@
+import Analysis
+import Analyzers
 import CGLES
+import Capture
 import Foundation
-import KameraKit
+import GPU
+import Lifecycle
+import Output
+import Pipeline
+import Pixels
+import Render
 import XCTest
 
 /// The luma analyser against a CPU reference written from the definitions,

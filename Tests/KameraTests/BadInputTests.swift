@@ -1,5 +1,4 @@
 import Foundation
-import KameraKit
 import XCTest
 
 /// Bad input of every kind, run through the `kamera` binary: each case must

@@ -1,6 +1,9 @@
 import CGLES
+import Capture
 import Foundation
-import KameraKit
+import GPU
+import Pixels
+import Render
 import XCTest
 
 /// Raw Bayer frames through `BayerISP` against the test's own ISP

@@ -1,5 +1,6 @@
+import Capture
 import Foundation
-import KameraKit
+import Pixels
 import XCTest
 
 /// Raw Bayer cameras, against vivid in the VM. Every Bayer format vivid

@@ -1,5 +1,9 @@
+import Capture
 import Foundation
-import KameraKit
+import GPU
+import Pipeline
+import Pixels
+import Render
 import XCTest
 
 /// Switching camera and format while running, with two vivid cameras: the

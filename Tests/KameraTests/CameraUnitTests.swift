@@ -1,4 +1,8 @@
-import KameraKit
+import Capture
+import Lifecycle
+import Pipeline
+import Pixels
+import Render
 import XCTest
 
 /// Camera logic that needs no camera: format negotiation, control names and

@@ -1,5 +1,8 @@
+import Capture
 import Foundation
-import KameraKit
+import GPU
+import Pixels
+import Render
 import XCTest
 
 /// The camera against the kernel's vivid driver, inside the VM from

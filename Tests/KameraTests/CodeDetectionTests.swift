@@ -1,5 +1,7 @@
+import Analysis
+import Detection
 import Foundation
-import KameraKit
+import Render
 import XCTest
 
 /// `--detect codes`: codes made by independent encoders (Debian's zint and

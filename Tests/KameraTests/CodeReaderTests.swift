@@ -1,5 +1,7 @@
+import Analysis
+import Detection
 import Foundation
-import KameraKit
+import Lifecycle
 import XCTest
 
 /// How `--detect codes` reads a frame: the frame made black and white once

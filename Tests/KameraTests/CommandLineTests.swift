@@ -1,5 +1,6 @@
+import Capture
 import Foundation
-import KameraKit
+import GPU
 import XCTest
 
 /// The `kamera` binary as a user runs it: results on disk, and for bad input a

@@ -1,5 +1,6 @@
+import Capture
 import Foundation
-import KameraKit
+import Pixels
 import XCTest
 
 /// H.264 and HEVC camera frames, on this machine: the stream decoder against

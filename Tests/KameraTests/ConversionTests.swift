@@ -1,4 +1,8 @@
-import KameraKit
+import Capture
+import Filters
+import GPU
+import Pixels
+import Render
 import XCTest
 
 /// A YUV or RGB test frame of deterministic pseudo-random bytes (Y and chroma

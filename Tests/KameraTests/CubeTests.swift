@@ -1,4 +1,7 @@
-import KameraKit
+import Capture
+import Filters
+import Output
+import Render
 import XCTest
 
 /// The rotating cube against golden PNGs made by this renderer. Tolerance: at

@@ -1,5 +1,9 @@
+import DRM
 import Foundation
-import KameraKit
+import GPU
+import Messages
+import Pixels
+import Render
 import XCTest
 
 /// The texture cache's dma-buf import and its check against the copy path,

@@ -1,5 +1,11 @@
+import Analysis
+import Detection
+import Filters
 import Foundation
-import KameraKit
+import GPU
+import Output
+import Pipeline
+import Render
 import XCTest
 
 /// The GL context opened only when a frame needs the GPU: an offline run

@@ -1,5 +1,5 @@
 import Foundation
-import KameraKit
+import Render
 import XCTest
 
 /// `--overlay boxes|labels`: the outlines are drawn where `output_bounds`

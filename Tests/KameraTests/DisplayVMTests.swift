@@ -1,5 +1,5 @@
+import Capture
 import Foundation
-import KameraKit
 import XCTest
 
 /// `-o kms` on the VM's vkms display (run-in-vm): mode set and page flips,

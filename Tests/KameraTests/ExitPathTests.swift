@@ -1,5 +1,9 @@
+import Capture
+import Filters
 import Foundation
-import KameraKit
+import GPU
+import Lifecycle
+import Render
 import XCTest
 
 /// The exit path: a thread that owns GL or capture state is gone, its

@@ -1,5 +1,7 @@
+import Analysis
+import Detection
 import Foundation
-import KameraKit
+import Render
 import XCTest
 
 /// `--detect faces` on scikit-image's test pictures (Tests/Media): Eileen

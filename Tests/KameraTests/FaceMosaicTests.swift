@@ -1,5 +1,4 @@
 import Foundation
-import KameraKit
 import XCTest
 
 /// `--filter pixellate=N@faces~F` with `--detect faces`: inside each face box

@@ -1,4 +1,5 @@
-import KameraKit
+import Filters
+import Render
 import XCTest
 
 /// Every preset, adjustment, intensity mix and chain rendered on the GPU and

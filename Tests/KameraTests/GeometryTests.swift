@@ -1,4 +1,5 @@
-import KameraKit
+import GPU
+import Render
 import XCTest
 
 /// Crop, fit, rotation and mirroring: every pixel of a source whose color

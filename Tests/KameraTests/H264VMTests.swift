@@ -1,5 +1,5 @@
+import Capture
 import Foundation
-import KameraKit
 import XCTest
 
 /// An H.264 camera: v4l2loopback in the VM fed an H.264 stream by ffmpeg

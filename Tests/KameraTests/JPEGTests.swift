@@ -1,5 +1,6 @@
 import CJPEG
-import KameraKit
+import Capture
+import Pixels
 import XCTest
 
 /// MJPEG decoding: a JPEG made here with libjpeg-turbo's encoder (quality 100,

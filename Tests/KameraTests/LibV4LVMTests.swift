@@ -1,5 +1,4 @@
 import Foundation
-import KameraKit
 import XCTest
 
 /// The libv4l fallback, against vivid in the VM: the formats Kamera does not

@@ -1,5 +1,5 @@
+import Capture
 import Foundation
-import KameraKit
 import XCTest
 
 /// An MJPEG camera: v4l2loopback in the VM, fed by ffmpeg with JPEG frames,

@@ -1,5 +1,5 @@
 import Foundation
-import KameraKit
+import Output
 import XCTest
 
 /// What a new user types first: the version, habits from other tools, and

@@ -1,5 +1,11 @@
+import Capture
+import Filters
 import Foundation
-import KameraKit
+import GPU
+import Output
+import Pipeline
+import Pixels
+import Render
 import XCTest
 
 /// `-o` by its form, several outputs at once, and Y4M output: the RGBA to

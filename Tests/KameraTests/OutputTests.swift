@@ -1,5 +1,6 @@
+import Capture
 import Foundation
-import KameraKit
+import Pixels
 import XCTest
 
 /// Where output goes and what a run leaves behind: special files written in

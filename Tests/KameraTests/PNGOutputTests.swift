@@ -1,5 +1,6 @@
+import Capture
 import Foundation
-import KameraKit
+import Output
 import XCTest
 
 /// PNG encoding levels and the encoder threads: every image decodes to the

@@ -1,5 +1,5 @@
+import Capture
 import Foundation
-import KameraKit
 import XCTest
 
 /// The Debian package as a user gets it: built by scripts/package-deb.sh,

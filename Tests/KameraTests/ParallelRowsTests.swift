@@ -1,5 +1,7 @@
+import Capture
+import Filters
 import Lifecycle
-import KameraKit
+import Pixels
 import XCTest
 
 /// Splitting rows between threads: every row done exactly once, whatever the

@@ -1,4 +1,7 @@
-import KameraKit
+import Filters
+import GPU
+import Pixels
+import Render
 import XCTest
 
 /// YUYV and NV12 straight to planar 4:2:0 with a color matrix on the way

@@ -1,4 +1,7 @@
-import KameraKit
+import Filters
+import GPU
+import Pixels
+import Render
 import XCTest
 
 /// RGB24 and GREY frames through the CPU's conversion (`YUVToRGBA` on a

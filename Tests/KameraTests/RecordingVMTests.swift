@@ -1,5 +1,4 @@
 import Foundation
-import KameraKit
 import XCTest
 
 /// Recording a live camera (vivid in the VM from shared/vm/run-in-vm): the

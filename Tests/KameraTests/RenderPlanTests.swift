@@ -1,5 +1,8 @@
 import CGLES
-import KameraKit
+import Filters
+import GPU
+import Pixels
+import Render
 import XCTest
 
 /// The frame's plan and its rewrites: what each rewrite does to the list of

@@ -1,5 +1,6 @@
+import Capture
 import Foundation
-import KameraKit
+import Pixels
 import XCTest
 
 /// Formats Kamera repacks into its own (`RepackedFormat`): each against a

@@ -1,5 +1,6 @@
+import Capture
 import Foundation
-import KameraKit
+import Pixels
 import XCTest
 
 /// Cameras in the formats Kamera repacks, against vivid in the VM: for each,

@@ -1,5 +1,5 @@
+import Capture
 import Glibc
-import KameraKit
 import XCTest
 
 /// The black level a raw camera gets when none is given: its sensor's, found by

@@ -1,7 +1,9 @@
+import Capture
 import CommandLineSupport
+import DRM
 import Foundation
-import KameraKit
 import Messages
+import Output
 import XCTest
 @testable import kamera
 
@@ -37,6 +39,26 @@ final class SettingNamesTests: KameraProcessTestCase {
             XCTAssertTrue("\(error)".hasSuffix("pipe Y4M to an encoder: an output - the stream format y4m | ffmpeg -i - out.avi"), "\(error)")
         }
         try run.assertFails(["render", "-o", "out.avi"], mentioning: ["pipe Y4M to an encoder: -o - --stream y4m | ffmpeg -i - out.avi"])
+    }
+
+    /// A library error carries its facts: the setting, the value given, what
+    /// is wrong and what would work; its line is made of them.
+    func testLibraryErrorsCarryTheirFacts() throws {
+        var jpeg = JPEGSettings()
+        jpeg.quality = 120
+        XCTAssertThrowsError(try jpeg.check()) { error in
+            guard let error = error as? OutputError else { return XCTFail("\(type(of: error)): \(error)") }
+            XCTAssertEqual(error.facts.setting, .quality)
+            XCTAssertEqual(error.facts.value, "120")
+            XCTAssertEqual(error.facts.problem, "is out of range")
+            XCTAssertEqual(error.facts.remedy, "use 1 to 100 (default 92)")
+            XCTAssertEqual("\(error)", "the JPEG quality 120 is out of range; use 1 to 100 (default 92)")
+        }
+        let statement = DRMError(.connector, "HDMI-A-9", because: "nothing is connected to it", "connected ones: Virtual-1")
+        XCTAssertEqual("\(statement)", "connector HDMI-A-9: nothing is connected to it; connected ones: Virtual-1")
+        let plain = CaptureError("no camera found")
+        XCTAssertNil(plain.facts.setting)
+        XCTAssertEqual("\(plain)", "no camera found")
     }
 
     /// No library source writes an option's name into a string: they name settings.

@@ -1,4 +1,7 @@
-import KameraKit
+import Filters
+import GPU
+import Output
+import Render
 import ShaderHarness
 import XCTest
 

@@ -1,5 +1,6 @@
+import Capture
 import Foundation
-import KameraKit
+import Output
 import XCTest
 
 /// Snapshots (`s` on the display): numbered PNG files that never overwrite.

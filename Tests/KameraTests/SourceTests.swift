@@ -1,4 +1,8 @@
-import KameraKit
+import Capture
+import GPU
+import Output
+import Pipeline
+import Pixels
 import XCTest
 
 /// File sources, the test pattern, PNG output and argument parsing.

@@ -1,4 +1,6 @@
-import KameraKit
+import Filters
+import GPU
+import Render
 import XCTest
 
 /// Blur, sharpen, convolution and region-limited filters rendered on the GPU

@@ -1,5 +1,5 @@
+import Capture
 import Foundation
-import KameraKit
 import XCTest
 
 /// A camera whose frames a V4L2 memory-to-memory decoder decodes: the

@@ -1,5 +1,5 @@
+import Capture
 import Foundation
-import KameraKit
 import XCTest
 
 /// Kamera inside the VM from shared/vm/run-in-vm, where the kernel's vkms

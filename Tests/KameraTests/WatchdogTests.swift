@@ -1,5 +1,5 @@
 import Foundation
-import KameraKit
+import Lifecycle
 import XCTest
 
 /// The watchdog reads the work in hand while the render thread marks it: a

@@ -43,8 +43,8 @@ public final class AudioCapture: @unchecked Sendable {
         self.device = device
         self.rate = rate
         self.channels = channels
-        guard (1...8).contains(channels) else { throw CaptureError("\(Setting.audioChannels) \(channels) is out of range; use 1 (mono) to 8") }
-        guard (8000...192_000).contains(rate) else { throw CaptureError("\(Setting.audioRate) \(rate) is out of range; use 8000 to 192000, e.g. 48000") }
+        guard (1...8).contains(channels) else { throw CaptureError(.audioChannels, "\(channels)", is: "out of range", "use 1 (mono) to 8") }
+        guard (8000...192_000).contains(rate) else { throw CaptureError(.audioRate, "\(rate)", is: "out of range", "use 8000 to 192000, e.g. 48000") }
         var pcm: OpaquePointer?
         var status = snd_pcm_open(&pcm, device, SND_PCM_STREAM_CAPTURE, SND_PCM_NONBLOCK)
         guard status == 0, let pcm else {

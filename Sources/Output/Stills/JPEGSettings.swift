@@ -14,6 +14,6 @@ public struct JPEGSettings: Equatable, Sendable {
 
     /// Refuses a quality outside 1–100.
     public func check() throws {
-        guard (1...100).contains(quality) else { throw OutputError("\(Setting.quality) \(quality) is out of range; use 1 to 100 (default 92)") }
+        guard (1...100).contains(quality) else { throw OutputError(.quality, "\(quality)", is: "out of range", "use 1 to 100 (default 92)") }
     }
 }

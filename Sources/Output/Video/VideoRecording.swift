@@ -103,13 +103,13 @@ public final class VideoRecording: FrameSink {
             }
         }
         if let bitrate = settings.bitrate, !(1_000...1_000_000_000).contains(bitrate) {
-            throw OutputError("\(Setting.bitrate) \(bitrate) is out of range; use 1k to 1000M bits a second, e.g. 4M")
+            throw OutputError(.bitrate, "\(bitrate)", is: "out of range", "use 1k to 1000M bits a second, e.g. 4M")
         }
         if let gop = settings.gop, !(1...10_000).contains(gop) {
-            throw OutputError("\(Setting.gop) \(gop) is out of range; use 1 (every frame a key frame) to 10000")
+            throw OutputError(.gop, "\(gop)", is: "out of range", "use 1 (every frame a key frame) to 10000")
         }
         if settings.faststart && !container.isISO {
-            throw OutputError("\(Setting.faststart) is for .mp4 and .mov; Matroska and WebM need no rewrite")
+            throw OutputError(.faststart, is: "for .mp4 and .mov", "Matroska and WebM need no rewrite")
         }
         self.path = path
         self.container = container
@@ -127,7 +127,7 @@ public final class VideoRecording: FrameSink {
             // on a slow machine (a CI run in the VM lost 4.75 s of sound, the tone with it).
             soundSlots = (0..<1000).map { _ in SoundSlot(capacity: sound.chunkFrames * sound.channels) }
         } else if settings.audioCodec != nil {
-            throw OutputError("\(Setting.audioCodec) is for recording sound; add \(Setting.audio) DEVICE")
+            throw OutputError(.audioCodec, is: "for recording sound", "add \(Setting.audio) DEVICE")
         }
         self.sound = sound
         sound?.subscribe { [weak self] chunk in self?.takeSound(chunk) }
@@ -161,7 +161,7 @@ public final class VideoRecording: FrameSink {
         if let requested, let codec = VideoCodec.codec(ofEncoder: requested) {
             guard container.codecs.contains(codec) else { throw containerError(codec, container) }
             guard VideoCodec.isInstalled(requested) else {
-                throw OutputError("\(Setting.codec) \(requested): the installed FFmpeg libraries have no such encoder; installed for \(codec.rawValue): \(installed(codec))")
+                throw OutputError(.codec, "\(requested)", because: "the installed FFmpeg libraries have no such encoder", "installed for \(codec.rawValue): \(installed(codec))")
             }
             return (codec, requested)
         }

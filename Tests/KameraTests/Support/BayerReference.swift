@@ -1,5 +1,5 @@
 import Foundation
-import KameraKit
+import Pixels
 
 /// The test's own image signal processor for raw Bayer frames, written
 /// plainly from the definitions (each demosaic as its published 5x5 weight

@@ -1,5 +1,6 @@
+import Filters
 import Foundation
-import KameraKit
+import Pixels
 
 /// CPU references for what the shaders compute, written from the standards'
 /// formulas, independently of the code under test.

@@ -1,4 +1,6 @@
-import KameraKit
+import GPU
+import Pixels
+import Render
 import ShaderHarness
 import XCTest
 

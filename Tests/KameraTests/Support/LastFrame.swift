@@ -1,4 +1,5 @@
-import KameraKit
+import Capture
+import Pixels
 import XCTest
 
 extension RawVideoSource {

@@ -1,5 +1,5 @@
+import Capture
 import Foundation
-import KameraKit
 import XCTest
 
 /// What one step of a shared VM boot (`VMBoot`) wrote, for the test class
