@@ -6,10 +6,11 @@ import Lifecycle
 import Messages
 import Pixels
 
-/// Frames from a V4L2 camera through mmap streaming: the counterpart of
-/// `AVCaptureVideoDataOutput`. Buffers are mapped once and reused; each
-/// frame's planes point into the driver's buffer, which is given back to the
-/// driver when the next frame is asked for.
+/// Frames from a V4L2 camera through streaming I/O: the counterpart of
+/// `AVCaptureVideoDataOutput`. Its buffers are mapped, or placed where the
+/// GPU imports them (dma-bufs, as a `CameraBufferPlacement` chooses), once,
+/// and reused; each frame's planes point into the driver's buffer, which is
+/// given back to the driver when the next frame is asked for.
 public final class CameraSource: FrameSource, LiveCamera {
     public let device: CameraDevice
     public let mode: CameraMode
