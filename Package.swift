@@ -73,7 +73,7 @@ let package = Package(
         .target(name: "Analyzers", dependencies: ["Pixels", "Analysis", "Detection"], swiftSettings: swift5),
         .target(
             name: "Pipeline",
-            dependencies: ["Messages", "Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Analysis", "CLinux", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Messages", "Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Analysis", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         // The library product's one import: every layer re-exported, for programs built on Kamera.
         .target(name: "KameraKit", dependencies: ["Lifecycle", "Messages", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Analysis", "Detection", "Analyzers", "Pipeline"], swiftSettings: swift5),
