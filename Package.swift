@@ -43,7 +43,9 @@ let package = Package(
             swiftSettings: swift5),
         // How library messages name a run's settings; the command line installs its options' names.
         .target(name: "Messages", swiftSettings: swift5),
-        .target(name: "Lifecycle", dependencies: ["CLinux", "Messages"], swiftSettings: swift5),
+        // Linux calls Swift's Glibc module leaves out, compiled with _GNU_SOURCE in their C file alone.
+        .target(name: "CProcess"),
+        .target(name: "Lifecycle", dependencies: ["CLinux", "CProcess", "Messages"], swiftSettings: swift5),
         // zxing-cpp has only a C++ API: one C++ file with extern "C" functions over an opaque handle.
         .target(name: "CZXing", linkerSettings: [.linkedLibrary("ZXing")]),
         // zxing-cpp's process, installed beside the kamera binary (or in PREFIX/lib/kamera); without it Kamera starts itself as the helper.
@@ -68,7 +70,7 @@ let package = Package(
         // Analysers beside the frame loop and what they share (the registry's protocol, typed results, the overlay); no OpenCV or zxing-cpp.
         .target(name: "Analysis", dependencies: ["Messages", "Lifecycle", "Pixels", "GPU", "Render", "Output"], swiftSettings: swift5),
         // Faces (OpenCV) and codes (zxing-cpp): the only module that links them.
-        .target(name: "Detection", dependencies: ["Messages", "Lifecycle", "Pixels", "Render", "Output", "Analysis", "CZXing", "COpenCVFaces", "CLinux"], swiftSettings: swift5),
+        .target(name: "Detection", dependencies: ["Messages", "Lifecycle", "Pixels", "Render", "Output", "Analysis", "CZXing", "COpenCVFaces", "CProcess"], swiftSettings: swift5),
         // Every analyser a run can name.
         .target(name: "Analyzers", dependencies: ["Pixels", "Analysis", "Detection"], swiftSettings: swift5),
         .target(

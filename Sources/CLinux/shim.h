@@ -47,29 +47,3 @@ static inline int kamera_vt_set_mode(int fd, int mode) {
 static const int KAMERA_KD_TEXT = KD_TEXT;
 static const int KAMERA_KD_GRAPHICS = KD_GRAPHICS;
 
-#include <spawn.h>
-#include <sys/mman.h>
-#include <sys/socket.h>
-
-// Memory shared with a child by its descriptor (memfd_create), close-on-exec.
-static inline int kamera_memfd(const char *name) { return memfd_create(name, MFD_CLOEXEC); }
-
-// Two connected stream sockets, close-on-exec.
-static inline int kamera_socketpair(int ends[2]) { return socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends); }
-
-// A spawned child closes every descriptor from `lowest` up (glibc 2.34).
-static inline int kamera_spawn_closefrom(posix_spawn_file_actions_t *actions, int lowest) {
-    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
-}
-
-// A descriptor's copy at `lowest` or above, close-on-exec (fcntl is variadic).
-static inline int kamera_dup_above(int fd, int lowest) { return fcntl(fd, F_DUPFD_CLOEXEC, lowest); }
-
-static const int KAMERA_MSG_NOSIGNAL = MSG_NOSIGNAL;
-
-#include <sys/syscall.h>
-#include <unistd.h>
-
-// A descriptor that becomes readable when process `pid` exits (Linux 5.3);
-// -1 where the kernel has none. syscall is variadic, which Swift cannot call.
-static inline int kamera_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }

@@ -1,5 +1,5 @@
 import Analysis
-import CLinux
+import CProcess
 import CZXing
 import Glibc
 import Lifecycle

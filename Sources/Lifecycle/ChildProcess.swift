@@ -1,5 +1,5 @@
 import Messages
-import CLinux
+import CProcess
 import Glibc
 
 /// A program run to its end from this process: the shader compile sandbox's
