@@ -45,6 +45,8 @@ let package = Package(
         .target(name: "Messages", swiftSettings: swift5),
         // Linux calls Swift's Glibc module leaves out, compiled with _GNU_SOURCE in their C file alone.
         .target(name: "CProcess"),
+        // Stop signals caught before main (the executable's .preinit_array); linked into kamera alone.
+        .target(name: "CEarlyStop"),
         .target(name: "Lifecycle", dependencies: ["CLinux", "CProcess", "Messages"], swiftSettings: swift5),
         // zxing-cpp has only a C++ API: one C++ file with extern "C" functions over an opaque handle.
         .target(name: "CZXing", linkerSettings: [.linkedLibrary("ZXing")]),
@@ -87,7 +89,7 @@ let package = Package(
         .executableTarget(
             name: "kamera",
             dependencies: [
-                "Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Analysis", "Detection", "Analyzers", "Pipeline", "CommandLineSupport", "ShaderHarness", "BuildInfo", "CGLES",
+                "Lifecycle", "Pixels", "Capture", "DRM", "GPU", "Filters", "Render", "Output", "Analysis", "Detection", "Analyzers", "Pipeline", "CommandLineSupport", "ShaderHarness", "BuildInfo", "CGLES", "CEarlyStop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

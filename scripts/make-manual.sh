@@ -5,7 +5,9 @@
 set -euo pipefail
 kamera="${1:?usage: make-manual.sh KAMERA_BINARY}"
 version="$("$kamera" --version)"
-commands=(render preview cube shader devices controls displays bench version)
+# Every command the program lists under SUBCOMMANDS in its --help (hidden ones are not listed).
+mapfile -t commands < <(COLUMNS=1000 "$kamera" --help | awk '/^SUBCOMMANDS:$/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }')
+[ ${#commands[@]} -gt 0 ] || { echo "make-manual.sh: $kamera --help lists no commands" >&2; exit 1; }
 
 # An awk function that roff-escapes a line: backslashes, minus signs, and a leading dot or quote.
 esc='function esc(t) { gsub(/\\/, "\\e", t); gsub(/-/, "\\-", t); if (t ~ /^[.'\'']/) t = "\\&" t; return t }'
@@ -39,7 +41,7 @@ section() {
 cat <<ROFF
 .TH KAMERA 1 "" "kamera $version" "User Commands"
 .SH NAME
-kamera \\- camera preview renderer: V4L2 frames through OpenGL ES filters to PNG, Y4M or the console display
+kamera \\- camera preview renderer: V4L2 frames through OpenGL ES filters to PNG, JPEG, Y4M, MP4/MKV/WebM recordings or the console display
 .SH SYNOPSIS
 .B kamera
 [\\fIcommand\\fR] [\\fIoptions\\fR]

@@ -96,7 +96,8 @@ public final class FrameAnalysis {
     public func record(for index: Int) -> MetadataRecord? {
         state.withLock {
             if whenBusy == .wait && lastTaken == index {
-                while newestRecord?.frame != index && failure == nil && !stopping { state.wait() }
+                // A stop asked meanwhile (Ctrl-C) ends the wait: the loop never waits on an analyser then.
+                while newestRecord?.frame != index && failure == nil && !stopping && !StopSignal.isRequested { _ = state.wait(seconds: 0.05) }
             }
             return newestRecord
         }
@@ -112,8 +113,9 @@ public final class FrameAnalysis {
                 counts.rate += 1
                 return nil
             }
-            while pending != nil && whenBusy == .wait && failure == nil { state.wait() }
+            while pending != nil && whenBusy == .wait && failure == nil && !StopSignal.isRequested { _ = state.wait(seconds: 0.05) }
             if let failure { throw failure }
+            if StopSignal.isRequested { return nil }
             if pending != nil {
                 counts.busy += 1
                 return nil

@@ -1,5 +1,6 @@
 import CPNG
 import Glibc
+import Messages
 import Pixels
 
 /// A still PNG or JPEG image as a source: every frame is the same picture,
@@ -15,7 +16,9 @@ public final class ImageSource: FrameSource {
     /// JPEG stills larger than this are refused before they are read.
     public static let maxJPEGBytes = 256 << 20
 
-    public init(path: String, rate: Double = 30) throws {
+    /// `allowDamaged`: a JPEG that decodes with a warning (cut short, a corrupt
+    /// segment: part of the picture gray) is taken as it is, rather than refused.
+    public init(path: String, rate: Double = 30, allowDamaged: Bool = false) throws {
         self.path = path
         self.rate = rate
         // A picture is read whole, from a file: a FIFO or device is refused before it is opened.
@@ -26,7 +29,7 @@ public final class ImageSource: FrameSource {
         let reader = try FileReader(path: path)
         if try Self.isJPEG(reader) {
             kind = "jpeg"
-            buffer = try Self.readJPEG(reader)
+            buffer = try Self.readJPEG(reader, allowDamaged: allowDamaged)
             return
         }
         kind = "png"
@@ -59,7 +62,7 @@ public final class ImageSource: FrameSource {
     }
 
     /// The whole file in memory (bounded), decoded with libjpeg-turbo, turned upright.
-    private static func readJPEG(_ reader: FileReader) throws -> FrameBuffer {
+    private static func readJPEG(_ reader: FileReader, allowDamaged: Bool) throws -> FrameBuffer {
         let path = reader.path
         guard reader.size <= maxJPEGBytes else {
             throw CaptureError("\(path): the JPEG is \(reader.size >> 20) MiB; Kamera reads JPEG stills of at most \(maxJPEGBytes >> 20) MiB")
@@ -74,12 +77,19 @@ public final class ImageSource: FrameSource {
         do { size = try decoder.size(of: jpeg) } catch {
             throw CaptureError("\(path): damaged JPEG: its header cannot be read; give a .jpg or .png image")
         }
+        guard size.width > 0, size.height > 0 else {
+            throw CaptureError("\(path): damaged JPEG: its header gives no picture size; give a .jpg or .png image")
+        }
         guard FrameLimits.allows(width: size.width, height: size.height) else {
             throw CaptureError("\(path): the image is \(size.width)x\(size.height), too large; Kamera reads images of \(FrameLimits.summary)")
         }
         let stored = FrameBuffer(format: .rgba, width: size.width, height: size.height)
-        do { try decoder.decode(jpeg, into: stored) } catch {
+        let warning: String?
+        do { warning = try decoder.decode(jpeg, into: stored) } catch {
             throw CaptureError("\(path): damaged JPEG: \(error)")
+        }
+        if let warning, !allowDamaged {
+            throw CaptureError("\(path): damaged JPEG (\(warning.trimmingCharacters(in: .whitespaces))): part of the picture would be missing; give a whole image, or \(Setting.allowDamaged) to use what is there")
         }
         let orientation = EXIFOrientation.read(jpeg: jpeg)
         guard orientation != .upright else { return stored }

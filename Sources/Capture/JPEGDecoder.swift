@@ -24,8 +24,11 @@ public final class JPEGDecoder {
     }
 
     /// Decodes `jpeg` into `target` (RGBA of the JPEG's size). Bytes after the
-    /// end-of-image marker are ignored; warnings (a damaged but decodable frame) pass.
-    public func decode(_ jpeg: UnsafeRawBufferPointer, into target: FrameBuffer) throws {
+    /// end-of-image marker are ignored; a warning (a damaged but decodable
+    /// frame: cut short, a corrupt segment) is returned, not thrown: a
+    /// camera's damaged frame passes, a still may be refused for it.
+    @discardableResult
+    public func decode(_ jpeg: UnsafeRawBufferPointer, into target: FrameBuffer) throws -> String? {
         let (w, h) = try size(of: jpeg)
         guard w == target.width, h == target.height, target.format == .rgba else {
             throw CaptureError("JPEG frame is \(w)x\(h), expected \(target.width)x\(target.height)")
@@ -33,9 +36,11 @@ public final class JPEGDecoder {
         let result = tjDecompress2(handle, jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt(jpeg.count),
                                    target.allBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(w), Int32(w * 4),
                                    Int32(h), Int32(TJPF_RGBA.rawValue), 0)
-        if result != 0 && tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) {
+        guard result != 0 else { return nil }
+        guard tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) else {
             throw CaptureError("cannot decode a JPEG frame: \(message)")
         }
+        return message
     }
 
     private var message: String { String(cString: tjGetErrorStr2(handle)) }

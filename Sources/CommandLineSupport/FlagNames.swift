@@ -6,9 +6,9 @@ import Messages
 public enum FlagNames {
     /// Each setting's option, by the setting's key.
     static let options: [String: String] = [
-        "output": "-o", "save-input": "--save-input", "input": "--input", "camera": "--camera", "format": "--format", "input-size": "--input-size", "fps": "--fps",
+        "output": "-o", "save-input": "--save-input", "allow-damaged": "--allow-damaged", "input": "--input", "camera": "--camera", "format": "--format", "input-size": "--input-size", "fps": "--fps",
         "size": "--size", "decoder": "--decoder", "yuv-conversion": "--yuv-conversion", "upload": "--upload", "black-level": "--black-level",
-        "warmup": "--warmup", "stream": "--stream", "quality": "--quality", "codec": "--codec", "crf": "--crf", "bitrate": "--bitrate",
+        "warmup": "--warmup", "stream": "--stream", "quality": "--quality", "codec": "--codec", "crf": "--crf", "preset": "--preset", "bitrate": "--bitrate",
         "gop": "--gop", "faststart": "--faststart", "audio": "--audio", "audio-rate": "--audio-rate", "audio-channels": "--audio-channels",
         "audio-codec": "--audio-codec", "detect": "--detect", "overlay": "--overlay", "once": "--once", "uniform": "--uniform",
         "channel": "--channel", "buffer": "--buffer", "gles": "--gles", "gpu": "--gpu", "frame-timeout": "--frame-timeout",

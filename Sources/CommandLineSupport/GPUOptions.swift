@@ -18,7 +18,7 @@ public struct GPUOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Log the EGL platform, GL vendor, renderer and version, and progress.")
     public var verbose = false
 
-    @Flag(name: .shortAndLong, help: "No progress or status lines on stderr (errors still show).")
+    @Flag(name: .shortAndLong, help: "No progress, status or summary lines on stderr (errors and warnings still show).")
     public var quiet = false
 
     @Option(parsing: .unconditional, help: "Seconds a frame or a shader compile may take before the run ends with an error (a shader that never finishes); after Ctrl-C or SIGTERM the GPU work in hand gets 2 s.",
@@ -41,6 +41,13 @@ public struct GPUOptions: ParsableArguments {
         // Notices (a choice the user should know of, such as --fps max finding
         // nothing faster) show unless --quiet; progress only with -v.
         logger.logLevel = verbose ? .info : quiet ? .warning : .notice
+        if !verbose {
+            // Mesa's loader and libEGL print their own warnings (a driver module not found
+            // while probing, "MESA-LOADER: failed to open ...") that say nothing to act on;
+            // with -v they show. Set before any EGL call; a user's own setting stays.
+            setenv("LIBGL_DEBUG", "quiet", 0)
+            setenv("EGL_LOG_LEVEL", "fatal", 0)
+        }
         logger.info("kamera \(kameraVersion)")
         return logger
     }

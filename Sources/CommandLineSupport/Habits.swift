@@ -12,7 +12,6 @@ public enum Habits {
         "-filter_complex": "Kamera's is --filter, repeated to chain (--filter sepia --filter contrast=1.3)",
         "-s": "Kamera's is --size WxH for the output (--input-size WxH for the camera or raw input)",
         "-t": "Kamera's is --duration S (seconds) or --frames N",
-        "-y": "Kamera replaces output files without asking; leave -y out",
         "-n": "Kamera replaces output files; give a new name to keep an old one",
         "-c:v": "Kamera's is --codec (h264, hevc, vp9, av1, mjpeg, ffv1) with -o NAME.mp4, .mkv, .mov or .webm",
         "-vcodec": "Kamera's is --codec (h264, hevc, vp9, av1, mjpeg, ffv1) with -o NAME.mp4, .mkv, .mov or .webm",
@@ -53,7 +52,12 @@ public enum Habits {
     public static func answer(for arguments: [String]) -> String? {
         for argument in arguments {
             let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
-            if let answer = answers[name] { return "unknown option \(name); \(answer)" }
+            guard let answer = answers[name] else { continue }
+            // An answer that points at the command in use (`kamera controls --list-ctrls`) says it does that already.
+            if let command = arguments.first, !command.hasPrefix("-"), answer.hasPrefix("Kamera's is the command kamera \(command)") {
+                return "unknown option \(name); kamera \(command) does that without it: leave \(name) out"
+            }
+            return "unknown option \(name); \(answer)"
         }
         return nil
     }

@@ -10,8 +10,9 @@ extension ParsableCommand {
     /// command line that does not parse pointing at `helpHint()`; a stop asked
     /// by a signal ends by that signal. Every thread the commands start is
     /// joined before `run()` returns.
-    public static func runWithOneLineErrors(helpHint: () -> String) -> Never {
-        StopSignal.install()
+    /// `earlySignal`: a stop signal the executable caught before main, or 0.
+    public static func runWithOneLineErrors(helpHint: () -> String, earlySignal: Int32 = 0) -> Never {
+        StopSignal.install(alreadyReceived: earlySignal)
         FlagNames.install()
         var status: Int32 = 0
         do {
@@ -24,8 +25,13 @@ extension ParsableCommand {
                 print(HelpExamples.keepingExamplesWhole(narrow: fullMessage(for: error), wide: fullMessage(for: error, columns: 100_000)))
             case .validationFailure:
                 let text = message(for: error)
-                // A habit from another tool is answered with Kamera's option; other errors as they are.
-                if text.hasPrefix("Unknown option"), let answer = Habits.answer(for: Array(CommandLine.arguments.dropFirst())) {
+                let arguments = Array(CommandLine.arguments.dropFirst())
+                let commands = configuration.subcommands.compactMap { $0.configuration.commandName }
+                // A mistyped command or options before it, then a habit from another tool, is answered
+                // with what Kamera takes; other errors as they are.
+                if let answer = MisplacedWords.answer(for: arguments, commands: commands) {
+                    reportError(CommandLineError(answer, help: helpHint()))
+                } else if text.hasPrefix("Unknown option"), let answer = Habits.answer(for: arguments) {
                     reportError(CommandLineError(answer, help: helpHint()))
                 } else {
                     reportError(CommandLineError(text, help: helpHint()))

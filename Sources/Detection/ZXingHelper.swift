@@ -60,12 +60,23 @@ final class ZXingHelper {
     }
 
     /// Sends `request` and hands the reply's numbers and bytes to `take`;
-    /// throws `Lost` when the helper died, hung or said something else.
+    /// throws `Lost` when the helper died, hung or said something else, and
+    /// `StopRequested` at once when a stop is asked meanwhile (the helper is
+    /// then killed: a stop never waits on zxing-cpp).
     func read(_ request: kamera_zxing_request, take: (_ count: Int32, _ next: () throws -> (numbers: [Int32], text: String)) throws -> Void) throws {
+        do {
+            try exchange(request, take: take)
+        } catch let stop as StopRequested {
+            self.stop()
+            throw stop
+        }
+    }
+
+    private func exchange(_ request: kamera_zxing_request, take: (_ count: Int32, _ next: () throws -> (numbers: [Int32], text: String)) throws -> Void) throws {
         if child == nil || !greeted { try startAnyHelper() }
         var request = request
         guard send(&request, MemoryLayout<kamera_zxing_request>.size) else { throw lost("closed") }
-        guard awaitReply() else { throw lost("took over \(Self.replyTimeout / 1000) s") }
+        guard try awaitReply() else { throw lost("took over \(Self.replyTimeout / 1000) s") }
         guard let count = number() else { throw lost("closed") }
         if count < 0 {
             guard let length = number(), length >= 0, length < 65536, let error = bytes(Int(length)) else { throw lost("closed") }
@@ -107,15 +118,15 @@ final class ZXingHelper {
     /// the hello of the one `prestart` started.
     private func startAnyHelper() throws {
         let prestarted = child != nil && !greeted
-        if prestarted && greets() { return }
+        if try prestarted && greets() { return }
         guard let this = Self.thisProgram() else {
             throw AnalysisError("cannot find this program (/proc/self/exe) to start zxing-cpp's helper process: \(String(cString: strerror(errno)))")
         }
         if !prestarted, let installed = Self.installedHelper() {
-            if (try? start(installed)) != nil && greets() { return }
+            if try (try? start(installed)) != nil && greets() { return }
         }
         try start(this)
-        guard greets() else { throw AnalysisError("zxing-cpp's helper process (\(this)) did not start") }
+        guard try greets() else { throw AnalysisError("zxing-cpp's helper process (\(this)) did not start") }
     }
 
     private func start(_ path: String) throws {
@@ -150,9 +161,9 @@ final class ZXingHelper {
     }
 
     /// Whether the helper just started says hello in this build's protocol.
-    private func greets() -> Bool {
+    private func greets() throws -> Bool {
         var hello: [UInt32] = [0, 0, 0]
-        greeted = awaitReply() && hello.withUnsafeMutableBytes { receive($0.baseAddress!, 12) }
+        greeted = try awaitReply() && hello.withUnsafeMutableBytes { receive($0.baseAddress!, 12) }
             && hello == [UInt32(KAMERA_ZXING_HELLO_MAGIC), UInt32(KAMERA_ZXING_PROTOCOL_VERSION), UInt32(MemoryLayout<kamera_zxing_request>.size)]
         if !greeted { stop() }
         return greeted
@@ -171,12 +182,18 @@ final class ZXingHelper {
         return Lost(reason: why + " on this picture")
     }
 
-    private func awaitReply() -> Bool {
+    /// Whether the helper's next bytes came within `replyTimeout`; looks at
+    /// the stop flag every 50 ms, and throws `StopRequested` once it is set.
+    private func awaitReply() throws -> Bool {
         var entry = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        let end = MonotonicClock.seconds + Double(Self.replyTimeout) / 1000
         while true {
-            let n = poll(&entry, 1, Self.replyTimeout)
+            if StopSignal.isRequested { throw StopRequested() }
+            let left = end - MonotonicClock.seconds
+            guard left > 0 else { return false }
+            let n = poll(&entry, 1, Int32(min(50, max(1, left * 1000))))
             if n < 0 && errno == EINTR { continue }
-            return n > 0
+            if n != 0 { return n > 0 }
         }
     }
 

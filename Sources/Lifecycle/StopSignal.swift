@@ -30,8 +30,9 @@ public enum StopSignal {
     /// print a crash report), and the rest whose default is to end the process.
     public static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF]
 
-    /// Installs the handlers. Call it first thing, before any work starts.
-    public static func install() {
+    /// Installs the handlers. Call it first thing, before any work starts;
+    /// `alreadyReceived`: a stop signal caught before (`CEarlyStop`), or 0.
+    public static func install(alreadyReceived: Int32 = 0) {
         _ = signal.load(ordering: .relaxed)
         _ = hasTerminal.load(ordering: .relaxed)
         _ = terminal
@@ -41,6 +42,7 @@ public enum StopSignal {
         sigemptyset(&action.sa_mask)
         action.sa_flags = SA_RESTART
         for number in stopSignals { sigaction(number, &action, nil) }
+        if alreadyReceived != 0 { _ = signal.compareExchange(expected: 0, desired: alreadyReceived, ordering: .sequentiallyConsistent) }
         Glibc.signal(SIGPIPE, SIG_IGN)
         // A file over the size limit is a write error with a message, not a silent end.
         Glibc.signal(SIGXFSZ, SIG_IGN)

@@ -6,8 +6,8 @@ import Pixels
 /// a whole name (`kms`), a URL's scheme, a file's extension (`.png`, `.y4m`,
 /// `.jpg`, `.mp4`, ...), `%d` for a numbered sequence, and `-` for standard
 /// output. A FIFO or a device takes the stream's format unless its name says
-/// otherwise; a new name without an extension, PNG. A name whose form no
-/// sink takes is refused with the forms that work.
+/// otherwise. A name whose form no sink takes (a file name without an
+/// extension among them) is refused with the forms that work.
 public struct OutputRequest: Equatable, CustomStringConvertible {
     /// The name as given: a path, a pattern, a URL, `kms`.
     public let name: String
@@ -52,13 +52,23 @@ public struct OutputRequest: Equatable, CustomStringConvertible {
         } else if Self.isStream(text), let kind = kinds.first(where: { $0.forms.stream == stream }) {
             // A FIFO or a device takes the stream's format, whatever its name.
             self.kind = kind
-        } else if ext.isEmpty, let kind = kinds.first(where: { $0.forms.isDefault }) {
+        } else if ext.isEmpty, Self.isFolder(text), let kind = kinds.first(where: { $0.forms.extensions.contains("png") }) {
+            // A folder: the PNG writer's checks refuse it, naming a file in it.
             self.kind = kind
+        } else if ext.isEmpty {
+            // As ffmpeg: a name that says no format is not given one (`-o mjpeg` wrote a PNG named mjpeg).
+            throw OutputError("\(excerpt(text)): the name has no extension, so it says no format; Kamera writes \(Self.forms)")
         } else {
             let video = ["avi", "h264", "264", "hevc", "ivf", "ts", "flv"].contains(ext)
             throw OutputError("\(excerpt(text)): Kamera does not write .\(excerpt(ext, limit: 10)) files; it writes \(Self.forms)"
                 + (video ? "; for other containers, pipe Y4M to an encoder: \(Setting.output) - \(Setting.stream) y4m | ffmpeg -i - \(excerpt(text))" : ""))
         }
+    }
+
+    /// True when `text` names a folder (a PNG's checks then say so, and name a file in it).
+    static func isFolder(_ text: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: text, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     /// True for `-`, FIFOs and devices: written in place, frame after frame.

@@ -72,7 +72,9 @@ public final class FrameLoop {
         // The analysis thread is joined on every way out.
         defer { analysis?.stop() }
         let ending = try loop(limit: limit, duration: duration)
-        try analysis?.finish()
+        // Stopped by a signal: the frames not yet analysed are dropped (the one in hand
+        // stops at once), so that a stop never waits on an analyser.
+        if ending == .stopSignal { analysis?.stop() } else { try analysis?.finish() }
         updateStatistics(now: MonotonicClock.seconds, cpu: MonotonicClock.processCPUSeconds)
         for sink in sinks { try sink.finish() }
         try recorder?.finish()
@@ -120,7 +122,7 @@ public final class FrameLoop {
                 if followsFaces || shown != nil { show(analysis, index: index) }
             }
             let picture = try renderer.draw(frame, index: index, onto: screen)
-            let rendered = RenderedFrame(index: index, input: frame, picture: picture, pixels: renderer)
+            let rendered = RenderedFrame(index: index, input: frame, picture: picture, pixels: renderer, isLast: limit == index + 1)
             for sink in sinks { try sink.consume(rendered) }
             statistics.frames += 1
             onFrame?(rendered)

@@ -25,6 +25,8 @@ public struct SourceOptions: Equatable {
     /// Take the rate from the file when it has one (a Y4M header's `F`):
     /// `SourceSession` then sets the renderer's rate from it.
     public var rateFromFile = false
+    /// Take a damaged JPEG still (cut short: part of it gray) as it is.
+    public var allowDamaged = false
 
     public init(input: String? = nil, format: InputFormat? = nil, inputSize: (width: Int, height: Int)? = nil,
                 colorSpace: YUVColorSpace = .bt601Limited, rate: Double = 30) {
@@ -36,7 +38,7 @@ public struct SourceOptions: Equatable {
     }
 
     public static func == (a: SourceOptions, b: SourceOptions) -> Bool {
-        a.input == b.input && a.camera == b.camera && a.cameraRate == b.cameraRate && a.format == b.format && a.isp == b.isp && a.decoder == b.decoder && a.colorSpace == b.colorSpace && a.rate == b.rate && a.rateFromFile == b.rateFromFile
+        a.input == b.input && a.camera == b.camera && a.cameraRate == b.cameraRate && a.format == b.format && a.isp == b.isp && a.decoder == b.decoder && a.colorSpace == b.colorSpace && a.rate == b.rate && a.rateFromFile == b.rateFromFile && a.allowDamaged == b.allowDamaged
             && a.inputSize?.width == b.inputSize?.width && a.inputSize?.height == b.inputSize?.height
     }
 
@@ -80,9 +82,12 @@ public struct SourceOptions: Equatable {
         guard (info.st_mode & S_IFMT) != S_IFDIR else {
             throw CaptureError("\(input): is a folder; give a file: \(Self.readableFiles)")
         }
+        if (info.st_mode & S_IFMT) == S_IFCHR && input.hasPrefix("/dev/video") {
+            throw CaptureError("\(input) is a camera, not a file; use \(Setting.camera) \(input)")
+        }
         let type = fileExtension(input).lowercased()
         switch type {
-        case "png", "jpg", "jpeg": return try ImageSource(path: input, rate: rate)
+        case "png", "jpg", "jpeg": return try ImageSource(path: input, rate: rate, allowDamaged: allowDamaged)
         case "y4m":
             return try Y4MSource(path: input)
         default:
@@ -90,7 +95,10 @@ public struct SourceOptions: Equatable {
                 if Self.unreadTypes.contains(type) {
                     throw CaptureError("\(input): Kamera does not read .\(type) files; it reads \(Self.readableFiles) (ffmpeg -i \(input) -pix_fmt yuv420p clip.y4m converts one)")
                 }
-                throw CaptureError("\(input): raw input needs \(Setting.format) (\(SourceFormat.validNames)) and \(Setting.inputSize) WxH; Kamera reads \(Self.readableFiles)")
+                // Name what is missing, not what was given.
+                let missing = [self.format?.raw == nil ? "\(Setting.format) (\(SourceFormat.validNames))" : nil,
+                               inputSize == nil ? "\(Setting.inputSize) WxH" : nil].compactMap { $0 }.joined(separator: " and ")
+                throw CaptureError("\(input): raw input needs \(missing); Kamera reads \(Self.readableFiles)")
             }
             return try RawVideoSource(path: input, format: format, width: size.width, height: size.height, colorSpace: colorSpace, isp: isp, rate: rate)
         }

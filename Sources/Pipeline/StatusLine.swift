@@ -36,10 +36,11 @@ public final class StatusLine {
         shown = false
     }
 
-    /// Ends the line and prints `text` on its own.
+    /// Ends the line and prints `text` (the run's summary) on its own; nothing when quiet.
     public func finish(_ text: String) {
         if inPlace && shown { write(style == .progress ? "\r\u{1B}[K" : "\n") }
         shown = false
+        guard style != .quiet else { return }
         write("kamera: \(TerminalText.oneLine(text))\n")
     }
 

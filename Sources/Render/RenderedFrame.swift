@@ -36,13 +36,17 @@ public struct RenderedFrame {
     /// or a sink's `screen` when the frame was drawn straight onto it), or in
     /// memory only.
     public let picture: RenderedPicture
+    /// True when the run is known to end with this frame (its `--frames`
+    /// count): outputs that keep only the latest picture now and then write it.
+    public let isLast: Bool
     private let source: PixelSource
 
-    public init(index: Int, input: Frame, picture: RenderedPicture, pixels source: PixelSource) {
+    public init(index: Int, input: Frame, picture: RenderedPicture, pixels source: PixelSource, isLast: Bool = false) {
         self.index = index
         self.input = input
         self.picture = picture
         self.source = source
+        self.isLast = isLast
     }
 
     /// The picture as RGBA bytes, top row first: read back from the GPU once

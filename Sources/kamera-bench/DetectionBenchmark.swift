@@ -162,7 +162,7 @@ struct DetectionBenchmark {
         if let faceSet { lines += try FaceSetBenchmark(kamera: kamera, set: faceSet).run(in: folder) }
         lines.append("Live preview at 720p30 (the clip paced at its rate, -o live.png every second), \(Int(liveSeconds)) s:")
         for detect in [false, true] {
-            let arguments = ["preview", "--input", path("live.y4m"), "--duration", "\(liveSeconds)", "-o", path("live.png"), "--quiet"]
+            let arguments = ["preview", "--input", path("live.y4m"), "--duration", "\(liveSeconds)", "-o", path("live.png"), "--status-every", "3600"]
                 + (detect ? ["--detect", "faces,codes", "--metadata", "/dev/null"] : [])
             lines.append(try LiveBenchmark.preview(kamera, arguments, label: "  \(detect ? "with --detect faces,codes" : "without detection"):".padded(32)))
         }

@@ -27,20 +27,21 @@ struct LiveBenchmark {
         var lines = [String(format: "Live preview (kamera preview, the test pattern paced as a camera, sepia, -o live.png every second), %.0f s each; target: no frame late:", seconds)]
         for c in Self.cases {
             let arguments = ["preview", "--input-size", "\(c.width)x\(c.height)", "--fps", "\(c.fps)", "--filter", "sepia",
-                             "--duration", "\(seconds)", "-o", folder.appendingPathComponent("live.png").path, "--quiet"]
+                             "--duration", "\(seconds)", "-o", folder.appendingPathComponent("live.png").path, "--status-every", "3600"]
                 + (c.analysed ? ["--analyze", "luma", "--metadata", folder.appendingPathComponent("luma.jsonl").path] : [])
             lines.append(try Self.preview(kamera, arguments, label: "  \(c.width)x\(c.height) at \(c.fps) fps\(c.analysed ? " + luma" : ""):".padded(31)))
         }
         let raw = folder.appendingPathComponent("rggb8.raw")
         try Self.writeBayerFrames(to: raw, width: 1920, height: 1080, count: Int(seconds * 30))
         let bayer = ["preview", "-i", raw.path, "--format", "rggb8", "--input-size", "1920x1080", "--fps", "30", "--filter", "sepia",
-                     "--duration", "\(seconds)", "-o", folder.appendingPathComponent("live.png").path, "--quiet"]
+                     "--duration", "\(seconds)", "-o", folder.appendingPathComponent("live.png").path, "--status-every", "3600"]
         lines.append(try Self.preview(kamera, bayer, label: "  1920x1080 RGGB at 30 fps:".padded(31)))
         return lines.joined(separator: "\n")
     }
 
     /// `kamera ARGUMENTS` (a preview) as a whole process: its summary's rate,
     /// the frames late and the CPU it took, after `label`.
+    /// Runs a preview and reads its summary line (so not --quiet, which leaves it out).
     static func preview(_ kamera: URL, _ arguments: [String], label: String) throws -> String {
         let result = try ChildProcess(executable: kamera.path, arguments: arguments).run()
         guard result.status == 0, let line = result.output.split(separator: "\n").last(where: { $0.contains("previewed") }),

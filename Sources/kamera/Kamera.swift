@@ -2,12 +2,13 @@ import ArgumentParser
 import Foundation
 import CommandLineSupport
 import BuildInfo
+import CEarlyStop
 
 @main
 struct Kamera: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kamera",
-        abstract: "Camera preview renderer: frames → frame uploader → color-matrix filters → preview or cube → PNG or a live preview.",
+        abstract: "Camera preview renderer: frames → frame uploader → filters → preview or cube → PNG, JPEG, Y4M, MP4/MKV/WebM recordings, the console display or a live preview.",
         discussion: """
         Exit status: 0 when the job is done (or q, --duration, --frames ended it); 1 on any error,
         with one line on stderr that names the problem and what would work. Ctrl-C (SIGINT) or
@@ -19,7 +20,7 @@ struct Kamera: ParsableCommand {
         subcommands: [RenderCommand.self, PreviewCommand.self, CubeCommand.self, ShaderCommand.self, DevicesCommand.self, DisplaysCommand.self, ControlsCommand.self, SnapCommand.self, CodecsCommand.self, BenchCommand.self, VersionCommand.self, CompileCheckCommand.self],
         defaultSubcommand: RenderCommand.self)
 
-    static func main() { runWithOneLineErrors(helpHint: helpHint) }
+    static func main() { runWithOneLineErrors(helpHint: helpHint, earlySignal: kamera_early_signal()) }
 
     /// `kamera SUBCOMMAND --help` for the subcommand on the command line.
     private static func helpHint() -> String {

@@ -15,6 +15,10 @@ struct OutputOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Chroma of Y4M output: 420 (half width and height, what encoders take) or 444.")
     var y4mChroma = "420"
 
+    /// ffmpeg's -y (replace outputs without asking), taken as the no-op it is here: Kamera always replaces them.
+    @Flag(name: .customShort("y"), help: .hidden)
+    var replaceWithoutAsking = false
+
     @Option(parsing: .unconditional, help: "PNG encoding: fast (no row filter, deflate level 1), default (no row filter, level 4) or small (the smaller of every row filter at level 9 and none at level 12); see the README for sizes and times.")
     var pngCompression = "default"
 

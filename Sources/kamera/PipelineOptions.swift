@@ -16,6 +16,9 @@ struct PipelineOptions: ParsableArguments {
             help: "Input file: .png, .jpg (turned upright by its EXIF orientation), .y4m (4:2:0 or 4:2:2), or raw frames with --format and --input-size. Default: the test pattern.")
     var input: String?
 
+    @Flag(help: "Take a damaged JPEG --input (cut short: part of the picture gray) as it is, rather than refusing it.")
+    var allowDamaged = false
+
     @Option(name: [.long, .customShort("d"), .customLong("device")], parsing: .unconditional,
             help: "Camera to capture from: /dev/videoN, or auto for the first one (see `kamera devices`); -d and --device as in v4l2-ctl and fswebcam.")
     var camera: String?
@@ -81,8 +84,13 @@ struct PipelineOptions: ParsableArguments {
     func makePipeline() throws -> (source: SourceOptions, settings: RenderSettings) {
         var source = SourceOptions()
         source.input = input
+        source.allowDamaged = allowDamaged
         source.camera = camera
         if camera != nil && input != nil { throw UsageError("--camera and --input both given; choose one") }
+        // A repeated option keeps its last value: for the source, say so rather than drop one silently.
+        for names in [["--input", "-i"], ["--camera", "-d", "--device"]] where Self.times(names, in: CommandLine.arguments) > 1 {
+            throw UsageError("\(names[0]) is given more than once; Kamera takes one source a run (several at once are not supported yet)")
+        }
         if camera == "" { throw UsageError("--camera is empty; give a device such as /dev/video0, or auto") }
         if input == "" { throw UsageError("--input is empty; give a file, or leave --input out for the test pattern") }
         if let input, ["png", "y4m"].contains(fileExtension(input).lowercased()) {
@@ -172,5 +180,10 @@ struct PipelineOptions: ParsableArguments {
             throw UsageError("--zoom \(excerpt(zoom)) is out of range; use a slider value from 0 (no zoom) to 1 (4x)")
         }
         return value
+    }
+
+    /// How many times one of `names` (an option and its aliases) is given in `arguments`, as `NAME VALUE` or `NAME=VALUE`.
+    static func times(_ names: [String], in arguments: [String]) -> Int {
+        arguments.dropFirst().filter { argument in names.contains { argument == $0 || argument.hasPrefix($0 + "=") } }.count
     }
 }

@@ -23,7 +23,6 @@ final class NewUserTests: KameraProcessTestCase {
     func testOtherToolsHabitsAreAnsweredWithKamerasOption() throws {
         let answers: [([String], String)] = [
             (["render", "-vf", "hue=s=0"], "Kamera's is --filter"),
-            (["render", "-y", "-o", "x.png"], "replaces output files"),
             (["render", "-s", "640x480"], "--size WxH"),
             (["preview", "-t", "5"], "--duration S"),
             (["cube", "-c", "100"], "--frames N"),
@@ -35,6 +34,60 @@ final class NewUserTests: KameraProcessTestCase {
         for (arguments, expected) in answers {
             try run.assertFails(arguments, mentioning: ["unknown option \(arguments[1])", expected])
         }
+        // An answer does not point back at the command in use.
+        try run.assertFails(["controls", "--list-ctrls"], mentioning: ["kamera controls does that without it: leave --list-ctrls out"])
+    }
+
+    /// Mistakes blamed where they belong: a mistyped command (not an option of
+    /// the command it was read as), options before the command, raw input
+    /// missing only its size; and ffmpeg's -y taken as the no-op it is.
+    func testMistakesAreBlamedWhereTheyBelong() throws {
+        try run.assertFails(["preveiw", "--duration", "1"], mentioning: ["'preveiw' is not a command; did you mean 'preview'"])
+        try run.assertFails(["-v", "render"], mentioning: ["the command goes first, then its options: kamera render -v"])
+        try Data(repeating: 128, count: 64).write(to: run.folder.appendingPathComponent("x.raw"))
+        let raw = try run.run(["render", "--input", "x.raw", "--format", "yuyv", "-o", "r.png"])
+        XCTAssertEqual(raw.status, 1)
+        XCTAssertTrue(raw.stderr.contains("raw input needs --input-size WxH;"), raw.stderr)
+        XCTAssertFalse(raw.stderr.contains("needs --format"), "--format was given: \(raw.stderr)")
+        let quiet = try run.run(["preview", "--frames", "2", "--input-size", "32x32", "-q", "-o", "q.png"])
+        XCTAssertEqual(quiet.status, 0, quiet.stderr)
+        XCTAssertEqual(quiet.stderr, "", "-q leaves out the summary too")
+        try run.assertFails(["render", "--input", "a.png", "-i", "b.png", "-o", "two.png"], mentioning: ["--input is given more than once"])
+        try run.assertFails(["render", "--camera", "/dev/video0", "--device=/dev/video1", "-o", "two.png"], mentioning: ["--camera is given more than once"])
+        let y = try run.run(["render", "-y", "--input-size", "16x16", "-o", "y.png"])
+        XCTAssertEqual(y.status, 0, y.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: run.path("y.png")))
+    }
+
+    /// A live run's picture (`cube --frames 30 -o cube.png`, a `--help`
+    /// example) ends holding the last frame shown, not the first: the last
+    /// frame of a counted run is written whatever `--png-every` says.
+    func testALiveRunsPictureEndsOnItsLastFrame() throws {
+        let cube = try run.run(["cube", "--frames", "30", "--input-size", "64x48", "--size", "64x64", "-q", "-o", "cube.png"])
+        XCTAssertEqual(cube.status, 0, cube.stderr)
+        let frames = try run.run(["render", "--cube", "--frames", "30", "--input-size", "64x48", "--size", "64x64", "-q", "-o", "f-%02d.png"])
+        XCTAssertEqual(frames.status, 0, frames.stderr)
+        let sums = try KameraProcess.shell("for f in cube.png f-29.png f-00.png; do ffmpeg -v error -i $f -f rawvideo -pix_fmt rgba - | md5sum | cut -c1-32; done", in: run.folder)
+        let lines = sums.output.split(separator: "\n")
+        XCTAssertEqual(lines.count, 3, sums.output + sums.stderr)
+        XCTAssertEqual(lines.first, lines.dropFirst().first, "cube.png is frame 29")
+        XCTAssertNotEqual(lines.first, lines.last, "not frame 0")
+    }
+
+    /// A JPEG cut short is refused in one line that says so (it decoded with
+    /// its lower part gray), unless --allow-damaged; one cut in its header says that.
+    func testADamagedJPEGIsRefusedUnlessAllowed() throws {
+        let made = try KameraProcess.shell("""
+            ffmpeg -v error -f lavfi -i testsrc2=s=320x240 -frames:v 1 whole.jpg && \
+            head -c $(( $(stat -c %s whole.jpg) * 6 / 10 )) whole.jpg > cut.jpg && head -c 40 whole.jpg > header.jpg
+            """, in: run.folder)
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let whole = try run.run(["render", "--input", "whole.jpg", "-o", "whole.png"])
+        XCTAssertEqual(whole.status, 0, whole.stderr)
+        try run.assertFails(["render", "--input", "cut.jpg", "-o", "a.png"], mentioning: ["cut.jpg: damaged JPEG", "--allow-damaged"])
+        let allowed = try run.run(["render", "--input", "cut.jpg", "--allow-damaged", "-o", "b.png"])
+        XCTAssertEqual(allowed.status, 0, allowed.stderr)
+        try run.assertFails(["render", "--input", "header.jpg", "-o", "c.png"], mentioning: ["header.jpg: damaged JPEG"])
     }
 
     /// -i, -r/--resolution (fswebcam) and -d/--device (v4l2-ctl, fswebcam) are aliases.
@@ -114,14 +167,20 @@ final class NewUserTests: KameraProcessTestCase {
         let make = try KameraProcess.shell("'\(script)' '\(KameraProcess.binary.path)' > '\(page)'", in: run.folder)
         XCTAssertEqual(make.status, 0, make.stderr)
         let roff = try String(contentsOfFile: page, encoding: .utf8).replacingOccurrences(of: "\\-", with: "-")
-        for command in ["render", "preview", "cube", "shader", "devices", "controls", "displays"] {
+        // Every command --help lists, snap and codecs among them.
+        let section = try run.run(["--help"]).output.components(separatedBy: "SUBCOMMANDS:\n").last?.components(separatedBy: "\n\n").first ?? ""
+        let listed = section.split(separator: "\n").filter { $0.hasPrefix("  ") && ($0.dropFirst(2).first?.isLowercase ?? false) }
+            .compactMap { $0.split(separator: " ").first.map(String.init) }
+        XCTAssertTrue(Set(["render", "preview", "snap", "codecs", "bench"]).isSubset(of: Set(listed)), "\(listed)")
+        XCTAssertTrue(roff.contains("MP4") && roff.contains("JPEG"), "the NAME line names what Kamera writes")
+        for command in listed {
             XCTAssertTrue(roff.contains(".SS \"kamera \(command)\""), command)
             let help = try run.run([command, "--help"]).output
             let options = help.split(separator: "\n").compactMap { line -> String? in
                 guard line.hasPrefix("  -") else { return nil }
                 return line.dropFirst(2).split(separator: " ").first.map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: ",")) }
             }
-            XCTAssertGreaterThan(options.count, 2, command)
+            if ["render", "preview", "cube", "shader", "devices", "controls", "displays"].contains(command) { XCTAssertGreaterThan(options.count, 2, command) }
             for option in options { XCTAssertTrue(roff.contains(option), "kamera \(command) \(option) missing from the man page") }
         }
         let render = try KameraProcess.shell("LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l '\(page)' > /dev/null", in: run.folder)

@@ -43,7 +43,7 @@ final class OutputFormTests: KameraProcessTestCase {
         XCTAssertEqual(try form("clip.y4m"), "y4m clip.y4m")
         XCTAssertEqual(try form("-"), "png -")
         XCTAssertEqual(try form("-", stream: .y4m), "y4m -")
-        XCTAssertEqual(try form("noextension"), "png noextension")
+        XCTAssertThrowsError(try form("noextension"), "a name that says no format is refused")
         let fifo = run.folder.appendingPathComponent("frames.fifo").path
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
         XCTAssertEqual(try form(fifo, stream: .y4m), "y4m \(fifo)", "a FIFO takes the stream's format")
@@ -64,6 +64,11 @@ final class OutputFormTests: KameraProcessTestCase {
         XCTAssertThrowsError(try OutputRequest(parsing: "out.avi")) { XCTAssertTrue("\($0)".contains("an output - the stream format y4m | ffmpeg -i - out.avi"), "\($0)") }
         try run.assertFails(["render", "-o", "out.gif"], mentioning: ["-o out.gif", "NAME.y4m", "kms"])
         try run.assertFails(["render", "-o", "kms.avi"], mentioning: ["--stream y4m | ffmpeg"])
+        // A name that says no format is refused, as ffmpeg refuses it, rather than written as a PNG under that name.
+        for name in ["mjpeg", "snapshot"] {
+            try run.assertFails(["render", "-o", name], mentioning: ["\(name): the name has no extension", "NAME.png"])
+            XCTAssertFalse(FileManager.default.fileExists(atPath: run.path(name)))
+        }
         try run.assertFails(["render", "-o", "-", "-o", "-"], mentioning: ["-"])
         try run.assertFails(["render", "-o", "a.png", "-o", "a.png"], mentioning: ["a.png", "twice"])
         try run.assertFails(["render", "-o", "x.y4m", "--stream", "mkv"], mentioning: ["--stream mkv", "png or y4m"])

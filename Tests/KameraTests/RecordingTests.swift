@@ -315,6 +315,21 @@ final class RecordingTests: XCTestCase {
         }
     }
 
+    /// A preset the encoder does not have is refused before the encoder is
+    /// opened, in one line that names the presets it has (x264 printed a
+    /// line of its own, then "Invalid argument").
+    func testAPresetTheEncoderLacksIsOneLineNamingItsPresets() throws {
+        for (codec, expected) in [("h264", "--preset nonsense is not a preset of libx264; use ultrafast, superfast"),
+                                  ("ffv1", "--preset nonsense is not used by ffv1; ffv1 has no presets")] {
+            let result = try sh("$K render --frames 2 --size 64x64 --codec \(codec) --preset nonsense -o p.mkv")
+            XCTAssertEqual(result.status, 1, result.stderr)
+            let lines = result.stderr.split(separator: "\n")
+            XCTAssertEqual(lines.count, 1, result.stderr)
+            XCTAssertTrue(result.stderr.hasPrefix("kamera: error: \(expected)"), result.stderr)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.folder.appendingPathComponent("p.mkv").path))
+    }
+
     /// Stamped as a camera is (90 kHz from each frame's timestamp, first at 0;
     /// here the test pattern's timestamps, exact at 30 fps): both containers
     /// put frame N at N/30 s, the MP4 too (no B-frames there, whose delay a

@@ -94,7 +94,7 @@ final class RecordingVMTests: XCTestCase {
 
     nonisolated(unsafe) static var run: VMScriptRun?
 
-    static let steps = [VMStep("recording", owner: "\(RecordingVMTests.self)", script: script, files: ["tone.py": tone]) { try SlowEncoderShim.build(in: $0) }]
+    static let steps = [VMStep("recording", owner: "\(RecordingVMTests.self)", script: script, files: ["tone.py": tone]) { try PreloadShim.build(PreloadShim.slowEncoder, named: "slow-encoder.so", in: $0) }]
 
     override class func setUp() {
         run = VMBoot.cameras.run("recording")
@@ -182,7 +182,7 @@ final class RecordingVMTests: XCTestCase {
         XCTAssertTrue(intervals.allSatisfy { $0 > 0.02 }, "no duplicates")
     }
 
-    /// HEVC veryslow, held back a further 500 ms a frame (`SlowEncoderShim`,
+    /// HEVC veryslow, held back a further 500 ms a frame (`PreloadShim.slowEncoder`,
     /// preloaded: the VM's speed varies with the host's load, from 2 to 30 fps of preview),
     /// is slower than the camera: frames are dropped and counted, and the
     /// preview is not paced by the encoder: it shows at least 1.5 times as many

@@ -56,6 +56,45 @@ final class StopTests: KameraProcessTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: run.path("slow.png")))
     }
 
+    /// Ctrl-C while zxing-cpp reads a frame that takes it seconds (200 QR
+    /// codes on 6400x2400): the run ends by SIGINT at once, not after the
+    /// reads (they took 10–18 s before): the helper processes are killed and
+    /// the frames not yet analysed are dropped.
+    func testCtrlCUnderCodeDetectionDoesNotWaitForTheReader() throws {
+        let made = try KameraProcess.shell("""
+            qrencode -s 6 -m 4 -o qr.png KAMERA-STOP && \
+            ffmpeg -v error -y -loop 1 -i qr.png -vf 'pad=320:240:(ow-iw)/2:(oh-ih)/2:white,tile=20x10' -frames:v 1 codes.png
+            """, in: run.folder)
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let (process, err) = try run.start(["render", "--input", "codes.png", "--crop", "none", "--frames", "20", "--detect", "codes",
+                                            "--metadata", "m.jsonl", "-o", "/dev/null"])
+        sleep(3)
+        XCTAssertTrue(process.isRunning, "the reads of the first frames take longer than this")
+        let stopped = Date()
+        kill(process.processIdentifier, SIGINT)
+        let stderr = finish(process, err, within: 60)
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal, stderr)
+        XCTAssertEqual(process.terminationStatus, SIGINT, stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(stopped), 8, "a stop waited on the code reader: \(stderr)")
+    }
+
+    /// A Ctrl-C that comes before `main` (raised by a preloaded library's
+    /// constructor, while the program's libraries start) to a program
+    /// started with SIGINT ignored, as a script's `cmd &` starts it, is not
+    /// lost: the run ends by it instead of rendering its frames.
+    func testASIGINTBeforeMainIsNotLost() throws {
+        let shim = try PreloadShim.build(PreloadShim.interruptBeforeMain, named: "interrupt.so", in: run.folder)
+        let result = try KameraProcess.shell("""
+            trap '' INT
+            LD_PRELOAD=\(shim) '\(KameraProcess.binary.path)' render --input-size 64x64 --frames 300 -o 'f-%d.png' -q
+            echo "status $?"
+            ls f-*.png 2>/dev/null | wc -l
+            """, in: run.folder)
+        let lines = result.output.split(separator: "\n")
+        XCTAssertEqual(lines.first, "status 130", result.output + result.stderr)
+        XCTAssertLessThan(Int(lines.last ?? "") ?? 300, 300, "it stopped before rendering every frame: \(result.output)")
+    }
+
     func testFrameTimeoutEndsAnExportWithOneLine() throws {
         try Data(slowShader.utf8).write(to: run.folder.appendingPathComponent("slow.frag"))
         let (process, err) = try run.start(["shader", "slow.frag", "--uniform", "u_n=60000", "--size", "4096x4096", "--frame-timeout", "2", "-o", "slow.png"])

@@ -33,7 +33,8 @@ public final class JPEGSink: FrameSink, SinkKind {
     }
 
     public func consume(_ frame: RenderedFrame) throws {
-        guard interval.isDue() else { return }
+        // The last frame of a counted run is written whatever the interval: the last one shown is the last one kept.
+        guard interval.isDue() || frame.isLast else { return }
         try output.write(try frame.pixels(), width: frame.width, height: frame.height, index: frame.index, metadata: metadata())
     }
 

@@ -5,7 +5,7 @@ import Foundation
 /// sequence, or a stream of images), or the latest frame every `interval`
 /// seconds (the live preview's picture).
 public final class PNGSink: FrameSink, SinkKind {
-    public static let forms = OutputForms(name: "png", extensions: ["png"], stream: .png, isDefault: true,
+    public static let forms = OutputForms(name: "png", extensions: ["png"], stream: .png,
                                           help: "NAME.png, a sequence NAME-%03d.png")
 
     public static func make(_ request: OutputRequest, run: SinkRun) throws -> FrameSink {
@@ -39,7 +39,8 @@ public final class PNGSink: FrameSink, SinkKind {
 
     public func consume(_ frame: RenderedFrame) throws {
         try output.writeEncoded()
-        guard interval.isDue() else { return }
+        // The last frame of a counted run is written whatever the interval: the last one shown is the last one kept.
+        guard interval.isDue() || frame.isLast else { return }
         try output.write(try frame.pixels(), width: frame.width, height: frame.height, index: frame.index)
     }
 

@@ -1,10 +1,11 @@
 import Foundation
+import Lifecycle
 
 /// The facts a still carries (JPEG in EXIF, PNG in `eXIf` and `tEXt`):
 /// when, by what, from what, and how it was filtered.
 public struct StillMetadata: Sendable {
-    /// When the frame was taken.
-    public var date = Date()
+    /// When the frame was taken (`SOURCE_DATE_EPOCH` when set: `SourceDate`).
+    public var date = Date(timeIntervalSince1970: SourceDate.now())
     /// The camera's driver (V4L2 `driver`), for EXIF Make; nil for other sources.
     public var make: String?
     /// The camera's name (V4L2 `card`), for EXIF Model.
@@ -37,7 +38,8 @@ public struct StillMetadata: Sendable {
     private static func format(_ date: Date, _ pattern: String) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone.current
+        // A date given by SOURCE_DATE_EPOCH is written in UTC, so that the bytes do not depend on the machine's zone.
+        formatter.timeZone = SourceDate.fixed == nil ? TimeZone.current : TimeZone(identifier: "UTC")
         formatter.dateFormat = pattern
         return formatter.string(from: date)
     }

@@ -1,5 +1,6 @@
 import CFFmpeg
 import Foundation
+import Lifecycle
 import Messages
 import Pixels
 
@@ -96,6 +97,7 @@ final class VideoEncoder {
         // its first frame would show at two frame times, not 0. Without
         // B-frames every frame is at its own time (and live latency is lower).
         if container.isISO && !settings.faststart { codec.pointee.max_b_frames = 0 }
+        if SourceDate.fixed != nil { codec.pointee.flags |= AV_CODEC_FLAG_BITEXACT }
         if format.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
             codec.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
         }
@@ -133,6 +135,12 @@ final class VideoEncoder {
             av_dict_set(&muxerOptions, key, value, 0)
         }
         av_dict_set(&format.pointee.metadata, "encoder", "Kamera", 0)
+        if let fixed = SourceDate.fixed {
+            // SOURCE_DATE_EPOCH: the same bytes every run (no wall-clock date, no random
+            // Matroska UIDs, no library versions), and that date as the creation time.
+            format.pointee.flags |= AVFMT_FLAG_BITEXACT
+            av_dict_set(&format.pointee.metadata, "creation_time", Self.isoDate(fixed), 0)
+        }
         status = avformat_write_header(format, &muxerOptions)
         guard status >= 0 else { throw Self.error(status, "\(path): cannot write the \(container.rawValue) header") }
         headerWritten = true
@@ -400,5 +408,16 @@ final class VideoEncoder {
         var buffer = [CChar](repeating: 0, count: 128)
         av_strerror(status, &buffer, buffer.count)
         return OutputError("\(what): \(String(cString: buffer))")
+    }
+}
+
+extension VideoEncoder {
+    /// `2023-11-14T22:13:20.000000Z`: a recording's creation time as libavformat takes it.
+    static func isoDate(_ seconds: Double) -> String {
+        var time = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.000000Z", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+                      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
     }
 }

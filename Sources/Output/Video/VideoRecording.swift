@@ -102,6 +102,9 @@ public final class VideoRecording: FrameSink {
                                   : "\(Setting.crf) \(crf) is out of range for \(choice.codec.rawValue); use \(range.lowerBound) to \(range.upperBound) (lower is better)")
             }
         }
+        if let preset = settings.preset, let (problem, remedy) = VideoSettings.presetProblem(preset, encoder: choice.encoder) {
+            throw OutputError(.preset, excerpt(preset), is: problem, remedy)
+        }
         if let bitrate = settings.bitrate, !(1_000...1_000_000_000).contains(bitrate) {
             throw OutputError(.bitrate, "\(bitrate)", is: "out of range", "use 1k to 1000M bits a second, e.g. 4M")
         }

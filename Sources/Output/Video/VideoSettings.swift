@@ -48,3 +48,30 @@ public struct VideoSettings: Equatable, Sendable {
         }
     }
 }
+
+extension VideoSettings {
+    /// x264's and x265's speed presets, fastest first.
+    static let x26xPresets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+
+    /// Why `preset` is not one of `encoder`'s, and what is, checked before
+    /// the encoder is opened (the encoder's own refusal printed its own line
+    /// and gave "Invalid argument"); nil when it is one.
+    static func presetProblem(_ preset: String, encoder: String) -> (problem: String, remedy: String)? {
+        func number(_ range: ClosedRange<Int>, _ what: String) -> (String, String)? {
+            guard let value = Int(preset), range.contains(value) else {
+                return ("not a preset of \(encoder)", "give its \(what), \(range.lowerBound) to \(range.upperBound)")
+            }
+            return nil
+        }
+        switch encoder {
+        case "libx264", "libx265":
+            return x26xPresets.contains(preset) ? nil : ("not a preset of \(encoder)", "use \(x26xPresets.joined(separator: ", "))")
+        case "libvpx-vp9": return number(-8...8, "speed (cpu-used, higher is faster)")
+        case "libaom-av1": return number(0...9, "speed (cpu-used, higher is faster)")
+        case "libsvtav1": return number(-1...13, "preset (higher is faster)")
+        case "librav1e": return number(0...10, "speed (higher is faster)")
+        case "mjpeg", "ffv1": return ("not used by \(encoder)", "\(encoder) has no presets; leave it out")
+        default: return nil
+        }
+    }
+}
