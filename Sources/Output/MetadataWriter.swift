@@ -16,7 +16,14 @@ public final class MetadataWriter {
 
     public func write(_ record: MetadataRecord) throws {
         var line = record.json + "\n"
-        try line.withUTF8 { try file.write(UnsafeRawBufferPointer($0)) }
+        do {
+            try line.withUTF8 { try file.write(UnsafeRawBufferPointer($0)) }
+        } catch {
+            // A file keeps whole lines only (`OutputFile.write`): say how many.
+            let records = lines == 1 ? "1 record" : "\(lines) records"
+            throw OutputError(file.isStream ? "\(error); \(records) were sent before it, each line whole"
+                                            : "\(error); \(path) holds the \(records) written before it, each line whole")
+        }
         lines += 1
     }
 

@@ -33,6 +33,8 @@ public final class OutputFile {
     private var committed = false
     /// Already under its name (`publish()`): `commit()` only makes it durable.
     private var published = false
+    /// Bytes of whole writes in a file (`write(_:)`).
+    private var wholeLength: Int64 = 0
 
     /// The open file, for writers that write, and seek, themselves (libavformat through `kamera_avio_for_fd`).
     public var descriptor: Int32 { fd }
@@ -96,7 +98,14 @@ public final class OutputFile {
     /// a stop then cuts it off, and the error says so.
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         if isPipe, try waitForRoom(bytes.count) { return try writeAll(bytes, pieces: false) }
-        try writeAll(bytes, pieces: isPipe)
+        do {
+            try writeAll(bytes, pieces: isPipe)
+            wholeLength += Int64(bytes.count)
+        } catch {
+            // A file holds whole writes only (a frame, a line): what part of this one went in is taken back.
+            if !isStream { _ = ftruncate(fd, off_t(wholeLength)) }
+            throw error
+        }
     }
 
     /// Waits until the pipe is empty and can take `count` bytes at once;
@@ -214,6 +223,17 @@ public final class OutputFile {
         _ = try place(replacing: true)
         temporary = nil
         published = true
+    }
+
+    /// Under its name already (`publish()`).
+    public var isPublished: Bool { published }
+
+    /// Cuts a file written by its descriptor back to its first `length`
+    /// bytes (its last whole part, after a failed write); streams are left.
+    public func truncate(to length: Int64) throws {
+        guard !isStream, fd >= 0 else { return }
+        guard ftruncate(fd, off_t(length)) == 0 else { throw OutputError("\(path): cannot cut back to its whole part: \(Self.reason(errno))") }
+        wholeLength = length
     }
 
     private func closeFile() {

@@ -23,6 +23,26 @@ final class VideoEncoder {
     private let path: String
     private var lastPTS: Int64 = .min
     private var headerWritten = false
+    /// The file written, for its length at each cut.
+    private let descriptor: Int32
+    /// Fragments (MP4/MOV) or clusters (Matroska) are cut by Kamera: after
+    /// the first frame, then every `cutSeconds` of picture, so a run killed
+    /// outright loses at most that much of what reached the muxer.
+    private let cuts: Bool
+    static let cutSeconds = 0.5
+    private var nextCut = 0.0
+    private var videoPacketsWritten = 0
+    /// The end in seconds of the latest picture written.
+    private var writtenEnd = 0.0
+    /// What the file held at the last cut: only whole fragments (clusters).
+    private(set) var whole = WholePart()
+
+    /// The file up to a cut: its length in bytes, and the frames and seconds of picture in it.
+    struct WholePart: Equatable {
+        var bytes: Int64 = 0
+        var frames = 0
+        var seconds = 0.0
+    }
 
     /// The color space of the planar 4:2:0 frames `encode(planar:pts:)` takes,
     /// when the encoder stores 4:2:0 (yuv420p, yuvj420p); nil when it stores
@@ -52,6 +72,8 @@ final class VideoEncoder {
          rate: Double, live: Bool, sound: (rate: Int, channels: Int)? = nil) throws {
         Self.quietLibraries
         path = file.path
+        descriptor = file.descriptor
+        cuts = !(container.isISO && settings.faststart)
         self.width = width
         self.height = height
         let codecChoice = try VideoRecording.encoder(for: settings.codec, container: container)
@@ -103,7 +125,7 @@ final class VideoEncoder {
         }
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
-        for (key, value) in Self.encoderOptions(encoderName, settings: settings, live: live) {
+        for (key, value) in Self.encoderOptions(encoderName, settings: settings, live: live || settings.realTime) {
             av_dict_set(&options, key, value, 0)
         }
         status = avcodec_open2(codec, encoder, &options)
@@ -264,11 +286,20 @@ final class VideoEncoder {
         try drain()
         try audio?.finish(format, end: soundEnd)
         audio = nil
+        // Everything in whole fragments first: a trailer cut short by a full disk is truncated away.
+        if cuts { try cut() }
         let trailer = av_write_trailer(format)
         headerWritten = false
         guard trailer >= 0 else { throw Self.error(trailer, "\(path): cannot finish the file") }
         avio_flush(format.pointee.pb)
         if let error = format.pointee.pb?.pointee.error, error < 0 { throw Self.error(error, "\(path): cannot write") }
+    }
+
+    /// Closes everything without writing more to the file (after a failure:
+    /// what is cut off after `whole` is the caller's to truncate).
+    func abandon() {
+        headerWritten = false
+        close()
     }
 
     /// Adds sound captured `start` seconds after the first frame (see `AudioTrack.append`).
@@ -279,20 +310,51 @@ final class VideoEncoder {
 
     private func drain() throws {
         guard let codec, let format, let packet else { return }
-        try Self.writePackets(of: codec, through: packet, to: stream, in: format, what: "\(path): the \(encoderName) encoder")
+        try Self.writePackets(of: codec, through: packet, to: stream, in: format, what: "\(path): the \(encoderName) encoder",
+                              before: beforeWriting)
     }
 
-    /// Takes every packet `codec` has ready and writes it, in `stream`'s time base,
-    /// interleaved with the file's other stream; the picture's and the sound's encoders alike.
+    /// Cuts the fragment before a picture packet at or past the next cut, and counts the packet.
+    private func beforeWriting(_ packet: UnsafeMutablePointer<AVPacket>) throws {
+        let timeBase = av_q2d(stream.pointee.time_base)
+        let seconds = Double(packet.pointee.dts) * timeBase
+        if cuts, videoPacketsWritten > 0, seconds >= nextCut {
+            try cut()
+            nextCut = seconds + Self.cutSeconds
+        }
+        videoPacketsWritten += 1
+        writtenEnd = max(writtenEnd, Double(packet.pointee.pts + max(packet.pointee.duration, 0)) * timeBase)
+    }
+
+    /// Ends the fragment (cluster) being written, flushes it to the file, and
+    /// notes the file's length and the frames in it: a reader of the file
+    /// up to here decodes every one of them.
+    private func cut() throws {
+        guard let format else { return }
+        let status = av_write_frame(format, nil)
+        guard status >= 0 else { throw Self.error(status, "\(path): cannot write") }
+        avio_flush(format.pointee.pb)
+        if let error = format.pointee.pb?.pointee.error, error < 0 { throw Self.error(error, "\(path): cannot write") }
+        var info = stat()
+        let length = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : avio_tell(format.pointee.pb)
+        whole = WholePart(bytes: length, frames: videoPacketsWritten, seconds: writtenEnd)
+    }
+
+    /// Takes every packet `codec` has ready and writes it, in `stream`'s time
+    /// base, straight to the muxer (no interleaving queue, so that every
+    /// packet handed over is in the file at the next cut); the picture's and
+    /// the sound's encoders alike. `before` sees each packet first.
     static func writePackets(of codec: UnsafeMutablePointer<AVCodecContext>, through packet: UnsafeMutablePointer<AVPacket>,
-                             to stream: UnsafeMutablePointer<AVStream>, in format: UnsafeMutablePointer<AVFormatContext>, what: String) throws {
+                             to stream: UnsafeMutablePointer<AVStream>, in format: UnsafeMutablePointer<AVFormatContext>, what: String,
+                             before: ((UnsafeMutablePointer<AVPacket>) throws -> Void)? = nil) throws {
         while true {
             let status = avcodec_receive_packet(codec, packet)
             if status == kamera_averror(EAGAIN) || status == kamera_averror_eof() { return }
             guard status >= 0 else { throw error(status, "\(what) failed") }
             av_packet_rescale_ts(packet, codec.pointee.time_base, stream.pointee.time_base)
             packet.pointee.stream_index = stream.pointee.index
-            let written = av_interleaved_write_frame(format, packet)
+            try before?(packet)
+            let written = av_write_frame(format, packet)
             guard written >= 0 else { throw error(written, "\(what): cannot write") }
         }
     }
@@ -358,16 +420,20 @@ final class VideoEncoder {
         switch encoder {
         case "libx264", "libx265":
             options.append(("preset", settings.preset ?? "veryfast"))
+            // Live: no frames held back for look-ahead, so what a cut flushes is what was captured.
+            if live { options.append(("tune", "zerolatency")) }
             if let crf = settings.crf, settings.bitrate == nil { options.append(("crf", String(crf))) }
             if encoder == "libx265" { options.append(("x265-params", "log-level=error")) }
         case "libvpx-vp9":
             options.append(("deadline", live ? "realtime" : "good"))
+            if live { options.append(("lag-in-frames", "0")) }
             options.append(("cpu-used", settings.preset ?? (live ? "8" : "5")))
             options.append(("row-mt", "1"))
             if settings.bitrate == nil { options.append(("crf", String(settings.crf ?? 32))) }
         case "libaom-av1":
             options.append(("cpu-used", settings.preset ?? "8"))
             options.append(("usage", live ? "realtime" : "good"))
+            if live { options.append(("lag-in-frames", "0")) }
             options.append(("row-mt", "1"))
             if settings.bitrate == nil { options.append(("crf", String(settings.crf ?? 32))) }
         case "libsvtav1":
@@ -392,14 +458,15 @@ final class VideoEncoder {
         return options
     }
 
-    /// Fragmented MP4/MOV (a fragment per key frame, one a second) and Matroska
-    /// clusters of a second, each flushed to the file as it is complete.
+    /// Fragmented MP4/MOV and Matroska, their fragments and clusters cut by
+    /// Kamera (`cut()`); with `--faststart`, one plain MP4 whose index is moved first at the end.
     static func muxerOptions(_ container: VideoContainer, settings: VideoSettings) -> [(String, String)] {
         var options = [("flush_packets", "1")]
         if container.isISO {
-            options.append(("movflags", settings.faststart ? "+faststart" : "+frag_keyframe+empty_moov+default_base_moof"))
+            options.append(("movflags", settings.faststart ? "+faststart" : "+frag_custom+empty_moov+default_base_moof"))
         } else {
-            options.append(("cluster_time_limit", "1000"))
+            // Kamera cuts every half second; the muxer's own limits only beyond that.
+            options.append(("cluster_time_limit", "5000"))
         }
         return options
     }

@@ -5,7 +5,9 @@ extension VideoRecording: SinkKind {
 
     public static func make(_ request: OutputRequest, run: SinkRun) throws -> FrameSink {
         let sound = try run.sound.take(live: run.isLive)
-        return try VideoRecording(path: request.name, settings: run.settings.video, live: run.cameraStamps, rate: run.rate, sound: sound)
+        var settings = run.settings.video
+        settings.realTime = run.isLive
+        return try VideoRecording(path: request.name, settings: settings, live: run.cameraStamps, rate: run.rate, sound: sound)
     }
 
     public func start(_ run: SinkStart) throws {

@@ -11,12 +11,16 @@ import Pixels
 /// a live run drops the frame (counted; the picture keeps its rate) and an
 /// offline run waits, so an export holds every frame.
 ///
-/// The file appears under its name with the first frame and plays at every
-/// moment after: fragmented MP4/MOV (a fragment a second) and Matroska
-/// (a cluster a second), each flushed as it is complete, so a run killed
-/// outright leaves what it recorded up to the last second; the trailer
-/// (index, duration) is written on every other way out. With `--faststart`
-/// an MP4 is one plain file, put in place whole at the end instead.
+/// The file appears under its name once it holds the first frame whole, and
+/// plays at every moment after: fragmented MP4/MOV and Matroska, a fragment
+/// (cluster) cut after the first frame and then every half second of
+/// picture, each flushed as it is complete, so a run killed outright leaves
+/// what it recorded up to the last cut (live runs' encoders hold no frames
+/// back for look-ahead), and an older file under the name stays until
+/// then. The trailer (index, duration) is written on every other way out;
+/// after a failure (a full disk) the file is cut back to its last whole
+/// fragment. With `--faststart` an MP4 is one plain file, put in place
+/// whole at the end instead.
 public final class VideoRecording: FrameSink {
     public let path: String
     public let container: VideoContainer
@@ -53,6 +57,8 @@ public final class VideoRecording: FrameSink {
     private var planarSpace: (height: Int, space: YUVColorSpace?)?
     private var storedFormat = ""
     private var finished = false
+    /// After a failure: what the file was cut back to (no frames: nothing kept).
+    private var kept: VideoEncoder.WholePart?
 
     /// `--audio`: the sound captured beside the picture, into the same file.
     public let sound: AudioCapture?
@@ -305,10 +311,14 @@ public final class VideoRecording: FrameSink {
         return text
     }
 
-    /// For a message after a failure: what the file holds.
+    /// For a message after a failure: what the file holds, as a reader finds it.
     public var writtenSummary: String? {
-        let n = encoded
-        return "\(path) holds the \(n) frame\(n == 1 ? "" : "s") recorded before it and plays"
+        guard let kept = lock.withLock({ kept }) else { return nil }
+        guard kept.frames > 0 else {
+            return "nothing recorded was kept: \(path) is as it was before the run" + (settings.faststart ? " (with \(Setting.faststart) a recording appears only whole)" : "")
+        }
+        let frames = kept.frames == 1 ? "1 frame" : "\(kept.frames) frames"
+        return "\(path) holds the \(frames) (\(String(format: "%.1f", kept.seconds)) s) recorded before it, cut back to its last whole \(container.isISO ? "fragment" : "cluster"), and plays"
     }
 
     // MARK: The encoder thread
@@ -389,7 +399,8 @@ public final class VideoRecording: FrameSink {
                     } else {
                         try encoder!.encode(UnsafeRawBufferPointer(slot.pixels), pts: slot.pts)
                     }
-                    if settings.faststart == false || !container.isISO { try file!.publish() }
+                    // Under its name once it holds a whole fragment, not before: until then an older file stays.
+                    if encoder!.whole.frames > 0 { try file!.publish() }
                     lock.withLock {
                         encodedFrames += 1
                         planarFrames += slot.planar ? 1 : 0
@@ -415,13 +426,41 @@ public final class VideoRecording: FrameSink {
                     + (track.resyncs > 0 ? ", \(track.resyncs) resync(s) to the clock" : "") + (dropped > 0 ? ", \(dropped) chunks dropped" : "")
             }
         }
+        var finishedWhole = false
+        if lock.withLock({ failure == nil }) {
+            do {
+                try encoder?.finish(soundEnd: lock.withLock { pictureEnd })
+                finishedWhole = true
+            } catch {
+                fail(error)
+            }
+        }
+        if !finishedWhole { encoder?.abandon() }
+        let whole = encoder?.whole ?? .init()
+        encoder = nil
         do {
-            try encoder?.finish(soundEnd: lock.withLock { pictureEnd })
-            encoder = nil
-            if encodedFrames > 0 { try file?.commit() } else { file?.discard() }
+            if finishedWhole {
+                if encodedFrames > 0 { try file?.commit() } else { file?.discard() }
+            } else {
+                try keepWhole(file, whole)
+            }
         } catch {
             fail(error)
             file?.discard()
         }
+    }
+
+    /// After a failure: the file cut back to its last whole fragment (cluster)
+    /// and kept when it was already under its name; else dropped, so that a
+    /// file under that name before the run is as it was.
+    private func keepWhole(_ file: OutputFile?, _ whole: VideoEncoder.WholePart) throws {
+        guard let file, file.isPublished, whole.frames > 0 else {
+            file?.discard()
+            lock.withLock { kept = .init() }
+            return
+        }
+        lock.withLock { kept = whole }
+        try file.truncate(to: whole.bytes)
+        try file.commit()
     }
 }

@@ -21,6 +21,9 @@ public struct VideoSettings: Equatable, Sendable {
     public var threads = 0
     /// What the encoder is fed (`--encoder-input`).
     public var encoderInput = EncoderInput.auto
+    /// The run goes at the pace of its source (a preview, a camera): encoders
+    /// tuned for real time, holding no frames back for look-ahead.
+    public var realTime = false
 
     /// How a rendered picture reaches a 4:2:0 encoder.
     public enum EncoderInput: String, CaseIterable, Sendable {
