@@ -6,7 +6,7 @@ import Pipeline
 
 /// Where `-o kms` shows the picture.
 struct DisplayOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: "With -o kms: the DRM card, /dev/dri/cardN (default: the first with a connected display).")
+    @Option(parsing: .unconditional, help: "With -o kms: the DRM card, /dev/dri/cardN (default: the first with a connected display).", completion: Completions.card)
     var card: String?
 
     @Option(parsing: .unconditional, help: "With -o kms: the connector, by name (HDMI-A-1, Virtual-1) or id (default: the first connected).")

@@ -9,17 +9,17 @@ import Pixels
 
 /// How `-o` outputs are written: the format of a stream, Y4M's chroma, PNG's compression.
 struct OutputOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: "What - (standard output), a FIFO or a device takes: png (images one after another) or y4m (YUV4MPEG2, for encoders: -o - --stream y4m | ffmpeg -i - out.mp4).")
+    @Option(parsing: .unconditional, help: "What - (standard output), a FIFO or a device takes: png (images one after another) or y4m (YUV4MPEG2, for encoders: -o - --stream y4m | ffmpeg -i - out.mp4).", completion: .list(["png", "y4m"]))
     var stream = "png"
 
-    @Option(parsing: .unconditional, help: "Chroma of Y4M output: 420 (half width and height, what encoders take) or 444.")
+    @Option(parsing: .unconditional, help: "Chroma of Y4M output: 420 (half width and height, what encoders take) or 444.", completion: .list(["420", "444"]))
     var y4mChroma = "420"
 
     /// ffmpeg's -y (replace outputs without asking), taken as the no-op it is here: Kamera always replaces them.
     @Flag(name: .customShort("y"), help: .hidden)
     var replaceWithoutAsking = false
 
-    @Option(parsing: .unconditional, help: "PNG encoding: fast (no row filter, deflate level 1), default (no row filter, level 4) or small (the smaller of every row filter at level 9 and none at level 12); see the README for sizes and times.")
+    @Option(parsing: .unconditional, help: "PNG encoding: fast (no row filter, deflate level 1), default (no row filter, level 4) or small (the smaller of every row filter at level 9 and none at level 12); see the README for sizes and times.", completion: .list(["fast", "default", "small"]))
     var pngCompression = "default"
 
     /// The `--png-compression` choice.
@@ -35,7 +35,7 @@ struct OutputOptions: ParsableArguments {
         return value
     }
 
-    @Option(parsing: .unconditional, help: "Video codec of .mp4/.mov/.mkv/.webm outputs: h264, hevc, vp9, av1, mjpeg or ffv1 (lossless, .mkv/.mov), or an encoder such as h264_nvenc; default h264 (vp9 in .webm). help lists what this machine has.")
+    @Option(parsing: .unconditional, help: "Video codec of .mp4/.mov/.mkv/.webm outputs: h264, hevc, vp9, av1, mjpeg or ffv1 (lossless, .mkv/.mov), or an encoder such as h264_nvenc; default h264 (vp9 in .webm). help lists what this machine has.", completion: .list(VideoCodec.allCases.map(\.rawValue)))
     var codec: String?
 
     @Option(parsing: .unconditional, help: "Video quality, lower is better: x264/x265 0-51 (default 23), VP9/AV1 0-63 (default 32).",
@@ -45,7 +45,7 @@ struct OutputOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Video bits a second instead of constant quality: 4M, 800k.", transform: ArgumentValue.bitrate())
     var bitrate: Int?
 
-    @Option(parsing: .unconditional, help: "Encoder speed preset: x264/x265 ultrafast ... veryslow (default veryfast); VP9/AV1 cpu-used 0-8.")
+    @Option(parsing: .unconditional, help: "Encoder speed preset: x264/x265 ultrafast ... veryslow (default veryfast); VP9/AV1 cpu-used 0-8.", completion: .list(VideoSettings.x26xPresets))
     var preset: String?
 
     @Option(parsing: .unconditional, help: "Frames between video key frames (default: one a second).", transform: ArgumentValue.integer("a whole number of frames, such as 30"))
@@ -54,16 +54,16 @@ struct OutputOptions: ParsableArguments {
     @Flag(help: "MP4/MOV: one plain file with its index first, put in place at the end, instead of fragments that play even after a crash.")
     var faststart = false
 
-    @Option(parsing: .unconditional, help: "When the video encoder falls behind: late (drop the frame; the default on cameras) or never (wait; the default on files, the test pattern and exports).")
+    @Option(parsing: .unconditional, help: "When the video encoder falls behind: late (drop the frame; the default on cameras) or never (wait; the default on files, the test pattern and exports).", completion: .list(["late", "never"]))
     var drop: String?
 
-    @Option(parsing: .unconditional, help: "What a 4:2:0 video encoder is fed: auto (4:2:0 made straight from a YUV frame, the filter applied on the way, when the CPU's conversion is the whole picture; otherwise the RGBA picture through swscale) or rgba (always the RGBA picture, to compare).")
+    @Option(parsing: .unconditional, help: "What a 4:2:0 video encoder is fed: auto (4:2:0 made straight from a YUV frame, the filter applied on the way, when the CPU's conversion is the whole picture; otherwise the RGBA picture through swscale) or rgba (always the RGBA picture, to compare).", completion: .list(["auto", "rgba"]))
     var encoderInput = "auto"
 
-    @Option(parsing: .unconditional, help: "Record sound from this ALSA capture device into the video outputs: default, hw:1,0, plughw:CARD=NAME (kamera devices --audio lists them). AAC in .mp4/.mov, Opus in .mkv/.webm.")
+    @Option(parsing: .unconditional, help: "Record sound from this ALSA capture device into the video outputs: default, hw:1,0, plughw:CARD=NAME (kamera devices --audio lists them). AAC in .mp4/.mov, Opus in .mkv/.webm.", completion: .list(["default"]))
     var audio: String?
 
-    @Option(parsing: .unconditional, help: "Sound codec: aac, opus or flac (.mkv).")
+    @Option(parsing: .unconditional, help: "Sound codec: aac, opus or flac (.mkv).", completion: .list(["aac", "opus", "flac"]))
     var audioCodec: String?
 
     @Option(parsing: .unconditional, help: "Sound sample rate in Hz.", transform: ArgumentValue.integer("a rate in Hz, such as 48000"))
@@ -75,7 +75,7 @@ struct OutputOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "JPEG quality of .jpg outputs and snapshots, 1-100.", transform: ArgumentValue.integer("a whole number from 1 to 100"))
     var quality = 92
 
-    @Option(parsing: .unconditional, help: "JPEG chroma: 420 (half width and height) or 444 (full).")
+    @Option(parsing: .unconditional, help: "JPEG chroma: 420 (half width and height) or 444 (full).", completion: .list(["420", "444"]))
     var jpegSubsampling = "420"
 
     /// `--codec` and the other video options.
@@ -119,25 +119,25 @@ struct OutputOptions: ParsableArguments {
     }
 
     @Option(name: .customLong("analyze"), parsing: .unconditionalSingleValue,
-            help: "Analyse each frame beside the loop, repeatable or comma-separated: \(AnalyzerRegistry.kinds.filter { !$0.takesValues }.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")).")
+            help: "Analyse each frame beside the loop, repeatable or comma-separated: \(AnalyzerRegistry.kinds.filter { !$0.takesValues }.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")).", completion: .list(AnalyzerRegistry.kinds.filter { !$0.takesValues }.map(\.name)))
     var analyzers: [String] = []
 
     @Option(parsing: .unconditional, help: "Analyse at most this many frames a second (default: as many as the analysers keep up with on live runs, every frame on files).",
             transform: ArgumentValue.real("a number of frames a second above 0"))
     var analyzeRate: Double?
 
-    @Option(parsing: .unconditional, help: "Where the analysers' results go, one JSON line per analysed frame: a file, or - (standard output; the default with --analyze, none with --detect alone).")
+    @Option(parsing: .unconditional, help: "Where the analysers' results go, one JSON line per analysed frame: a file, or - (standard output; the default with --analyze, none with --detect alone).", completion: Completions.anyFile)
     var metadata: String?
 
     @Option(parsing: .unconditionalSingleValue,
-            help: "Detect what is in the picture, beside the loop: faces (faces=haar: OpenCV's slower Haar cascade, not its LBP one), codes (every code zxing-cpp reads) or codes=qr,aztec,... (\(CodeFormat.names)); repeatable or comma-separated. New codes are printed on standard output (TYPE VALUE), each once while it stays in view.")
+            help: "Detect what is in the picture, beside the loop: faces (faces=haar: OpenCV's slower Haar cascade, not its LBP one), codes (every code zxing-cpp reads) or codes=qr,aztec,... (\(CodeFormat.names)); repeatable or comma-separated. New codes are printed on standard output (TYPE VALUE), each once while it stays in view.", completion: .list(["faces", "faces=haar", "codes"]))
     var detect: [String] = []
 
     @Option(parsing: .unconditional, help: "Detect in at most this many frames a second (the same rate as --analyze-rate).",
             transform: ArgumentValue.real("a number of frames a second above 0"))
     var detectRate: Double?
 
-    @Option(parsing: .unconditional, help: "Draw what --detect finds over the picture: boxes (face boxes, code outlines), labels (and each code's value) or none. Default: labels for preview, none otherwise.")
+    @Option(parsing: .unconditional, help: "Draw what --detect finds over the picture: boxes (face boxes, code outlines), labels (and each code's value) or none. Default: labels for preview, none otherwise.", completion: .list(["boxes", "labels", "none"]))
     var overlay: String?
 
     @Flag(help: "With --detect codes: print the first code's value alone on standard output and exit 0 (exit 1 when the input ends without one).")

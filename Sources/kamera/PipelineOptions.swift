@@ -13,17 +13,17 @@ import Render
 /// they reach the GPU and what is drawn.
 struct PipelineOptions: ParsableArguments {
     @Option(name: [.long, .customShort("i")], parsing: .unconditional,
-            help: "Input file: .png, .jpg (turned upright by its EXIF orientation), .y4m (4:2:0 or 4:2:2), or raw frames with --format and --input-size. Default: the test pattern.")
+            help: "Input file: .png, .jpg (turned upright by its EXIF orientation), .y4m (4:2:0 or 4:2:2), or raw frames with --format and --input-size. Default: the test pattern.", completion: Completions.anyFile)
     var input: String?
 
     @Flag(help: "Take a damaged JPEG --input (cut short: part of the picture gray) as it is, rather than refusing it.")
     var allowDamaged = false
 
     @Option(name: [.long, .customShort("d"), .customLong("device")], parsing: .unconditional,
-            help: "Camera to capture from: /dev/videoN, or auto for the first one (see `kamera devices`); -d and --device as in v4l2-ctl and fswebcam.")
+            help: "Camera to capture from: /dev/videoN, or auto for the first one (see `kamera devices`); -d and --device as in v4l2-ctl and fswebcam.", completion: Completions.camera)
     var camera: String?
 
-    @Option(parsing: .unconditional, help: "Pixel format of raw input, the camera (auto: the cheapest to upload; mjpeg, h264, hevc and fwht too, see --decoder) or the test pattern: \(PixelFormat.validNames); raw input and cameras also \(RepackedFormat.validNames) (V4L2 codes such as UYVY, YU12 or RGGB and ffmpeg's names too), repacked on the CPU (raw Bayer: demosaiced on the GPU or the CPU, see Raw Bayer).")
+    @Option(parsing: .unconditional, help: "Pixel format of raw input, the camera (auto: the cheapest to upload; mjpeg, h264, hevc and fwht too, see --decoder) or the test pattern: \(PixelFormat.validNames); raw input and cameras also \(RepackedFormat.validNames) (V4L2 codes such as UYVY, YU12 or RGGB and ffmpeg's names too), repacked on the CPU (raw Bayer: demosaiced on the GPU or the CPU, see Raw Bayer).", completion: Completions.format)
     var format: String?
 
     @Option(name: [.long, .customShort("r"), .customLong("resolution")], parsing: .unconditional,
@@ -33,7 +33,7 @@ struct PipelineOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Output size WxH (default: the size of the cropped frame).")
     var size: String?
 
-    @Option(parsing: .unconditionalSingleValue, help: "Filter, repeatable to chain: a preset, NAME=VALUE, matrix=..., pixellate=N or FILE.frag (see --list-filters).")
+    @Option(parsing: .unconditionalSingleValue, help: "Filter, repeatable to chain: a preset, NAME=VALUE, matrix=..., pixellate=N or FILE.frag (see --list-filters).", completion: Completions.filter)
     var filter: [String] = []
 
     @Option(parsing: .unconditional, help: "Mix of each color-matrix filter with its input, 0...1.",
@@ -49,32 +49,33 @@ struct PipelineOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Zoom slider 0...1: factor = maxZoom^V (maxZoom 4); the camera's zoom_absolute when it has one, else digital zoom by center crop.")
     var zoom: String?
 
-    @Option(parsing: .unconditional, help: "Crop: square (centered, side = the shorter edge) or none.")
+    @Option(parsing: .unconditional, help: "Crop: square (centered, side = the shorter edge) or none.", completion: .list(["square", "none"]))
     var crop = "square"
 
-    @Option(parsing: .unconditional, help: "Fit in the output: contain, cover or stretch.")
+    @Option(parsing: .unconditional, help: "Fit in the output: contain, cover or stretch.", completion: .list(["contain", "cover", "stretch"]))
     var fit = "contain"
 
     @Option(parsing: .unconditional, help: "Clockwise rotation: 0, 90, 180 or 270.",
+            completion: .list(["0", "90", "180", "270"]),
             transform: ArgumentValue.integer("0, 90, 180 or 270"))
     var rotate = 0
 
     @Flag(help: "Mirror left-right, as a front camera's preview.")
     var mirror = false
 
-    @Option(parsing: .unconditional, help: "YUV matrix: bt601 or bt709.")
+    @Option(parsing: .unconditional, help: "YUV matrix: bt601 or bt709.", completion: .list(["bt601", "bt709"]))
     var colorMatrix = "bt601"
 
-    @Option(parsing: .unconditional, help: "YUV range: limited or full.")
+    @Option(parsing: .unconditional, help: "YUV range: limited or full.", completion: .list(["limited", "full"]))
     var range = "limited"
 
-    @Option(parsing: .unconditional, help: "How camera frames reach the GPU: auto (dma-buf import when the GPU and camera allow, else copy; YUV that the CPU converts is copied), copy, or dmabuf.")
+    @Option(parsing: .unconditional, help: "How camera frames reach the GPU: auto (dma-buf import when the GPU and camera allow, else copy; YUV that the CPU converts is copied), copy, or dmabuf.", completion: .list(["auto", "copy", "dmabuf"]))
     var upload = "auto"
 
-    @Option(parsing: .unconditional, help: "Decoder of a compressed camera format: auto (a V4L2 hardware decoder when the machine has one for the format, else the CPU), cpu (libavcodec, libjpeg-turbo), v4l2 (the first V4L2 decoder of the format), or a decoder's /dev/videoN. MJPEG is always decoded on the CPU; fwht only by a V4L2 decoder.")
+    @Option(parsing: .unconditional, help: "Decoder of a compressed camera format: auto (a V4L2 hardware decoder when the machine has one for the format, else the CPU), cpu (libavcodec, libjpeg-turbo), v4l2 (the first V4L2 decoder of the format), or a decoder's /dev/videoN. MJPEG is always decoded on the CPU; fwht only by a V4L2 decoder.", completion: .list(["auto", "cpu", "v4l2"]))
     var decoder = "auto"
 
-    @Option(parsing: .unconditional, help: "Where YUV frames become RGB, raw Bayer is demosaiced, and RGB and gray frames are cropped (a color matrix applied there too): auto (on the CPU with a software renderer such as llvmpipe, where it is cheaper than a GPU pass; else on the GPU), cpu, or shader.")
+    @Option(parsing: .unconditional, help: "Where YUV frames become RGB, raw Bayer is demosaiced, and RGB and gray frames are cropped (a color matrix applied there too): auto (on the CPU with a software renderer such as llvmpipe, where it is cheaper than a GPU pass; else on the GPU), cpu, or shader.", completion: .list(["auto", "cpu", "shader"]))
     var yuvConversion = "auto"
 
     @OptionGroup(title: "Raw Bayer")

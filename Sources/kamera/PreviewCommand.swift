@@ -29,7 +29,7 @@ struct PreviewCommand: ParsableCommand {
         """)
 
     @Option(name: .shortAndLong, parsing: .unconditionalSingleValue,
-            help: "Output, repeatable: kms (full screen on the console's display); a PNG or JPEG that shows the latest frame, replaced every --png-every seconds; a video NAME.mp4|.mov|.mkv|.webm or NAME.y4m (every frame); - (standard output, with --stream), a FIFO or a device.")
+            help: "Output, repeatable: kms (full screen on the console's display); a PNG or JPEG that shows the latest frame, replaced every --png-every seconds; a video NAME.mp4|.mov|.mkv|.webm or NAME.y4m (every frame); - (standard output, with --stream), a FIFO or a device.", completion: Completions.anyFile)
     var output: [String] = []
 
     @Option(parsing: .unconditional, help: "Stop after this many frames (default: run until q or Ctrl-C).",
@@ -46,7 +46,7 @@ struct PreviewCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seconds between status lines (default 1, or 2 with -o kms).", transform: ArgumentValue.real("a number of seconds above 0"))
     var statusEvery: Double?
 
-    @Option(parsing: .unconditional, help: "What the s key saves: jpg (with EXIF, --quality) or png.")
+    @Option(parsing: .unconditional, help: "What the s key saves: jpg (with EXIF, --quality) or png.", completion: .list(["jpg", "png"]))
     var snapshotFormat = "jpg"
 
     @OptionGroup var pipeline: PipelineOptions

@@ -34,16 +34,16 @@ struct RenderCommand: ParsableCommand {
         """)
 
     @Option(name: .shortAndLong, parsing: .unconditionalSingleValue,
-            help: "Output, repeatable: NAME.png, NAME-%03d.png (numbered, with --frames), NAME.jpg, NAME.y4m, a video NAME.mp4|.mov|.mkv|.webm (--codec), kms (the console's display) or - (standard output, with --stream); a FIFO or a device takes the frames one after another. Default kamera.png (none with --expect or --detect alone).")
+            help: "Output, repeatable: NAME.png, NAME-%03d.png (numbered, with --frames), NAME.jpg, NAME.y4m, a video NAME.mp4|.mov|.mkv|.webm (--codec), kms (the console's display) or - (standard output, with --stream); a FIFO or a device takes the frames one after another. Default kamera.png (none with --expect or --detect alone).", completion: Completions.anyFile)
     var output: [String] = []
 
-    @Option(parsing: .unconditional, help: "Also write every rendered input frame, raw and tightly packed, to this file (replay it with --input).")
+    @Option(parsing: .unconditional, help: "Also write every rendered input frame, raw and tightly packed, to this file (replay it with --input).", completion: Completions.anyFile)
     var saveInput: String?
 
     @Option(parsing: .unconditional, help: "Number of frames to render.", transform: ArgumentValue.frameCount())
     var frames = 1
 
-    @Option(parsing: .unconditional, help: "Golden PNG (or %d sequence) each frame must match: exit 1 with the differing pixels and a diff image beside the output otherwise.")
+    @Option(parsing: .unconditional, help: "Golden PNG (or %d sequence) each frame must match: exit 1 with the differing pixels and a diff image beside the output otherwise.", completion: Completions.png)
     var expect: String?
 
     @Option(parsing: .unconditional, help: "Largest difference allowed per channel with --expect, 0-255.", transform: ArgumentValue.integer("a whole number from 0 to 255"))

@@ -28,11 +28,11 @@ struct ShaderCommand: ParsableCommand {
           kamera shader Examples/Shaders/ripple.frag -o kms --camera /dev/video0 --watch
         """)
 
-    @Argument(help: "The fragment shader.")
+    @Argument(help: "The fragment shader.", completion: Completions.shader)
     var shader: String
 
     @Option(name: .shortAndLong, parsing: .unconditionalSingleValue,
-            help: "Output, repeatable: kms (full screen on the console), a PNG, a %d sequence, NAME.y4m or - (default kamera.png; none with --expect alone).")
+            help: "Output, repeatable: kms (full screen on the console), a PNG, a %d sequence, NAME.y4m or - (default kamera.png; none with --expect alone).", completion: Completions.anyFile)
     var output: [String] = []
 
     @Option(parsing: .unconditional, help: "Frames to render: N (0 to N-1) or A..B (A to B, inclusive); time = frame / --fps.")
@@ -41,7 +41,7 @@ struct ShaderCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Render one still at this time in seconds and exit.", transform: ArgumentValue.real("a time in seconds, 0 or more"))
     var time: Double?
 
-    @Option(parsing: .unconditional, help: "Golden PNG (or %d sequence) each frame must match; exit 1 with the differing pixels and a diff image otherwise.")
+    @Option(parsing: .unconditional, help: "Golden PNG (or %d sequence) each frame must match; exit 1 with the differing pixels and a diff image otherwise.", completion: Completions.png)
     var expect: String?
 
     @Option(parsing: .unconditional, help: "Largest difference allowed per channel with --expect, 0-255.", transform: ArgumentValue.integer("a whole number from 0 to 255"))

@@ -32,6 +32,9 @@ final class VideoEncoder {
     static let cutSeconds = 0.5
     private var nextCut = 0.0
     private var videoPacketsWritten = 0
+    /// The latest picture packet (`hold`), and whether it holds one.
+    private var held = av_packet_alloc()
+    private var holding = false
     /// The end in seconds of the latest picture written.
     private var writtenEnd = 0.0
     /// What the file held at the last cut: only whole fragments (clusters).
@@ -284,6 +287,7 @@ final class VideoEncoder {
         let status = avcodec_send_frame(codec, nil)
         guard status >= 0 else { throw Self.error(status, "\(path): the \(encoderName) encoder failed while finishing") }
         try drain()
+        try writeHeld(until: nil)
         try audio?.finish(format, end: soundEnd)
         audio = nil
         // Everything in whole fragments first: a trailer cut short by a full disk is truncated away.
@@ -310,20 +314,36 @@ final class VideoEncoder {
 
     private func drain() throws {
         guard let codec, let format, let packet else { return }
-        try Self.writePackets(of: codec, through: packet, to: stream, in: format, what: "\(path): the \(encoderName) encoder",
-                              before: beforeWriting)
+        try Self.writePackets(of: codec, through: packet, to: stream, in: format, what: "\(path): the \(encoderName) encoder", write: hold)
     }
 
-    /// Cuts the fragment before a picture packet at or past the next cut, and counts the packet.
-    private func beforeWriting(_ packet: UnsafeMutablePointer<AVPacket>) throws {
+    /// Holds a picture packet until the next one comes, which gives its true
+    /// duration: a fragment's last sample would otherwise get a guessed one,
+    /// and every later frame in an MP4 would move by the difference.
+    private func hold(_ packet: UnsafeMutablePointer<AVPacket>) throws {
+        try writeHeld(until: packet.pointee.dts)
+        av_packet_move_ref(held, packet)
+        holding = true
+    }
+
+    /// Writes the packet held, lasting until `next` (the next packet's time)
+    /// or, at the end, as long as the encoder said; first cuts the fragment
+    /// when this picture is at or past the next cut.
+    private func writeHeld(until next: Int64?) throws {
+        guard holding, let held, let format else { return }
+        holding = false
+        defer { av_packet_unref(held) }
+        if let next, next > held.pointee.dts { held.pointee.duration = next - held.pointee.dts }
         let timeBase = av_q2d(stream.pointee.time_base)
-        let seconds = Double(packet.pointee.dts) * timeBase
+        let seconds = Double(held.pointee.dts) * timeBase
         if cuts, videoPacketsWritten > 0, seconds >= nextCut {
             try cut()
             nextCut = seconds + Self.cutSeconds
         }
+        let status = av_write_frame(format, held)
+        guard status >= 0 else { throw Self.error(status, "\(path): the \(encoderName) encoder: cannot write") }
         videoPacketsWritten += 1
-        writtenEnd = max(writtenEnd, Double(packet.pointee.pts + max(packet.pointee.duration, 0)) * timeBase)
+        writtenEnd = max(writtenEnd, Double(held.pointee.pts + max(held.pointee.duration, 0)) * timeBase)
     }
 
     /// Ends the fragment (cluster) being written, flushes it to the file, and
@@ -343,18 +363,22 @@ final class VideoEncoder {
     /// Takes every packet `codec` has ready and writes it, in `stream`'s time
     /// base, straight to the muxer (no interleaving queue, so that every
     /// packet handed over is in the file at the next cut); the picture's and
-    /// the sound's encoders alike. `before` sees each packet first.
+    /// the sound's encoders alike. `write`, when given, takes each packet instead.
     static func writePackets(of codec: UnsafeMutablePointer<AVCodecContext>, through packet: UnsafeMutablePointer<AVPacket>,
                              to stream: UnsafeMutablePointer<AVStream>, in format: UnsafeMutablePointer<AVFormatContext>, what: String,
-                             before: ((UnsafeMutablePointer<AVPacket>) throws -> Void)? = nil) throws {
+                             write: ((UnsafeMutablePointer<AVPacket>) throws -> Void)? = nil) throws {
         while true {
             let status = avcodec_receive_packet(codec, packet)
             if status == kamera_averror(EAGAIN) || status == kamera_averror_eof() { return }
             guard status >= 0 else { throw error(status, "\(what) failed") }
             av_packet_rescale_ts(packet, codec.pointee.time_base, stream.pointee.time_base)
             packet.pointee.stream_index = stream.pointee.index
-            try before?(packet)
+            if let write {
+                try write(packet)
+                continue
+            }
             let written = av_write_frame(format, packet)
+            av_packet_unref(packet)
             guard written >= 0 else { throw error(written, "\(what): cannot write") }
         }
     }
@@ -366,6 +390,7 @@ final class VideoEncoder {
         scaler = nil
         av_frame_free(&frame)
         av_packet_free(&packet)
+        av_packet_free(&held)
         avcodec_free_context(&codec)
         // After the encoder, which may have held a reference to the last of them.
         av_frame_free(&inPlace)

@@ -57,8 +57,10 @@ public final class VideoRecording: FrameSink {
     private var planarSpace: (height: Int, space: YUVColorSpace?)?
     private var storedFormat = ""
     private var finished = false
-    /// After a failure: what the file was cut back to (no frames: nothing kept).
+    /// Once the encoder thread is done: what the file holds, finished or (after a failure) cut back; no frames: nothing kept.
     private var kept: VideoEncoder.WholePart?
+    /// Whether `kept` is a file cut back after a failure, rather than finished.
+    private var cutBack = false
 
     /// `--audio`: the sound captured beside the picture, into the same file.
     public let sound: AudioCapture?
@@ -313,11 +315,12 @@ public final class VideoRecording: FrameSink {
 
     /// For a message after a failure: what the file holds, as a reader finds it.
     public var writtenSummary: String? {
-        guard let kept = lock.withLock({ kept }) else { return nil }
+        guard let (kept, cutBack) = lock.withLock({ kept.map { ($0, cutBack) } }) else { return nil }
         guard kept.frames > 0 else {
             return "nothing recorded was kept: \(path) is as it was before the run" + (settings.faststart ? " (with \(Setting.faststart) a recording appears only whole)" : "")
         }
         let frames = kept.frames == 1 ? "1 frame" : "\(kept.frames) frames"
+        guard cutBack else { return "\(path) holds the \(frames) recorded before it and plays" }
         return "\(path) holds the \(frames) (\(String(format: "%.1f", kept.seconds)) s) recorded before it, cut back to its last whole \(container.isISO ? "fragment" : "cluster"), and plays"
     }
 
@@ -441,6 +444,8 @@ public final class VideoRecording: FrameSink {
         do {
             if finishedWhole {
                 if encodedFrames > 0 { try file?.commit() } else { file?.discard() }
+                let end = lock.withLock { pictureEnd }
+                lock.withLock { (kept, cutBack) = (.init(bytes: 0, frames: encodedFrames, seconds: end.isFinite ? end : 0), false) }
             } else {
                 try keepWhole(file, whole)
             }
@@ -459,7 +464,7 @@ public final class VideoRecording: FrameSink {
             lock.withLock { kept = .init() }
             return
         }
-        lock.withLock { kept = whole }
+        lock.withLock { (kept, cutBack) = (whole, true) }
         try file.truncate(to: whole.bytes)
         try file.commit()
     }

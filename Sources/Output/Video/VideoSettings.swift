@@ -54,7 +54,7 @@ public struct VideoSettings: Equatable, Sendable {
 
 extension VideoSettings {
     /// x264's and x265's speed presets, fastest first.
-    static let x26xPresets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+    public static let x26xPresets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
 
     /// Why `preset` is not one of `encoder`'s, and what is, checked before
     /// the encoder is opened (the encoder's own refusal printed its own line
