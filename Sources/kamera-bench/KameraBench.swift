@@ -197,9 +197,14 @@ struct KameraBench: ParsableCommand {
         print("")
         if !zeroCopyOnly { print(BenchResult.header) }
         var results: [BenchResult] = []
+        let rows = zeroCopyOnly ? 0 : sizeList.reduce(0) { total, size in
+            total + formatList.count * BenchWorkload.allCases.filter { !$0.onlyAt720p || (size.width, size.height) == (1280, 720) }.count
+        }
         for size in sizeList where !zeroCopyOnly {
             for format in formatList {
                 for workload in BenchWorkload.allCases where !workload.onlyAt720p || (size.width, size.height) == (1280, 720) {
+                    // Progress on stderr: the table on stdout may be going to a file.
+                    progress("row \(results.count + 1) of \(rows): \(size.width)x\(size.height) \(format.rawValue) \(workload.rawValue)")
                     let result = try Benchmark(workload: workload, width: size.width, height: size.height, format: format,
                                                frames: frames, context: context).run(on: thread)
                     print(result.row)
@@ -258,6 +263,7 @@ struct KameraBench: ParsableCommand {
                 for format in formatList {
                     let own = results.first { $0.workload == .sepia && $0.width == size.width && $0.height == size.height && $0.format == format }
                     for peer in Peer.allCases {
+                        progress("peer \(peer.rawValue) at \(size.width)x\(size.height) \(format.rawValue)")
                         let result = peer.measure(width: size.width, height: size.height, format: format, frames: frames)
                         print(result.row(kameraFPS: own?.fps))
                     }
@@ -295,4 +301,9 @@ struct KameraBench: ParsableCommand {
             print(display.run())
         }
     }
+}
+
+/// One line of progress on stderr, so a long run is seen to be working.
+func progress(_ text: String) {
+    FileHandle.standardError.write(Data("bench: \(text)\n".utf8))
 }

@@ -42,7 +42,9 @@ struct DevicesCommand: ParsableCommand {
         if audio {
             let devices = AudioDevice.list()
             if json { return try printJSON(devices) }
-            if devices.isEmpty { print("no sound capture devices found (no ALSA card with a capture PCM)") }
+            let named = AudioDevice.named(cards: devices)
+            if devices.isEmpty && named.isEmpty { print("no sound capture devices found (no ALSA card with a capture PCM)") }
+            for pcm in named { print("\(pcm.name): \(pcm.description)") }
             for d in devices { print("\(d.name): \(d.pcmName) (card \(d.card) \(d.cardID): \(d.cardName), device \(d.device))") }
             return
         }

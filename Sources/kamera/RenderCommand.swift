@@ -18,10 +18,10 @@ struct RenderCommand: ParsableCommand {
           kamera render -o out.png
           kamera render --filter sepia --filter contrast=1.3 --intensity 0.8 --size 720x720 -o out.png
           kamera render --cube --frames 60 -o cube-%03d.png
-          kamera render --input Examples/Media/photo.jpg --filter instant -o photo.png
-          kamera render --input Examples/Media/clip.y4m --crop none --fit cover --size 640x360 --frames 12 -o clip-%02d.png
-          kamera render --input Examples/Media/raw.yuv --format yuyv --input-size 320x180 -o raw.png
-          kamera render --input Examples/Media/photo.bggr10 --format bggr10 --input-size 320x180 --black-level 64 -o from-bayer.png
+          kamera render --input \(ExamplesFolder.path)/Media/photo.jpg --filter instant -o photo.png
+          kamera render --input \(ExamplesFolder.path)/Media/clip.y4m --crop none --fit cover --size 640x360 --frames 12 -o clip-%02d.png
+          kamera render --input \(ExamplesFolder.path)/Media/raw.yuv --format yuyv --input-size 320x180 -o raw.png
+          kamera render --input \(ExamplesFolder.path)/Media/photo.bggr10 --format bggr10 --input-size 320x180 --black-level 64 -o from-bayer.png
           kamera render --frames 30 -o - | ffmpeg -v error -y -f png_pipe -i - out.mp4
           kamera render --frames 30 -o - --stream y4m | ffmpeg -v error -y -i - out.mp4
           kamera render --frames 30 -o clip.y4m -o f-%02d.png
@@ -29,8 +29,8 @@ struct RenderCommand: ParsableCommand {
           kamera render --frames 60 --codec ffv1 -o lossless.mkv
           kamera render --filter sepia -o photo.jpg --quality 95
           kamera render --camera /dev/video0 --input-size 1280x720 --frames 30 -o cam-%02d.png
-          kamera render --input Examples/Media/ticket.png --detect codes --once
-          kamera render --input Examples/Media/ticket.png --detect codes --metadata codes.jsonl
+          kamera render --input \(ExamplesFolder.path)/Media/ticket.png --detect codes --once
+          kamera render --input \(ExamplesFolder.path)/Media/ticket.png --detect codes --metadata codes.jsonl
         """)
 
     @Option(name: .shortAndLong, parsing: .unconditionalSingleValue,

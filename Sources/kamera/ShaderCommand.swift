@@ -20,12 +20,12 @@ struct ShaderCommand: ParsableCommand {
         Time is frame-exact in exports: frame N is at N / --fps seconds.
         Live keys (-o kms): \(ShaderControls.help).
         Examples:
-          kamera shader Examples/Shaders/ripple.frag --time 1.5 -o still.png
-          kamera shader Examples/Shaders/ripple.frag --frames 0..59 --fps 30 -o wave-%04d.png
-          kamera shader Examples/Shaders/ripple.frag --time 1.5 --size 240x240 --expect Examples/Shaders/ripple-1.5s.png --tolerance 2
-          kamera shader Examples/Shaders/trails.frag --buffer A=Examples/Shaders/trails-buffer.frag --channel 1=A --frames 0..9 -o f-%02d.png
-          kamera shader Examples/Shaders/ripple.frag --watch -o wave.png   # re-renders on every save
-          kamera shader Examples/Shaders/ripple.frag -o kms --camera /dev/video0 --watch
+          kamera shader \(ExamplesFolder.path)/Shaders/ripple.frag --time 1.5 -o still.png
+          kamera shader \(ExamplesFolder.path)/Shaders/ripple.frag --frames 0..59 --fps 30 -o wave-%04d.png
+          kamera shader \(ExamplesFolder.path)/Shaders/ripple.frag --time 1.5 --size 240x240 --expect \(ExamplesFolder.path)/Shaders/ripple-1.5s.png --tolerance 2
+          kamera shader \(ExamplesFolder.path)/Shaders/trails.frag --buffer A=\(ExamplesFolder.path)/Shaders/trails-buffer.frag --channel 1=A --frames 0..9 -o f-%02d.png
+          kamera shader \(ExamplesFolder.path)/Shaders/ripple.frag --watch -o wave.png   # re-renders on every save
+          kamera shader \(ExamplesFolder.path)/Shaders/ripple.frag -o kms --camera /dev/video0 --watch
         """)
 
     @Argument(help: "The fragment shader.", completion: Completions.shader)

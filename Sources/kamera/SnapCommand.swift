@@ -17,7 +17,7 @@ struct SnapCommand: ParsableCommand {
           kamera snap -o photo.jpg --camera /dev/video0
           kamera snap -o photo.jpg --camera /dev/video0 --filter sepia --quality 95 --jpeg-subsampling 444
           kamera snap --frames 5 -o shot-%02d.jpg --camera /dev/video0 --warmup 10
-          kamera snap -o photo.png --input Examples/Media/photo.jpg --crop none --filter instant
+          kamera snap -o photo.png --input \(ExamplesFolder.path)/Media/photo.jpg --crop none --filter instant
         """)
 
     @Option(name: .shortAndLong, parsing: .unconditionalSingleValue,

@@ -6,7 +6,8 @@ import XCTest
 /// checked by lintian (no errors), installed with `apt-get install
 /// ./kamera_*.deb` inside the VM (a throwaway root), where the installed
 /// binary renders and reads a code (zxing-cpp's helper installed beside it),
-/// `man -w kamera` finds the page and bash completes.
+/// `man -w kamera` finds the page, a `--help` example runs as printed (its
+/// files in the installed examples folder) and bash completes.
 final class PackageVMTests: XCTestCase {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -27,6 +28,10 @@ final class PackageVMTests: XCTestCase {
         qrencode -o qr.png 'FROM-THE-PACKAGE'
         echo "read: $(kamera render --input qr.png --detect codes --once)"
         man -w kamera
+        # A --help example, as the installed kamera prints it: its files are where the package put them.
+        example=$(kamera render --help | grep -m1 -o 'kamera render --input [^ ]*/Media/photo.jpg --filter instant -o photo.png')
+        echo "help example: $example"
+        eval "$example"
         test -f /usr/lib/systemd/system/kamera-kiosk.service -o -f /lib/systemd/system/kamera-kiosk.service
         bash -c 'source /usr/share/bash-completion/completions/kamera; COMP_WORDS=(kamera sha); COMP_CWORD=1; COMP_LINE="kamera sha"; COMP_POINT=10; _kamera; echo "completes: ${COMPREPLY[*]}"'
         """) { folder in
@@ -55,6 +60,8 @@ final class PackageVMTests: XCTestCase {
         XCTAssertTrue(vmLog.contains("read: FROM-THE-PACKAGE"), "the installed kamera reads codes through its helper: \(vmLog)")
         let completions = vmLog.components(separatedBy: "completes: ").last?.split(separator: "\n").first?.split(separator: " ") ?? []
         XCTAssertTrue(completions.contains("shader") && completions.contains("render"), "bash completes the commands: \(vmLog)")
+        XCTAssertTrue(vmLog.contains("help example: kamera render --input /usr/share/doc/kamera/examples/Media/photo.jpg"), vmLog)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("photo.png").path), "the --help example ran as printed: \(vmLog)")
         let png = try Data(contentsOf: folder.appendingPathComponent("out.png"))
         XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47], "the installed kamera rendered a PNG")
     }

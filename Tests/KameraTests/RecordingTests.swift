@@ -112,7 +112,7 @@ final class RecordingTests: XCTestCase {
             $K render --filter sepia --frames 20 -o f-%02d.png -o auto.mp4 &&             $K render --filter sepia --frames 20 -o rgba.mp4 --encoder-input rgba &&             ffmpeg -v error -framerate 30 -i f-%02d.png -f rawvideo -pix_fmt rgb24 png.rgb &&             ffmpeg -v error -i auto.mp4 -f rawvideo -pix_fmt rgb24 auto.rgb && ffmpeg -v error -i rgba.mp4 -f rawvideo -pix_fmt rgb24 rgba.rgb
             """)
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stderr.contains("auto.mp4: 20 frames, libx264 yuv420p, 720x720, fragmented MP4; 20 of the frames made 4:2:0 straight from the input's YUV, 20 read by the encoder where they lay"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("auto.mp4: 20 frames, libx264 yuv420p, 720x720, fragmented MP4; 20 of the frames made 4:2:0 straight from the input's YUV, 20 handed to the encoder without a copy"), result.stderr)
         XCTAssertTrue(result.stderr.contains("rgba.mp4: 20 frames, libx264 yuv420p, 720x720, fragmented MP4\n"), result.stderr)
         let png = try data("png.rgb"), frame = 720 * 720 * 3
         XCTAssertEqual(png.count, 20 * frame)
@@ -203,6 +203,9 @@ final class RecordingTests: XCTestCase {
             ("-o x.jpg --quality 101", "--quality 101 is out of range; use 1 to 100"),
             ("-o x.jpg --jpeg-subsampling 422", "--jpeg-subsampling 422 is not valid; use 420 or 444"),
             ("-o x.jpg --frames 2", "names one file but 2 frames are rendered"),
+            ("-o x.mp4 --size 8192x8192", "x.mp4: 8192x8192 is larger than Kamera records (at most 35651584 pixels a frame, such as 8192x4352, and 16384 a side"),
+            ("-o x.mkv --codec ffv1 --size 6000x6000", "6000x6000 is larger than Kamera records"),
+            ("-o x.mp4 --size 64x64 --codec h264_nvenc", "x.mp4: the h264_nvenc encoder found no device it can use (its GPU and driver): "),
         ]
         for (arguments, expected) in cases {
             let result = try sh("$K render \(arguments)")
@@ -212,6 +215,23 @@ final class RecordingTests: XCTestCase {
             let left = try FileManager.default.contentsOfDirectory(atPath: scratch.folder.path)
             XCTAssertEqual(left, [], "\(arguments) left \(left)")
         }
+    }
+
+    /// FFV1 at sizes its encoder refused with "Function not implemented":
+    /// 1x1 and 1x2 (one slice) and 4500x4500 (six slices, each within FFV1's
+    /// bound on a slice's samples); each is read back at its size by ffprobe.
+    /// An H.264 at the largest size recorded (8192x4352) has its frame.
+    func testFFV1TakesEverySizeUpToTheLimit() throws {
+        for size in ["1x1", "1x2", "4500x4500"] {
+            let result = try sh("$K render -q --size \(size) -o v\(size).mkv --codec ffv1")
+            XCTAssertEqual(result.status, 0, "\(size): \(result.stderr)")
+            let read = try probe("v\(size).mkv")
+            XCTAssertEqual("\(read["width"] ?? "")x\(read["height"] ?? "")", size)
+            XCTAssertEqual(read["nb_read_frames"], "1", size)
+        }
+        let largest = try sh("$K render -q --size 8192x4352 -o largest.mp4")
+        XCTAssertEqual(largest.status, 0, largest.stderr)
+        XCTAssertEqual(try probe("largest.mp4")["nb_read_frames"], "1")
     }
 
     /// A JPEG still: its EXIF as exiftool reads it, and within 40 dB PSNR

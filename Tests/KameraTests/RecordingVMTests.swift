@@ -242,6 +242,7 @@ final class RecordingVMTests: XCTestCase {
     /// written (the pipe and aplay's buffer hold up to 41 ms; 40 ms was seen).
     func testSoundIsRecordedInSyncWithThePicture() throws {
         XCTAssertTrue(try file("audio-devices.txt").contains("Loopback"), text("audio-devices.txt"))
+        XCTAssertTrue(try file("audio-devices.txt").hasPrefix("default: "), "the device the README records from is listed: \(text("audio-devices.txt"))")
         XCTAssertEqual(try file("av-streams.txt").split(separator: "\n").map(String.init).sorted(), ["h264,video", "opus,audio"], text("av.log"))
         XCTAssertEqual(try file("av-mp4-streams.txt").split(separator: "\n").map(String.init).sorted(), ["aac,audio", "h264,video"], text("av-mp4.log"))
         let samples = try Data(contentsOf: try folder().appendingPathComponent("av.raw")).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }

@@ -44,6 +44,34 @@ public struct AudioDevice: Equatable, Sendable, Codable {
         return devices
     }
 
+    /// ALSA's devices by name rather than card, that record: `default` (the
+    /// system's: PipeWire or PulseAudio when they run, else the first card)
+    /// and the sound servers' own (`pipewire`, `pulse`), with their descriptions.
+    public static func named(cards: [AudioDevice]) -> [(name: String, description: String)] {
+        kamera_alsa_quiet()
+        var found: [(name: String, description: String)] = []
+        var hints: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+        if snd_device_name_hint(-1, "pcm", &hints) == 0, let hints {
+            defer { snd_device_name_free_hint(hints) }
+            var at = hints
+            while let hint = at.pointee {
+                defer { at += 1 }
+                func value(_ key: String) -> String? {
+                    guard let text = snd_device_name_get_hint(hint, key) else { return nil }
+                    defer { free(text) }
+                    return String(cString: text)
+                }
+                guard let name = value("NAME"), !name.contains(":"), name != "null", value("IOID").map({ $0 == "Input" }) ?? true else { continue }
+                let description = (value("DESC") ?? "").split(whereSeparator: \.isNewline).joined(separator: ", ")
+                found.append((name, description))
+            }
+        }
+        if !found.contains(where: { $0.name == "default" }), !cards.isEmpty || !found.isEmpty {
+            found.insert(("default", "the system's default device (ALSA's default: the first card here)"), at: 0)
+        }
+        return found
+    }
+
     /// For messages: `hw:0,0 (Loopback PCM), hw:0,1 (...)`, or that there is none.
     public static func listing() -> String {
         let all = list()

@@ -1,4 +1,5 @@
 import CFFmpeg
+import Messages
 
 /// A video codec `--codec` names, and the encoders of the installed FFmpeg
 /// libraries that write it: software first (the default), then the
@@ -29,6 +30,22 @@ public enum VideoCodec: String, CaseIterable, Sendable {
         case .ffv1: []
         }
     }
+
+    /// The largest picture Kamera records: 35,651,584 pixels (8192x4352), the
+    /// most any level of H.264, HEVC, VP9 or AV1 allows (so players decode
+    /// it), which also bounds the encoder's memory.
+    public static let maxPixels = 35_651_584
+    /// The longest side Kamera records, VP9's and AV1's limit.
+    public static let maxSide = 16_384
+
+    /// Why `width` x `height` is not a size Kamera records, and what is; nil when it is one.
+    public static func sizeProblem(width: Int, height: Int) -> String? {
+        guard width * height > maxPixels || max(width, height) > maxSide else { return nil }
+        return "\(width)x\(height) is larger than Kamera records (at most \(maxPixels) pixels a frame, such as 8192x4352, and \(maxSide) a side: the most any level of H.264, HEVC, VP9 or AV1 allows, which players decode); use a smaller \(Setting.size), or write PNG or Y4M frames"
+    }
+
+    /// True for encoders that need a device of their own (a GPU's, a SoC's).
+    public static func isHardware(_ encoder: String) -> Bool { allCases.contains { $0.hardwareEncoders.contains(encoder) } }
 
     /// True for codecs that keep every pixel.
     public var isLossless: Bool { self == .ffv1 }

@@ -86,6 +86,7 @@ final class VideoEncoder {
         }
         let pixelFormat = try Self.pixelFormat(for: encoder, codec: codecChoice.codec, path: path)
         pixelFormatName = String(cString: av_get_pix_fmt_name(pixelFormat))
+        if let problem = VideoCodec.sizeProblem(width: width, height: height) { throw OutputError("\(path): \(problem)") }
         if codecChoice.codec != .ffv1, pixelFormat != AV_PIX_FMT_GBRP, width % 2 != 0 || height % 2 != 0 {
             throw OutputError("\(path): \(width)x\(height) is odd; \(pixelFormatName) video needs an even width and height: use \(Setting.size) \(width + width % 2)x\(height + height % 2), or \(Setting.codec) ffv1 in .mkv")
         }
@@ -128,10 +129,14 @@ final class VideoEncoder {
         }
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
-        for (key, value) in Self.encoderOptions(encoderName, settings: settings, live: live || settings.realTime) {
+        for (key, value) in Self.encoderOptions(encoderName, settings: settings, live: live || settings.realTime, width: width, height: height) {
             av_dict_set(&options, key, value, 0)
         }
         status = avcodec_open2(codec, encoder, &options)
+        if status < 0, VideoCodec.isHardware(encoderName) {
+            let software = codecChoice.codec.installedEncoder.map { "use \(Setting.codec) \($0) (software)" } ?? "use a software encoder"
+            throw Self.error(status, "\(path): the \(encoderName) encoder found no device it can use (its GPU and driver)", remedy: software)
+        }
         guard status >= 0 else { throw Self.error(status, "\(path): the \(encoderName) encoder refused \(width)x\(height) \(pixelFormatName)") }
         if let left = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
             throw OutputError("\(path): the \(encoderName) encoder does not take \(String(cString: left.pointee.key)); leave it out")
@@ -440,7 +445,7 @@ final class VideoEncoder {
     }
 
     /// `--crf`, `--preset` and the live defaults, in each encoder's own option names.
-    static func encoderOptions(_ encoder: String, settings: VideoSettings, live: Bool) -> [(String, String)] {
+    static func encoderOptions(_ encoder: String, settings: VideoSettings, live: Bool, width: Int, height: Int) -> [(String, String)] {
         var options: [(String, String)] = []
         switch encoder {
         case "libx264", "libx265":
@@ -474,13 +479,31 @@ final class VideoEncoder {
             options.append(("qmax", q))
         case "ffv1":
             options.append(("level", "3"))
-            options.append(("slices", "4"))
+            options.append(("slices", String(ffv1Slices(width: width, height: height))))
             options.append(("slicecrc", "1"))
         default:
             if let preset = settings.preset { options.append(("preset", preset)) }
             if let crf = settings.crf, settings.bitrate == nil { options.append(("qp", String(crf))) }
         }
         return options
+    }
+
+    /// FFV1's slices for a `width` x `height` RGB picture: 4 (encoded side by
+    /// side) where each slice stays within FFV1's bound on a slice's samples
+    /// (its area times 9 bits times 3 planes at most 8 << 24), more where a
+    /// picture is larger (9 at 8192x4352), and 1 for a picture less than 2
+    /// pixels on a side, which cannot be split. The encoder refused others
+    /// with "Function not implemented".
+    static func ffv1Slices(width: Int, height: Int) -> Int {
+        guard min(width, height) >= 2 else { return 1 }
+        // The grids FFV1 takes: v rows of h columns, v <= h < 2v.
+        for rows in 2...32 {
+            for columns in rows..<(2 * rows) where rows * columns <= 256 {
+                let sliceArea = ((width + columns - 1) / columns) * ((height + rows - 1) / rows)
+                if sliceArea * 9 * 3 <= 8 << 24 && (rows * columns >= 4) { return rows * columns }
+            }
+        }
+        return 4
     }
 
     /// Fragmented MP4/MOV and Matroska, their fragments and clusters cut by
@@ -496,10 +519,10 @@ final class VideoEncoder {
         return options
     }
 
-    static func error(_ status: Int32, _ what: String) -> OutputError {
+    static func error(_ status: Int32, _ what: String, remedy: String? = nil) -> OutputError {
         var buffer = [CChar](repeating: 0, count: 128)
         av_strerror(status, &buffer, buffer.count)
-        return OutputError("\(what): \(String(cString: buffer))")
+        return OutputError("\(what): \(String(cString: buffer))" + (remedy.map { "; \($0)" } ?? ""))
     }
 }
 

@@ -306,7 +306,7 @@ public final class VideoRecording: FrameSink {
         if planar > 0 {
             text += "; \(planar) of the frames made 4:2:0 straight from the input's YUV"
             let inPlace = lock.withLock { framesReadInPlace }
-            if inPlace > 0 { text += ", \(inPlace) read by the encoder where they lay" }
+            if inPlace > 0 { text += ", \(inPlace) handed to the encoder without a copy" }
         }
         if !soundSummary.isEmpty { text += "; " + soundSummary }
         if dropped > 0 { text += "; \(dropped) dropped while the encoder was behind" }
