@@ -85,25 +85,31 @@ public final class GPUContext {
             }
         }
 
-        if let card {
-            _ = tryGBMDevice(on: card.fd, name: "gbm:\(card.path)")
-        } else {
-            switch platform {
-            case .gbm(let node): tryGBM(node)
-            case .device: tryDevice()
-            case .surfaceless: trySurfaceless()
-            case .auto:
-                if let node = Self.firstRenderNode() { tryGBM(node) }
-                if opened == nil { tryDevice() }
-                if opened == nil { trySurfaceless() }
+        // Mesa prints its loader's warnings itself while a display is found and initialized.
+        var major: EGLint = 0, minor: EGLint = 0
+        let (initialized, noise) = LibraryNoise.caught { () -> (display: EGLDisplay, platformName: String, ok: Bool)? in
+            if let card {
+                _ = tryGBMDevice(on: card.fd, name: "gbm:\(card.path)")
+            } else {
+                switch platform {
+                case .gbm(let node): tryGBM(node)
+                case .device: tryDevice()
+                case .surfaceless: trySurfaceless()
+                case .auto:
+                    if let node = Self.firstRenderNode() { tryGBM(node) }
+                    if opened == nil { tryDevice() }
+                    if opened == nil { trySurfaceless() }
+                }
             }
+            guard let (display, platformName) = opened else { return nil }
+            return (display, platformName, eglInitialize(display, &major, &minor) != 0)
         }
-        guard let (display, platformName) = opened else {
+        for line in noise { logger?.info("EGL: \(line)") }
+        guard let (display, platformName, ok) = initialized else {
             throw GPUError("\(Setting.gpu) \(platform): no EGL display: \(failures.joined(separator: "; "))")
         }
-        var major: EGLint = 0, minor: EGLint = 0
-        guard eglInitialize(display, &major, &minor) != 0 else {
-            throw GPUError("eglInitialize failed on \(platformName) (error 0x\(String(eglGetError(), radix: 16)))")
+        guard ok else {
+            throw GPUError("eglInitialize failed on \(platformName) (error 0x\(String(eglGetError(), radix: 16)))" + (noise.isEmpty ? "" : ": \(noise.joined(separator: "; "))"))
         }
         let displayExtensions = Self.extensions(eglQueryString(display, EGLint(EGL_EXTENSIONS)))
         guard displayExtensions.contains("EGL_KHR_surfaceless_context") else {

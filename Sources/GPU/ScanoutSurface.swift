@@ -74,11 +74,18 @@ public final class ScanoutSurface: RenderTarget {
         glViewport(0, 0, GLsizei(width), GLsizei(height))
     }
 
-    /// Draws `picture` over the whole surface (image top at the screen's
-    /// top) and presents it, for pictures rendered offscreen.
+    /// Draws `picture` as large as the surface holds it whole, centered on
+    /// black (image top at the screen's top), and presents it: for pictures
+    /// rendered offscreen at their own size, beside outputs that take them so.
     public func present(_ picture: Framebuffer) throws -> (buffer: ScanoutBuffer, fence: Int32?) {
+        bind()
+        glClearColor(0, 0, 0, 1)
+        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        let scale = min(Double(width) / Double(picture.width), Double(height) / Double(picture.height))
+        let (w, h) = (Int((Double(picture.width) * scale).rounded()), Int((Double(picture.height) * scale).rounded()))
+        glViewport(GLint((width - w) / 2), GLint((height - h) / 2), GLsizei(w), GLsizei(h))
         // The renderer keeps the image's top row at texture row 0.
-        copier.copy(picture.asTexture, region: TextureRegion.full.flippedVertically, into: self)
+        copier.draw(picture.asTexture, Quad.vertices(filling: TextureRegion.full.flippedVertically))
         return try present()
     }
 

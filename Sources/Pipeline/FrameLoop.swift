@@ -33,6 +33,9 @@ public final class FrameLoop {
     /// Frames from files and the test pattern come at their rate instead of
     /// as fast as they render (the live preview). Cameras pace themselves.
     public var paced = false
+    /// Draws each frame's last pass straight onto a display sink's screen
+    /// (false: the picture is drawn offscreen and the display shows it).
+    public var drawsOnScreen = true
     /// Frames dropped before the first one rendered (a camera settling);
     /// nil: one second's worth at the camera's rate, none for other sources.
     public var warmup: Int? = 0
@@ -89,8 +92,8 @@ public final class FrameLoop {
 
     private func loop(limit: Int?, duration: Double?) throws -> Ending {
         try settle()
-        // A display sink takes each frame's last pass on its own surface.
-        let screen = sinks.lazy.compactMap(\.screen).first
+        // A display sink takes each frame's last pass on its own surface, when it is the only output.
+        let screen = drawsOnScreen ? sinks.lazy.compactMap(\.screen).first : nil
         while true {
             if StopSignal.isRequested { return .stopSignal }
             if stopRequested.load(ordering: .acquiring) { return .stopped }

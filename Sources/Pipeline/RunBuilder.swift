@@ -130,6 +130,9 @@ public final class RunBuilder {
     /// Where their records go.
     public let metadata: MetadataWriter?
 
+    /// Frames are drawn straight onto the screen: it is the only output that takes pictures.
+    private var drawsOnScreen: Bool { sinks.allSatisfy { $0 is ScreenSink } && expectation == nil }
+
     /// Builds the run on the calling thread, which then owns its GL context.
     /// `stages` makes the stages drawn after the filters (the shader
     /// harness's passes) on the new context.
@@ -151,6 +154,7 @@ public final class RunBuilder {
         if let expectation { all.append(expectation) }
         if let metadata { all.append(MetadataSink(metadata)) }
         let loop = FrameLoop(session: session, sinks: all)
+        loop.drawsOnScreen = drawsOnScreen
         if !analyzers.isEmpty { try attachAnalysis(to: loop, renderer: renderer, session: session, logger: logger) }
         loop.paced = description.paced
         loop.warmup = description.warmup
@@ -165,15 +169,17 @@ public final class RunBuilder {
     }
 
     /// The GL context and the renderer on it: on the screen's card with a
-    /// screen sink (every output then takes its size), opened when first
-    /// needed where that may never be, or now.
+    /// screen sink, opened when first needed where that may never be, or now.
+    /// A screen that is the only output is drawn onto at its size; beside
+    /// outputs that take the picture (a recording, stills), the picture is
+    /// drawn at its own size and the screen shows it letterboxed.
     private func makeRenderer(logger: Logger?, stages: ((GPUContext) throws -> [RenderStage])?) throws -> FrameRenderer {
         var settings = description.settings
         let context: GPUContext?
         if let screen = sinks.lazy.compactMap({ $0 as? ScreenSink }).first {
             let (card, width, height) = try screen.open()
             let scanout = try GPUContext(version: description.gles, logger: logger, card: card)
-            settings.outputSize = (width, height)
+            if drawsOnScreen { settings.outputSize = (width, height) }
             try screen.attach(context: scanout)
             if let display = (screen as? DisplaySink)?.display { logger?.info("display: \(display.summary)") }
             context = scanout
@@ -190,6 +196,7 @@ public final class RunBuilder {
             }, settings: settings)
         }
         let renderer = try FrameRenderer(context: context, settings: settings)
+        renderer.drawsEveryFrame = sinks.contains { $0 is ScreenSink }
         renderer.customStages = try stages?(context) ?? []
         return renderer
     }

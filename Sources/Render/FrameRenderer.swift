@@ -43,6 +43,10 @@ public final class FrameRenderer: PixelSource {
     /// software renderer. Offline runs need not (about 20 ms of a run's start on llvmpipe).
     public var drawsFirstFrame = true
 
+    /// Draws every frame on the GPU, never handing one over in memory: a
+    /// display shows what was drawn.
+    public var drawsEveryFrame = false
+
     /// A renderer on `context`, current on the calling thread.
     public convenience init(context: GPUContext, settings: RenderSettings) throws {
         self.init(context: DeferredGPUContext(context), settings: settings)
@@ -134,7 +138,7 @@ public final class FrameRenderer: PixelSource {
         // The CPU's conversion applies a matrix to any frame it converts, a shader only to YUV.
         conditions.conversionTakesMatrix = frame.format.isYUV || conditions.convertsToMemory
         conditions.layoutCopies = settings.mode.copiesPixelForPixel(width: crop.width, height: crop.height, outputWidth: size.0, outputHeight: size.1)
-        conditions.mayPassThrough = screen == nil && (framesDrawn > 0 || !drawsFirstFrame)
+        conditions.mayPassThrough = screen == nil && !drawsEveryFrame && (framesDrawn > 0 || !drawsFirstFrame)
         let (plan, stages) = try prepare(for: conditions)
         let fold = plan.conversionMatrix == .identity ? nil : plan.conversionMatrix.rgbTransform
         lastOutputSize = size

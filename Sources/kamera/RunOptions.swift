@@ -56,8 +56,8 @@ func describeRun(_ pipeline: PipelineOptions, outputs: [String], _ options: Outp
         throw UsageError("\(options.metadata != nil ? "--metadata" : "--analyze-rate") is for the analysers' results; add --analyze \(AnalyzerRegistry.kinds[0].name)")
     }
     if !description.showsOnDisplay, let option = display.givenWithoutDisplay { throw UsageError("\(option) is for the display; add -o kms") }
-    if description.showsOnDisplay, pipeline.size != nil {
-        throw UsageError("--size cannot be used with -o kms: every output then takes the display's mode; choose it with --mode")
+    if description.showsOnDisplay, pipeline.size != nil, description.outputs.allSatisfy({ $0.kind is ScreenSink.Type }) {
+        throw UsageError("--size is for outputs that take the picture (a recording, stills); -o kms alone shows at the display's mode, chosen with --mode")
     }
     return description
 }
