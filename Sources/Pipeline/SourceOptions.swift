@@ -78,11 +78,17 @@ public struct SourceOptions: Equatable {
             return TestPattern(width: size.width, height: size.height, format: pixels, colorSpace: colorSpace, rate: rate)
         }
         var info = stat()
-        guard stat(input, &info) == 0 else { throw CaptureError(Self.unreadable(input, errno: errno)) }
+        guard stat(input, &info) == 0 else {
+            if errno == ENOENT && input.hasPrefix("/dev/video") {
+                throw CaptureError("\(input): no such camera; cameras are taken with \(Setting.camera) (kamera devices lists them), files with \(Setting.input)")
+            }
+            throw CaptureError(Self.unreadable(input, errno: errno))
+        }
         guard (info.st_mode & S_IFMT) != S_IFDIR else {
             throw CaptureError("\(input): is a folder; give a file: \(Self.readableFiles)")
         }
-        if (info.st_mode & S_IFMT) == S_IFCHR && input.hasPrefix("/dev/video") {
+        // Character major 81: Video4Linux (a /dev/v4l/by-id link too).
+        if (info.st_mode & S_IFMT) == S_IFCHR && ((UInt64(info.st_rdev) >> 8) & 0xfff) == 81 {
             throw CaptureError("\(input) is a camera, not a file; use \(Setting.camera) \(input)")
         }
         let type = fileExtension(input).lowercased()

@@ -44,6 +44,8 @@ final class NewUserTests: KameraProcessTestCase {
     func testMistakesAreBlamedWhereTheyBelong() throws {
         try run.assertFails(["preveiw", "--duration", "1"], mentioning: ["'preveiw' is not a command; did you mean 'preview'"])
         try run.assertFails(["-v", "render"], mentioning: ["the command goes first, then its options: kamera render -v"])
+        // ffmpeg's habit of -i for a camera: a camera there is, or one there is not, is pointed at --camera (the VM's RecordingVMTests has one).
+        try run.assertFails(["render", "-i", "/dev/video57", "-o", "c.png"], mentioning: ["/dev/video57: no such camera; cameras are taken with --camera (kamera devices lists them)"])
         try Data(repeating: 128, count: 64).write(to: run.folder.appendingPathComponent("x.raw"))
         let raw = try run.run(["render", "--input", "x.raw", "--format", "yuyv", "-o", "r.png"])
         XCTAssertEqual(raw.status, 1)

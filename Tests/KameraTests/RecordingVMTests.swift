@@ -60,6 +60,8 @@ final class RecordingVMTests: XCTestCase {
     $K snap -o snap.jpg --camera $D --filter sepia 2> snap.log; echo $? > snap.rc
     exiftool -j -G1 -a snap.jpg > snap.json
     $K snap -o nothing.jpg --camera /dev/video9 2> nocam.txt; echo $? > nocam.rc
+    # A camera given as an input file (ffmpeg's habit): pointed at --camera.
+    $K render -i $D -o x.png 2> input-camera.txt; echo $? >> input-camera.txt
     # Last: vivid's disconnect leaves the camera unusable for the rest of the boot.
     $K preview --camera $D --input-size 320x180 --fps 30 --size 160x160 --status-every 0.5 -o unplug.mp4 2> unplug.log &
     P=$!
@@ -231,6 +233,7 @@ final class RecordingVMTests: XCTestCase {
         // vivid has a gain control (and no exposure control): the comment carries it.
         XCTAssertTrue((tags["ExifIFD:UserComment"] as? String)?.hasPrefix("Filters: sepia; gain ") == true, "\(tags)")
         XCTAssertEqual(try file("nocam.rc").trimmingCharacters(in: .whitespacesAndNewlines), "1")
+        XCTAssertEqual(try file("input-camera.txt"), "kamera: error: /dev/video0 is a camera, not a file; use --camera /dev/video0\n1\n")
         let message = try file("nocam.txt")
         XCTAssertEqual(message.split(separator: "\n").count, 1, message)
     }
