@@ -19,7 +19,7 @@ public final class FaceDetector {
     /// as one thread finds); 1 on a one-core machine.
     public let threads: Int
 
-    public convenience init(model: FaceModel = .lbp, threads: Int? = nil) throws {
+    public convenience init(model: FaceModel = .haar, threads: Int? = nil) throws {
         try self.init(cascade: model.cascade, threads: threads)
     }
 

@@ -54,14 +54,14 @@ public final class ObjectDetector: ObjectFinder {
     }
 }
 
-/// What `--detect` names: `faces` (or `faces=lbp|haar`), `codes`, or `codes=qr,aztec,...`, comma-separated.
+/// What `--detect` names: `faces` (or `faces=haar|lbp`), `codes`, or `codes=qr,aztec,...`, comma-separated.
 public struct DetectionRequest: Equatable, Sendable {
     /// The code formats read; empty for none.
     public var codeFormats: [CodeFormat] = []
     public var faces = false
-    public var faceModel = FaceModel.lbp
+    public var faceModel = FaceModel.haar
 
-    public init(codeFormats: [CodeFormat] = [], faces: Bool = false, faceModel: FaceModel = .lbp) {
+    public init(codeFormats: [CodeFormat] = [], faces: Bool = false, faceModel: FaceModel = .haar) {
         (self.codeFormats, self.faces, self.faceModel) = (codeFormats, faces, faceModel)
     }
 

@@ -54,7 +54,7 @@ struct DetectionBenchmark {
             }
             list.append(Job(size: size, name: "no detection", program: "kamera", arguments: kamera(input)))
             // codes=qr: what GStreamer's zxing element finds in these frames (one QR code, at its first try).
-            for kind in ["faces", "faces=haar", "codes", "codes=qr"] {
+            for kind in ["faces", "faces=lbp", "codes", "codes=qr"] {
                 list.append(Job(size: size, name: kind, program: "kamera", arguments: kamera(input) + ["--detect", kind, "--metadata", "/dev/null"], base: "no detection"))
             }
             // Without a code the zxing element tries every format too, as a scanner does on most frames of a live camera.
@@ -144,7 +144,7 @@ struct DetectionBenchmark {
             lines.append(head + String(format: "%6.1f ms  %6.1f fps  CPU %6.1f ms  (%.2f s with, %.2f s without)", ms, ms > 0 ? 1000 / ms : .infinity, cpu, own, without))
         }
         for size in Self.sizes {
-            for (kind, peer) in [("faces", "faces (lbp)"), ("faces=haar", "faces (haar)"), ("codes", "codes (zxing)"), ("codes=qr", "codes (zxing)"),
+            for (kind, peer) in [("faces", "faces (haar)"), ("faces=lbp", "faces (lbp)"), ("codes", "codes (zxing)"), ("codes=qr", "codes (zxing)"),
                                  ("codes", "codes (zxing, turned too)"),
                                  ("codes, no code", "codes (zxing), no code"), ("codes, no code", "codes (zxing, turned too), no code"), ("codes", "codes (zbar)")] {
                 func ms(_ program: String, _ name: String, _ value: (Job) -> Double?) -> Double? {

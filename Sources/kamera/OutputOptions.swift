@@ -130,7 +130,7 @@ struct OutputOptions: ParsableArguments {
     var metadata: String?
 
     @Option(parsing: .unconditionalSingleValue,
-            help: "Detect what is in the picture, beside the loop: faces (faces=haar: OpenCV's slower Haar cascade, not its LBP one), codes (every code zxing-cpp reads) or codes=qr,aztec,... (\(CodeFormat.names)); repeatable or comma-separated. New codes are printed on standard output (TYPE VALUE), each once while it stays in view.", completion: .list(["faces", "faces=haar", "codes"]))
+            help: "Detect what is in the picture, beside the loop: faces (OpenCV's Haar cascade; faces=lbp: its LBP one, 2.7 times as fast, blind to faces under about 50 pixels), codes (every code zxing-cpp reads) or codes=qr,aztec,... (\(CodeFormat.names)); repeatable or comma-separated. New codes are printed on standard output (TYPE VALUE), each once while it stays in view.", completion: .list(["faces", "faces=lbp", "codes"]))
     var detect: [String] = []
 
     @Option(parsing: .unconditional, help: "Detect in at most this many frames a second (the same rate as --analyze-rate).",

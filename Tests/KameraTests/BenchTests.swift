@@ -63,7 +63,7 @@ final class BenchTests: KameraProcessTestCase {
                                   "--detection-media", FaceDetectionTests.media.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         for size in ["640x480", "1280x720"] {
-            for kind in ["faces", "faces=haar", "codes", "codes=qr"] {
+            for kind in ["faces", "faces=lbp", "codes", "codes=qr"] {
                 let line = result.output.split(separator: "\n").first { $0.contains("\(size) kamera \(kind) ") }
                 XCTAssertNotNil(line?.range(of: #"\d+\.\d ms"#, options: .regularExpression), "\(size) \(kind): \(result.output)")
             }

@@ -368,7 +368,7 @@ final class CodeDetectionTests: KameraProcessTestCase {
         XCTAssertEqual(try DetectionRequest(parsing: ["codes=qr,aztec"]).codeFormats, [.qr, .aztec])
         XCTAssertEqual(try DetectionRequest(parsing: ["codes=qr,ean13", "faces"]), DetectionRequest(codeFormats: [.qr, .ean13], faces: true))
         XCTAssertEqual(try DetectionRequest(parsing: ["faces,codes=code128"]), DetectionRequest(codeFormats: [.code128], faces: true))
-        XCTAssertEqual(try DetectionRequest(parsing: ["faces"]).faceModel, .lbp)
+        XCTAssertEqual(try DetectionRequest(parsing: ["faces"]).faceModel, .haar)
         XCTAssertEqual(try DetectionRequest(parsing: ["codes=qr,faces=haar"]), DetectionRequest(codeFormats: [.qr], faces: true, faceModel: .haar))
         XCTAssertThrowsError(try DetectionRequest(parsing: ["faces=nosuch"]))
         XCTAssertThrowsError(try DetectionRequest(parsing: ["cats"]))
