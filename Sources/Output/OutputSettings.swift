@@ -19,6 +19,9 @@ public struct OutputSettings {
     public var display = DisplayRequest()
     /// Sound recorded into every video output.
     public var sound = SoundRequest()
+    /// `--strip`: stills and recordings carry no metadata (no dates, camera,
+    /// software, source or filters), as ImageMagick's `-strip`.
+    public var strip = false
 
     public init() {}
 }

@@ -26,7 +26,7 @@ public final class LiveControls: KeyControls {
     /// `filters` and `intensity` as given on the command line, so that
     /// intensity keys rebuild the same chain.
     public init(session: SourceSession, zoom: ZoomController, filters: [String], intensity: Double,
-                snapshots: SnapshotWriter, software: String = "Kamera") {
+                snapshots: SnapshotWriter, software: String = "Kamera", strip: Bool = false) {
         self.session = session
         self.zoom = zoom
         filterNames = filters
@@ -34,7 +34,7 @@ public final class LiveControls: KeyControls {
         presetIndex = filters.isEmpty ? 0 : FilterPresets.presets.firstIndex { [$0.name] == filters } ?? -1
         self.intensity = intensity
         self.snapshots = snapshots
-        stills = StillFacts(session: session, software: software)
+        stills = StillFacts(session: session, software: software, strip: strip)
         if case .preview = session.renderer.settings.mode {
             previewMode = session.renderer.settings.mode
         } else {

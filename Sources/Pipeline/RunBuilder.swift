@@ -145,7 +145,7 @@ public final class RunBuilder {
         if let note = source.camera?.mode.note { logger?.notice("\(note)") }
         logger?.info("source: \(source.summary); filters: \(renderer.settings.filters.summary)")
         try startInput(at: description.firstNumber, of: source)
-        let stills = StillFacts(session: session, software: description.software)
+        let stills = StillFacts(session: session, software: description.software, strip: description.output.strip)
         let wrote: ((String) -> Void)? = logger.flatMap { logger in logger.logLevel <= .info ? { logger.info("wrote \($0)") } : nil }
         let start = SinkStart(rate: renderer.settings.rate, stills: stills.metadata, onWrite: wrote, onNote: { logger?.notice("\($0)") })
         for sink in sinks { try sink.start(start) }

@@ -16,14 +16,20 @@ final class StillFacts {
     }
     private var camera: Camera?
 
-    init(session: SourceSession, software: String) {
+    /// `--strip`: every still's facts are marked to be left out.
+    private let strip: Bool
+
+    init(session: SourceSession, software: String, strip: Bool = false) {
         self.session = session
         self.software = software
+        self.strip = strip
     }
 
     /// The facts of a still taken now.
     func metadata() -> StillMetadata {
         var facts = StillMetadata()
+        facts.isStripped = strip
+        if strip { return facts }
         facts.software = software
         facts.filters = session.renderer.settings.filters.summary
         facts.source = session.source?.summary ?? ""

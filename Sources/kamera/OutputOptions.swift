@@ -54,6 +54,9 @@ struct OutputOptions: ParsableArguments {
     @Flag(help: "MP4/MOV: one plain file with its index first, put in place at the end, instead of fragments that play even after a crash.")
     var faststart = false
 
+    @Flag(help: "Write no metadata into stills and recordings: no dates, camera, software, source or filters (as ImageMagick's -strip); the same bytes for the same pictures.")
+    var strip = false
+
     @Option(parsing: .unconditional, help: "When the video encoder falls behind: late (drop the frame; the default on cameras) or never (wait; the default on files, the test pattern and exports).", completion: .list(["late", "never"]))
     var drop: String?
 
@@ -163,6 +166,7 @@ struct OutputOptions: ParsableArguments {
         settings.sound.rate = audioRate
         settings.sound.channels = audioChannels
         settings.display = display
+        settings.strip = strip
         return settings
     }
 

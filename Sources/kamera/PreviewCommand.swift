@@ -86,7 +86,8 @@ struct PreviewCommand: ParsableCommand {
             let (loop, session, renderer) = (run.loop, run.session, run.renderer)
             loop.keys = keys.next
             let controls = LiveControls(session: session, zoom: loop.zoom, filters: pipeline.filter, intensity: pipeline.intensity,
-                                        snapshots: SnapshotWriter(format: snapshotFormat, jpeg: description.output.jpeg), software: description.software)
+                                        snapshots: SnapshotWriter(format: snapshotFormat, jpeg: description.output.jpeg), software: description.software,
+                                        strip: description.output.strip)
             controls.onMessage = status.show
             loop.controls = controls
             loop.statusInterval = statusEvery

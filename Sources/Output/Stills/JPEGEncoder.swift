@@ -39,7 +39,7 @@ public final class JPEGEncoder {
                                  Int32(settings.quality), TJFLAG_NOREALLOC | TJFLAG_ACCURATEDCT)
         guard status == 0 else { throw OutputError("cannot encode a \(width)x\(height) JPEG: \(String(cString: tjGetErrorStr2(handle)))") }
         let jpeg = UnsafeRawBufferPointer(start: buffer, count: Int(size))
-        guard let metadata else { return jpeg }
+        guard let metadata, !metadata.isStripped else { return jpeg }
         // APP1 goes after SOI and the JFIF APP0 segment.
         let exif = try EXIFBlock.make(metadata, width: width, height: height, header: true)
         guard exif.count + 2 <= 0xFFFF else { throw OutputError("the EXIF block is too long for a JPEG") }

@@ -31,7 +31,7 @@ enum PNGMetadataChunks {
     /// Hands `png` (a whole PNG, IHDR first) to `write` in parts, with
     /// `metadata`'s chunks after its IHDR; the picture's bytes are not copied.
     static func write(_ png: UnsafeRawBufferPointer, with metadata: StillMetadata, to write: (UnsafeRawBufferPointer) throws -> Void) throws {
-        guard png.count > offset else { return try write(png) }
+        guard png.count > offset, !metadata.isStripped else { return try write(png) }
         // The size is in IHDR: bytes 16-23.
         let width = png[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = png[20..<24].reduce(0) { $0 << 8 | Int($1) }
         let chunks = try make(metadata, width: width, height: height)

@@ -20,6 +20,8 @@ public struct StillMetadata: Sendable {
     public var exposure: Double?
     /// The camera's gain control, when it has one.
     public var gain: Int?
+    /// `--strip`: none of this is written (no EXIF, no PNG text).
+    public var isStripped = false
 
     public init() {}
 

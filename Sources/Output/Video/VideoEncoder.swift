@@ -164,8 +164,13 @@ final class VideoEncoder {
         for (key, value) in Self.muxerOptions(container, settings: settings) {
             av_dict_set(&muxerOptions, key, value, 0)
         }
-        av_dict_set(&format.pointee.metadata, "encoder", "Kamera", 0)
-        if let fixed = SourceDate.fixed {
+        if settings.strip {
+            // No names or dates: the muxer's own (Lavf's version, Matroska's random UIDs) left out too.
+            format.pointee.flags |= AVFMT_FLAG_BITEXACT
+        } else {
+            av_dict_set(&format.pointee.metadata, "encoder", "Kamera", 0)
+        }
+        if let fixed = SourceDate.fixed, !settings.strip {
             // SOURCE_DATE_EPOCH: the same bytes every run (no wall-clock date, no random
             // Matroska UIDs, no library versions), and that date as the creation time.
             format.pointee.flags |= AVFMT_FLAG_BITEXACT

@@ -7,6 +7,7 @@ extension VideoRecording: SinkKind {
         let sound = try run.sound.take(live: run.isLive)
         var settings = run.settings.video
         settings.realTime = run.isLive
+        settings.strip = run.settings.strip
         return try VideoRecording(path: request.name, settings: settings, live: run.cameraStamps, rate: run.rate, sound: sound)
     }
 

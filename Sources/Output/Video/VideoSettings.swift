@@ -24,6 +24,8 @@ public struct VideoSettings: Equatable, Sendable {
     /// The run goes at the pace of its source (a preview, a camera): encoders
     /// tuned for real time, holding no frames back for look-ahead.
     public var realTime = false
+    /// `--strip`: no creation time or encoder names in the file.
+    public var strip = false
 
     /// How a rendered picture reaches a 4:2:0 encoder.
     public enum EncoderInput: String, CaseIterable, Sendable {
