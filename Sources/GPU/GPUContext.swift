@@ -85,9 +85,11 @@ public final class GPUContext {
             }
         }
 
-        // Mesa prints its loader's warnings itself while a display is found and initialized.
+        // Mesa prints its loader's warnings itself while a display's card is opened and initialized
+        // ("kmsro: driver missing"): caught there, where the run has started no thread yet. Elsewhere the
+        // context may be opened mid-run (on the first frame that needs it), and stderr is left alone.
         var major: EGLint = 0, minor: EGLint = 0
-        let (initialized, noise) = LibraryNoise.caught { () -> (display: EGLDisplay, platformName: String, ok: Bool)? in
+        let (initialized, noise) = LibraryNoise.caught(if: card != nil) { () -> (display: EGLDisplay, platformName: String, ok: Bool)? in
             if let card {
                 _ = tryGBMDevice(on: card.fd, name: "gbm:\(card.path)")
             } else {

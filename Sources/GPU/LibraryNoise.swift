@@ -6,8 +6,9 @@ import Foundation
 /// file instead of breaking Kamera's one-line messages, for the log (`-v`).
 /// Only around short calls made before other threads write there.
 enum LibraryNoise {
-    /// Runs `body` with standard error caught; gives its result and the lines caught.
-    static func caught<T>(_ body: () throws -> T) rethrows -> (T, [String]) {
+    /// Runs `body` with standard error caught (when `catching`); gives its result and the lines caught.
+    static func caught<T>(if catching: Bool = true, _ body: () throws -> T) rethrows -> (T, [String]) {
+        guard catching else { return (try body(), []) }
         fflush(stderr)
         guard let file = tmpfile() else { return (try body(), []) }
         defer { fclose(file) }

@@ -67,6 +67,21 @@ public struct RenderedFrame {
 
     public var width: Int { picture.width }
     public var height: Int { picture.height }
+
+    /// The picture, to read once more after `consume`: at the end of a run,
+    /// for an output that keeps only the latest picture now and then.
+    public var latest: LatestPicture { LatestPicture(index: index, width: width, height: height, source: source) }
+}
+
+/// The last frame's picture, readable until the renderer draws another (it
+/// keeps what it drew, or the frame its conversion reads).
+public struct LatestPicture {
+    public let index: Int
+    public let width: Int, height: Int
+    fileprivate let source: PixelSource
+
+    /// RGBA bytes, top row first.
+    public func pixels() throws -> UnsafeRawBufferPointer { try source.readBack() }
 }
 
 /// Reads the last rendered picture back from the GPU (the frame renderer).

@@ -379,8 +379,8 @@ final class CodeDetectionTests: KameraProcessTestCase {
     /// Bad detection options: one line naming what would work, exit 1, nothing left.
     func testBadDetectionInputs() throws {
         let cases: [(String, String)] = [
-            ("--detect cats", "--detect cats is not something Kamera detects; use faces, faces=MODEL (lbp, haar), codes, codes=FORMAT"),
-            ("--detect faces=dlib", "--detect faces=dlib: no such face model; models: lbp, haar"),
+            ("--detect cats", "--detect cats is not something Kamera detects; use faces, faces=MODEL (haar, lbp), codes, codes=FORMAT"),
+            ("--detect faces=dlib", "--detect faces=dlib: no such face model; models: haar, lbp"),
             ("--detect codes=qr,bogus", "--detect codes=bogus: no such code format; formats: qr, microqr, aztec"),
             ("--once", "--once prints the first code read; add --detect codes"),
             ("--detect-rate 5", "--detect-rate is for detection; add --detect codes"),

@@ -76,6 +76,26 @@ final class NewUserTests: KameraProcessTestCase {
         XCTAssertNotEqual(lines.first, lines.last, "not frame 0")
     }
 
+    /// A live run ended by its duration (or q, or a stop signal) keeps the
+    /// last frame shown too, not the last one its interval was due for:
+    /// `cube --duration 1.5 --png-every 100` ends with the frame its summary
+    /// counts last, as `render --cube` draws it. Before, it kept frame 0.
+    func testALiveRunEndedByItsDurationKeepsItsLastFrame() throws {
+        let cube = try run.run(["cube", "--duration", "1.5", "--png-every", "100", "--input-size", "64x48", "--size", "64x64", "-o", "cube.png", "-o", "cube.jpg"])
+        XCTAssertEqual(cube.status, 0, cube.stderr)
+        let counted = try XCTUnwrap(cube.stderr.range(of: #"previewed \d+ frames"#, options: .regularExpression).map { Int(cube.stderr[$0].split(separator: " ")[1])! }, cube.stderr)
+        XCTAssertGreaterThan(counted, 1, cube.stderr)
+        let frames = try run.run(["render", "--cube", "--frames", "\(counted)", "--input-size", "64x48", "--size", "64x64", "-q", "-o", "f-%03d.png"])
+        XCTAssertEqual(frames.status, 0, frames.stderr)
+        let last = String(format: "f-%03d.png", counted - 1)
+        let sums = try KameraProcess.shell("for f in cube.png \(last) f-000.png; do ffmpeg -v error -i $f -f rawvideo -pix_fmt rgba - | md5sum | cut -c1-32; done", in: run.folder)
+        let lines = sums.output.split(separator: "\n")
+        XCTAssertEqual(lines.count, 3, sums.output + sums.stderr)
+        XCTAssertEqual(lines.first, lines.dropFirst().first, "cube.png is frame \(counted - 1)")
+        XCTAssertNotEqual(lines.first, lines.last, "not frame 0")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: run.path("cube.jpg")), "the JPEG is written at the end too")
+    }
+
     /// A JPEG cut short is refused in one line that says so (it decoded with
     /// its lower part gray), unless --allow-damaged; one cut in its header says that.
     func testADamagedJPEGIsRefusedUnlessAllowed() throws {

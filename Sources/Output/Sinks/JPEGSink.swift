@@ -20,6 +20,8 @@ public final class JPEGSink: FrameSink, SinkKind {
 
     public let output: JPEGOutput
     private var interval: UpdateInterval
+    /// The latest frame not written (its interval not yet due).
+    private var unwritten: LatestPicture?
     private var metadata: () -> StillMetadata = { StillMetadata() }
 
     public init(_ output: JPEGOutput, every interval: Double? = nil) {
@@ -34,8 +36,19 @@ public final class JPEGSink: FrameSink, SinkKind {
 
     public func consume(_ frame: RenderedFrame) throws {
         // The last frame of a counted run is written whatever the interval: the last one shown is the last one kept.
-        guard interval.isDue() || frame.isLast else { return }
+        guard interval.isDue() || frame.isLast else {
+            unwritten = frame.latest
+            return
+        }
+        unwritten = nil
         try output.write(try frame.pixels(), width: frame.width, height: frame.height, index: frame.index, metadata: metadata())
+    }
+
+    public func finish() throws {
+        // However the run ended (its duration, q, a stop signal), the last frame shown is the last one kept.
+        guard let last = unwritten else { return }
+        unwritten = nil
+        try output.write(try last.pixels(), width: last.width, height: last.height, index: last.index, metadata: metadata())
     }
 
     public var written: Int? { output.written }

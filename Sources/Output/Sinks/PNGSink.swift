@@ -26,6 +26,8 @@ public final class PNGSink: FrameSink, SinkKind {
 
     public let output: PNGOutput
     private var interval: UpdateInterval
+    /// The latest frame not written (its interval not yet due).
+    private var unwritten: LatestPicture?
 
     public init(_ output: PNGOutput, every interval: Double? = nil) {
         self.output = output
@@ -40,12 +42,23 @@ public final class PNGSink: FrameSink, SinkKind {
     public func consume(_ frame: RenderedFrame) throws {
         try output.writeEncoded()
         // The last frame of a counted run is written whatever the interval: the last one shown is the last one kept.
-        guard interval.isDue() || frame.isLast else { return }
+        guard interval.isDue() || frame.isLast else {
+            unwritten = frame.latest
+            return
+        }
+        unwritten = nil
         try output.write(try frame.pixels(), width: frame.width, height: frame.height, index: frame.index)
     }
 
     public func flush() throws { try output.writePending() }
-    public func finish() throws { try output.finish() }
+    public func finish() throws {
+        // However the run ended (its duration, q, a stop signal), the last frame shown is the last one kept.
+        if let last = unwritten {
+            unwritten = nil
+            try output.write(try last.pixels(), width: last.width, height: last.height, index: last.index)
+        }
+        try output.finish()
+    }
     public func saveWritten() { try? output.writePending() }
     public var written: Int? { output.written }
     public var writtenSummary: String? { output.writtenSummary }
