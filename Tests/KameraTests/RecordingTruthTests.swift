@@ -7,19 +7,9 @@ import XCTest
 /// message whose count is what a reader decodes. Files are read back by
 /// Debian's ffprobe; the full disk is a small tmpfs mounted in a mount
 /// namespace of the test's own (`unshare`), so no root is needed.
-final class RecordingTruthTests: XCTestCase {
-    var scratch: KameraProcess!
-
-    override func setUpWithError() throws {
-        scratch = try KameraProcess.scratch("recording-truth")
-    }
-
-    override func tearDown() {
-        scratch.remove()
-    }
-
+final class RecordingTruthTests: KameraProcessTestCase {
     private func sh(_ script: String) throws -> KameraProcess.Result {
-        try KameraProcess.shell("K='\(KameraProcess.binary.path)'\n" + script, in: scratch.folder)
+        try KameraProcess.shell("K='\(KameraProcess.binary.path)'\n" + script, in: run.folder)
     }
 
     /// Frames ffprobe decodes from the first video stream of `name` (0 when it cannot read it).
@@ -56,14 +46,14 @@ final class RecordingTruthTests: XCTestCase {
     func testAKillBeforeTheFirstWholeFragmentKeepsTheOlderFile() throws {
         for name in ["old.mp4", "old.mkv", "old.webm"] {
             XCTAssertEqual(try sh("$K render --frames 12 --size 64x64 -q -o \(name)").status, 0)
-            let before = try Data(contentsOf: scratch.folder.appendingPathComponent(name))
+            let before = try Data(contentsOf: run.folder.appendingPathComponent(name))
             _ = try killRecording(name, after: 1, fps: 1)
-            let after = try Data(contentsOf: scratch.folder.appendingPathComponent(name))
+            let after = try Data(contentsOf: run.folder.appendingPathComponent(name))
             let decoded = try decodedFrames(name)
             print("SIGKILL after the first frame: \(name) is \(after == before ? "the older file" : "new, \(decoded) frame(s)")")
             XCTAssertTrue(after == before ? decoded == 12 : decoded >= 1, "\(name): a new file under the name must play; it decodes to \(decoded) frames")
         }
-        let left = try FileManager.default.contentsOfDirectory(atPath: scratch.folder.path).filter { $0.hasPrefix(".") }
+        let left = try FileManager.default.contentsOfDirectory(atPath: run.folder.path).filter { $0.hasPrefix(".") }
         XCTAssertEqual(left, [], "no temporary left beside the recordings")
     }
 
@@ -84,7 +74,7 @@ final class RecordingTruthTests: XCTestCase {
 
     /// Runs `script` in a mount namespace of its own with a 32 KiB tmpfs at `full/`.
     private func onFullDisk(_ script: String) throws -> KameraProcess.Result {
-        try FileManager.default.createDirectory(at: scratch.folder.appendingPathComponent("full"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: run.folder.appendingPathComponent("full"), withIntermediateDirectories: true)
         let inner = "set -e; mount -t tmpfs -o size=32k kamera-full full; cd full; set +e\n" + script
         let result = try sh("unshare --map-root-user --mount bash -c \(VMBoot.shellQuoted("K='\(KameraProcess.binary.path)'\n" + inner))")
         XCTAssertFalse(result.stderr.contains("unshare:"), "a mount namespace is needed for the full disk: \(result.stderr)")
@@ -147,7 +137,7 @@ final class RecordingTruthTests: XCTestCase {
         XCTAssertTrue(metadata.output.contains("exit 1"), metadata.output)
         let records = try XCTUnwrap(count(before: "records", in: metadata.stderr), metadata.stderr)
         XCTAssertTrue(metadata.stderr.contains("m.jsonl holds the \(records) records written before it, each line whole"), metadata.stderr)
-        let text = try String(contentsOf: scratch.folder.appendingPathComponent("m.jsonl"), encoding: .utf8)
+        let text = try String(contentsOf: run.folder.appendingPathComponent("m.jsonl"), encoding: .utf8)
         XCTAssertTrue(text.hasSuffix("\n"), "ends with a whole line")
         let lines = text.split(separator: "\n")
         XCTAssertEqual(lines.count, records)
