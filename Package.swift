@@ -30,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: systemLibraries + [
         .target(
@@ -68,7 +69,11 @@ let package = Package(
         // Each filter's shader lives beside it in Sources/Filters/Shaders, embedded whole: a new one needs no line here.
         .target(name: "Filters", dependencies: ["Messages", "Lifecycle", "Pixels", "GPU", "CGLES", "Shaders"], resources: [.embedInCode("Shaders")], swiftSettings: swift5),
         .target(name: "Render", dependencies: ["Messages", "Lifecycle", "Pixels", "GPU", "Filters", "CGLES", "CDeflate", "CLinux", "Shaders"], swiftSettings: swift5),
-        .target(name: "Output", dependencies: ["Messages", "Pixels", "Capture", "GPU", "Render", "DRM", "Lifecycle", "CLinux", "CPNG", "CDeflate", "CFFmpeg", "CEXIF", "CJPEG"], swiftSettings: swift5),
+        // The live picture over HTTP (Sources/Output/Serve) through SwiftNIO: its HTTP/1 parser, event loop and buffers.
+        .target(name: "Output", dependencies: [
+            "Messages", "Pixels", "Capture", "GPU", "Render", "DRM", "Lifecycle", "CLinux", "CPNG", "CDeflate", "CFFmpeg", "CEXIF", "CJPEG",
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+        ], swiftSettings: swift5),
         // Analysers beside the frame loop and what they share (the registry's protocol, typed results, the overlay); no OpenCV or zxing-cpp.
         .target(name: "Analysis", dependencies: ["Messages", "Lifecycle", "Pixels", "GPU", "Render", "Output"], swiftSettings: swift5),
         // Faces (OpenCV) and codes (zxing-cpp): the only module that links them.

@@ -65,11 +65,15 @@ extension Setting {
     public static let controlAssignment = Setting("set", "control assignment")
     public static let cameraFormats = Setting("camera-formats", "the camera's list of formats")
     public static let soundDevices = Setting("sound-devices", "the list of sound devices")
+    public static let serve = Setting("serve", "the server address")
+    public static let serveFPS = Setting("serve-fps", "the served frame rate")
+    public static let auth = Setting("auth", "the server's credentials")
 
     /// Every setting a library message may name; a front end names each.
     public static let all: [Setting] = [
         output, input, camera, format, inputSize, fps, size, decoder, yuvConversion, upload, blackLevel, warmup, stream, quality,
         codec, crf, bitrate, gop, faststart, audio, audioRate, audioChannels, audioCodec, detect, overlay, once, uniform, channel,
         buffer, gles, gpu, frameTimeout, expect, card, connector, mode, legacy, controlAssignment, cameraFormats, soundDevices,
+        serve, serveFPS, auth,
     ]
 }

@@ -22,6 +22,8 @@ public struct OutputSettings {
     /// `--strip`: stills and recordings carry no metadata (no dates, camera,
     /// software, source or filters), as ImageMagick's `-strip`.
     public var strip = false
+    /// How `--serve` serves the live picture.
+    public var serve = ServeSettings()
 
     public init() {}
 }

@@ -6,5 +6,6 @@ public enum SinkRegistry {
         Y4MSink.self,
         VideoRecording.self,
         DisplaySink.self,
+        ServeSink.self,
     ]
 }

@@ -81,6 +81,15 @@ struct OutputOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "JPEG chroma: 420 (half width and height) or 444 (full).", completion: .list(["420", "444"]))
     var jpegSubsampling = "420"
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Serve the live picture over HTTP on this port (PORT, or HOST:PORT to listen beyond 127.0.0.1, with --auth): MJPEG at /stream and /?action=stream, a JPEG at /snapshot, /state, a page at /. 0: any free port.", valueName: "[HOST:]PORT"), completion: .list(["8080"]))
+    var serve: String?
+
+    @Option(parsing: .unconditional, help: "Serve at most this many frames a second (default: every frame rendered while someone watches).")
+    var serveFps: Double?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("HTTP Basic credentials every client of --serve must give (needed beyond 127.0.0.1).", valueName: "USER:PASSWORD"))
+    var auth: String?
+
     /// `--codec` and the other video options.
     func videoSettings() throws -> VideoSettings {
         var video = VideoSettings()
@@ -167,12 +176,27 @@ struct OutputOptions: ParsableArguments {
         settings.sound.channels = audioChannels
         settings.display = display
         settings.strip = strip
+        settings.serve.fps = serveFps
+        if let auth {
+            do { settings.serve.credentials = try ServeSettings.Credentials(parsing: auth) } catch { throw UsageError("\(error)") }
+        }
+        try settings.serve.check()
         return settings
     }
 
     /// Each `-o`, told by its form.
     func requests(_ outputs: [String]) throws -> [OutputRequest] {
         let format = try streamFormat()
+        if serve == nil, let option = [("--serve-fps", serveFps != nil), ("--auth", auth != nil)].first(where: \.1)?.0 {
+            throw UsageError("\(option) is for the server; add --serve 8080")
+        }
+        var outputs = outputs
+        if let serve {
+            guard !serve.contains("://") || serve.lowercased().hasPrefix("http://") else {
+                throw UsageError("--serve \(excerpt(serve)) is not an address; give a port (8080) or HOST:PORT")
+            }
+            outputs.append(serve.lowercased().hasPrefix("http://") ? serve : "http://" + serve)
+        }
         let requests = try outputs.map { text in
             do {
                 return try OutputRequest(parsing: text, stream: format)

@@ -80,7 +80,7 @@ struct PreviewCommand: ParsableCommand {
         let summary = try thread.sync { () -> String in
             let run = try builder.build(logger: logger)
             // Said once the run is sure to start, so that an error is the only line when it is not.
-            if output.isEmpty {
+            if description.outputs.isEmpty {
                 logger.notice("no -o: the frames are rendered offscreen and shown nowhere; add -o kms for the console's display, -o live.png for a picture kept current, or -o clip.y4m")
             }
             let (loop, session, renderer) = (run.loop, run.session, run.renderer)

@@ -1,0 +1,83 @@
+import Foundation
+import Lifecycle
+import Messages
+import Render
+
+/// Serves the live picture over HTTP (`--serve PORT`, `-o http://HOST:PORT`):
+/// MJPEG to any number of clients, each frame encoded once and only while
+/// someone watches, off the render thread.
+public final class ServeSink: FrameSink, SinkKind {
+    public static let forms = OutputForms(name: "server", schemes: ["http"], sequences: false,
+                                          help: "http://HOST:PORT (the live picture served, as --serve PORT)")
+
+    public static func make(_ request: OutputRequest, run: SinkRun) throws -> FrameSink {
+        let address = try ServeAddress(parsing: request.name)
+        let settings = run.settings.serve
+        try settings.check()
+        if !address.isLoopback && settings.credentials == nil {
+            throw OutputError(.serve, address.description, is: "reachable from other machines",
+                              "add --auth USER:PASSWORD (clients open http://USER:PASSWORD@HOST:\(address.port)/), or serve on 127.0.0.1")
+        }
+        return try ServeSink(address: address, settings: settings, jpeg: run.settings.jpeg)
+    }
+
+    private let settings: ServeSettings
+    private var server: MJPEGServer!
+    private var encoder: StreamEncoder!
+    private var rate: RateGate
+    private let started = MonotonicClock.seconds
+    private let lock = Lock()
+    private var size = (width: 0, height: 0)
+    /// Where the server listens (the port the system gave for port 0).
+    public var address: ServeAddress { server.address }
+
+    init(address: ServeAddress, settings: ServeSettings, jpeg: JPEGSettings) throws {
+        self.settings = settings
+        rate = RateGate(fps: settings.fps)
+        var quality = jpeg
+        quality.subsampling = .s420
+        server = try MJPEGServer(address, settings: settings, state: { [unowned self] in stateJSON() })
+        encoder = try StreamEncoder(stream: server.stream, settings: quality)
+    }
+
+    public func start(_ run: SinkStart) throws {
+        run.onNote("serving \(server.address) (the stream at \(server.address)stream, a snapshot at \(server.address)snapshot)")
+    }
+
+    public func consume(_ frame: RenderedFrame) throws {
+        guard server.stream.isWanted, rate.isDue() else { return }
+        let pixels = try frame.pixels()
+        lock.withLock { size = (frame.width, frame.height) }
+        try encoder.offer(pixels, .init(width: frame.width, height: frame.height, timestamp: Double(frame.input.timestamp) / 1e9, sequence: frame.input.sequence))
+    }
+
+    public func finish() throws { stop() }
+    public func saveWritten() { stop() }
+
+    public var statusText: String? {
+        let counts = encoder.counts
+        return "served \(counts.encoded) to \(server.stream.clientCount)"
+    }
+
+    private func stop() {
+        encoder.stop()
+        server.stop()
+    }
+
+    deinit { stop() }
+
+    /// `/state`: the picture's size, frames a second encoded since the start, clients, drops and the encoder.
+    private func stateJSON() -> String {
+        let counts = encoder.counts
+        let (width, height) = lock.withLock { size }
+        let seconds = max(MonotonicClock.seconds - started, 1e-3)
+        let stream = server.stream
+        return """
+        {"width": \(width), "height": \(height), "fps": \(JSONNumber.format(Double(counts.encoded) / seconds, decimals: 2)), \
+        "clients": \(stream.clientCount), "connections": \(stream.connections), "frames": \(counts.encoded), \
+        "dropped": \(counts.replaced + stream.allClientDrops), "encoder_dropped": \(counts.replaced), "client_dropped": \(stream.allClientDrops), \
+        "stalled_closed": \(stream.stalledClosed), "encoder": "libjpeg-turbo", "quality": \(encoder.quality), \
+        "encode_ms": \(JSONNumber.format(counts.encoded > 0 ? counts.seconds * 1000 / Double(counts.encoded) : 0, decimals: 3))}
+        """
+    }
+}

@@ -1,0 +1,107 @@
+import Lifecycle
+import NIOCore
+
+/// Encodes frames for the stream on a thread of its own, one at a time:
+/// the render thread copies a frame in and goes on; a frame still waiting
+/// when the next comes is replaced (counted), so the render loop never
+/// waits for the encoder. Each frame is encoded once, whatever the number
+/// of clients; buffers are reused, so a steady stream allocates nothing.
+final class StreamEncoder: @unchecked Sendable {
+    struct Facts {
+        var width: Int, height: Int
+        var timestamp: Double
+        var sequence: UInt64
+    }
+
+    private let stream: LiveStream
+    private let encoder: JPEGEncoder
+    private let lock = ConditionLock()
+    private var staging = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    private var working = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    private var waiting: Facts?
+    private var stopping = false
+    private var failure: Error?
+    private var encodedCount = 0
+    private var replacedCount = 0
+    private var secondsSpent = 0.0
+    /// Parts handed to clients; one is reused once every client is done with it.
+    private var parts: [ByteBuffer]
+    private var nextPart = 0
+    private var thread: JoinableThread?
+
+    init(stream: LiveStream, settings: JPEGSettings) throws {
+        self.stream = stream
+        encoder = try JPEGEncoder(settings: settings)
+        parts = (0..<4).map { _ in ByteBuffer() }
+        thread = JoinableThread(name: "kamera.serve.jpeg") { [unowned self] in run() }
+    }
+
+    deinit {
+        stop()
+        staging.deallocate()
+        working.deallocate()
+    }
+
+    var quality: Int { encoder.settings.quality }
+
+    /// Frames encoded, frames replaced before the encoder took them, and the encoder's busy seconds.
+    var counts: (encoded: Int, replaced: Int, seconds: Double) { lock.withLock { (encodedCount, replacedCount, secondsSpent) } }
+
+    /// From the render thread: copies the frame for the encoder; throws what made the encoder stop.
+    func offer(_ pixels: UnsafeRawBufferPointer, _ facts: Facts) throws {
+        try lock.withLock {
+            if let failure { throw failure }
+            if staging.count < pixels.count {
+                staging.deallocate()
+                staging = .allocate(byteCount: pixels.count, alignment: 64)
+            }
+            staging.copyMemory(from: pixels)
+            if waiting != nil { replacedCount += 1 }
+            waiting = facts
+            lock.signal()
+        }
+    }
+
+    /// Ends the thread after the frame it is encoding, if any; joined before it returns.
+    func stop() {
+        lock.withLock {
+            stopping = true
+            lock.signal()
+        }
+        thread?.join()
+        thread = nil
+    }
+
+    private func run() {
+        while true {
+            let taken: Facts? = lock.withLock {
+                while waiting == nil && !stopping { lock.wait() }
+                guard !stopping, let facts = waiting else { return nil }
+                waiting = nil
+                swap(&staging, &working)
+                return facts
+            }
+            guard let facts = taken else { return }
+            let start = MonotonicClock.seconds
+            do {
+                let count = facts.width * facts.height * 4
+                let jpeg = try encoder.encode(UnsafeRawBufferPointer(rebasing: working[0..<count]), width: facts.width, height: facts.height, metadata: nil)
+                var bytes = ByteBuffer()
+                swap(&bytes, &parts[nextPart])
+                let (offset, length) = StreamPart.write(jpeg: jpeg, timestamp: facts.timestamp, into: &bytes)
+                parts[nextPart] = bytes
+                nextPart = (nextPart + 1) % parts.count
+                let part = StreamPart(bytes: bytes, jpegOffset: offset, jpegCount: length, timestamp: facts.timestamp, sequence: facts.sequence,
+                                      width: facts.width, height: facts.height, madeAt: MonotonicClock.seconds)
+                lock.withLock {
+                    encodedCount += 1
+                    secondsSpent += MonotonicClock.seconds - start
+                }
+                stream.publish(part)
+            } catch {
+                lock.withLock { failure = error }
+                return
+            }
+        }
+    }
+}
