@@ -195,6 +195,7 @@ struct OutputOptions: ParsableArguments {
             guard !serve.contains("://") || serve.lowercased().hasPrefix("http://") else {
                 throw UsageError("--serve \(excerpt(serve)) is not an address; give a port (8080) or HOST:PORT")
             }
+            do { _ = try ServeAddress(parsing: serve) } catch { throw UsageError("\(error)") }
             outputs.append(serve.lowercased().hasPrefix("http://") ? serve : "http://" + serve)
         }
         let requests = try outputs.map { text in

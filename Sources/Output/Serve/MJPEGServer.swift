@@ -26,6 +26,8 @@ final class MJPEGServer {
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            // A fixed send buffer (the kernel's autotuning grows it to megabytes): a stalled client holds little and is found out in seconds.
+            .childChannelOption(ChannelOptions.socketOption(.so_sndbuf), value: 256 * 1024)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let requestGuard = RequestGuard(maxBytes: settings.maxRequestBytes, seconds: settings.requestSeconds)

@@ -22,8 +22,8 @@ public final class ServeSink: FrameSink, SinkKind {
     }
 
     private let settings: ServeSettings
-    private var server: MJPEGServer!
-    private var encoder: StreamEncoder!
+    private let server: MJPEGServer
+    private let encoder: StreamEncoder
     private var rate: RateGate
     private let started = MonotonicClock.seconds
     private let lock = Lock()
@@ -36,8 +36,10 @@ public final class ServeSink: FrameSink, SinkKind {
         rate = RateGate(fps: settings.fps)
         var quality = jpeg
         quality.subsampling = .s420
-        server = try MJPEGServer(address, settings: settings, state: { [unowned self] in stateJSON() })
+        let state = StateText()
+        server = try MJPEGServer(address, settings: settings, state: { state.make() })
         encoder = try StreamEncoder(stream: server.stream, settings: quality)
+        state.make = { [unowned self] in stateJSON() }
     }
 
     public func start(_ run: SinkStart) throws {
@@ -65,6 +67,11 @@ public final class ServeSink: FrameSink, SinkKind {
     }
 
     deinit { stop() }
+
+    /// What `/state` answers, set once the sink is whole.
+    private final class StateText: @unchecked Sendable {
+        var make: () -> String = { "{}" }
+    }
 
     /// `/state`: the picture's size, frames a second encoded since the start, clients, drops and the encoder.
     private func stateJSON() -> String {
