@@ -60,3 +60,12 @@ static inline void kamera_avio_free(AVIOContext **io) {
     if (*io) av_freep(&(*io)->buffer);
     avio_context_free(io);
 }
+
+// libavformat calls this while it waits on the network; nonzero ends the wait
+// (AVERROR_EXIT). The opaque pointer is a flag the publisher raises to stop.
+static inline int kamera_interrupt_when_set(void *flag) { return __atomic_load_n((const int *)flag, __ATOMIC_ACQUIRE); }
+static inline AVIOInterruptCB kamera_interrupt_callback(int *flag) {
+    AVIOInterruptCB callback = { kamera_interrupt_when_set, flag };
+    return callback;
+}
+static inline void kamera_raise_flag(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELEASE); }

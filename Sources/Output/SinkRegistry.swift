@@ -7,5 +7,6 @@ public enum SinkRegistry {
         VideoRecording.self,
         DisplaySink.self,
         ServeSink.self,
+        PublishSink.self,
     ]
 }

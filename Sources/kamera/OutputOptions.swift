@@ -209,7 +209,8 @@ struct OutputOptions: ParsableArguments {
         let videoOptions: [(String, Bool)] = [("--codec", codec != nil && codec != "help" && codec != "list"), ("--crf", crf != nil), ("--bitrate", bitrate != nil), ("--preset", preset != nil),
                                               ("--gop", gop != nil), ("--faststart", faststart), ("--drop", drop != nil), ("--encoder-input", encoderInput != "auto"),
                                               ("--audio", audio != nil), ("--audio-codec", audioCodec != nil)]
-        if !requests.contains(where: { $0.isWritten(by: VideoRecording.self) }), let (option, _) = videoOptions.first(where: \.1) {
+        let encodesVideo = requests.contains { $0.isWritten(by: VideoRecording.self) || $0.isWritten(by: PublishSink.self) }
+        if !encodesVideo, let (option, _) = videoOptions.first(where: \.1) {
             throw UsageError("\(option) is for video outputs; add -o clip.mp4 (or .mkv, .mov, .webm)")
         }
 

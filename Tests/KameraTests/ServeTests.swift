@@ -120,9 +120,7 @@ final class ServeTests: KameraProcessTestCase {
         }
         served.stop()
     }
-}
 
-extension ServeTests {
     /// 50 clients at once, one of them stalled (it sends its request and
     /// reads nothing): the 49 others each get every frame encoded while they
     /// watch (at least 90% of the best client's count), memory grows by less
@@ -164,9 +162,7 @@ extension ServeTests {
         print("50 clients: parts per watching client \(counts.min()!)...\(best); memory \(before) -> \(peak) KiB; \(script.output)\(after)")
         served.stop()
     }
-}
 
-extension ServeTests {
     /// Bad requests from raw sockets while curl watches the stream: garbage,
     /// a 40 KB header, a slowloris that never ends its head, a path outside
     /// the endpoints, a POST, wrong credentials. Each is answered (400, 404,
@@ -198,7 +194,6 @@ extension ServeTests {
             wait
             """)
         let out = script.output
-        print(out)
         XCTAssertTrue(out.contains("garbage: 0 HTTP/1.1 400"), out)
         XCTAssertTrue(out.contains("huge: 0 HTTP/1.1 4") || out.contains("huge: 0 \n") || out.contains("huge: 1 \n"), "a 40 KB header is refused or closed: \(out)")
         XCTAssertTrue(out.contains("post: 0 HTTP/1.1 405"), out)
@@ -222,7 +217,7 @@ extension ServeTests {
         try run.assertFails(["preview", "--serve", "8080", "--auth", "nocolon"], mentioning: ["--auth", "USER:PASSWORD"])
         try run.assertFails(["preview", "--serve", "8080", "--serve-fps", "0"], mentioning: ["--serve-fps 0.0 is out of range"])
         try run.assertFails(["preview", "--serve-fps", "10"], mentioning: ["--serve-fps is for the server", "--serve 8080"])
-        try run.assertFails(["preview", "-o", "rtsp://localhost:8554/cam"], mentioning: ["does not write to rtsp:// addresses", "http://HOST:PORT"])
+        try run.assertFails(["preview", "-o", "https://localhost:8443/"], mentioning: ["does not write to https:// addresses", "http://HOST:PORT", "rtmp://HOST/APP/KEY"])
         try run.assertFails(["preview", "--serve", "192.0.2.1:8080", "--auth", "a:b"], mentioning: ["no interface of this machine has that address"])
         // A port another program holds.
         let held = try ServedKamera(run, ["preview", "--serve", "0", "--duration", "120", "--size", "64x64"])

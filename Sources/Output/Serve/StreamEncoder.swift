@@ -15,14 +15,10 @@ final class StreamEncoder: @unchecked Sendable {
 
     private let stream: LiveStream
     private let encoder: JPEGEncoder
-    private let lock = ConditionLock()
-    private var staging = UnsafeMutableRawBufferPointer(start: nil, count: 0)
-    private var working = UnsafeMutableRawBufferPointer(start: nil, count: 0)
-    private var waiting: Facts?
-    private var stopping = false
+    private let slot = LatestFrameSlot<Facts>()
+    private let lock = Lock()
     private var failure: Error?
     private var encodedCount = 0
-    private var replacedCount = 0
     private var secondsSpent = 0.0
     /// Parts handed to clients; one is reused once every client is done with it.
     private var parts: [ByteBuffer]
@@ -36,56 +32,35 @@ final class StreamEncoder: @unchecked Sendable {
         thread = JoinableThread(name: "kamera.serve.jpeg") { [unowned self] in run() }
     }
 
-    deinit {
-        stop()
-        staging.deallocate()
-        working.deallocate()
-    }
+    deinit { stop() }
 
     var quality: Int { encoder.settings.quality }
 
     /// Frames encoded, frames replaced before the encoder took them, and the encoder's busy seconds.
-    var counts: (encoded: Int, replaced: Int, seconds: Double) { lock.withLock { (encodedCount, replacedCount, secondsSpent) } }
+    var counts: (encoded: Int, replaced: Int, seconds: Double) {
+        let replaced = slot.replaced
+        return lock.withLock { (encodedCount, replaced, secondsSpent) }
+    }
 
     /// From the render thread: copies the frame for the encoder; throws what made the encoder stop.
     func offer(_ pixels: UnsafeRawBufferPointer, _ facts: Facts) throws {
-        try lock.withLock {
-            if let failure { throw failure }
-            if staging.count < pixels.count {
-                staging.deallocate()
-                staging = .allocate(byteCount: pixels.count, alignment: 64)
-            }
-            staging.copyMemory(from: pixels)
-            if waiting != nil { replacedCount += 1 }
-            waiting = facts
-            lock.signal()
-        }
+        if let failure = lock.withLock({ failure }) { throw failure }
+        slot.offer(pixels, facts)
     }
 
     /// Ends the thread after the frame it is encoding, if any; joined before it returns.
     func stop() {
-        lock.withLock {
-            stopping = true
-            lock.signal()
-        }
+        slot.close()
         thread?.join()
         thread = nil
     }
 
     private func run() {
-        while true {
-            let taken: Facts? = lock.withLock {
-                while waiting == nil && !stopping { lock.wait() }
-                guard !stopping, let facts = waiting else { return nil }
-                waiting = nil
-                swap(&staging, &working)
-                return facts
-            }
-            guard let facts = taken else { return }
+        while let (pixels, facts) = slot.take() {
             let start = MonotonicClock.seconds
             do {
                 let count = facts.width * facts.height * 4
-                let jpeg = try encoder.encode(UnsafeRawBufferPointer(rebasing: working[0..<count]), width: facts.width, height: facts.height, metadata: nil)
+                let jpeg = try encoder.encode(UnsafeRawBufferPointer(rebasing: pixels[0..<count]), width: facts.width, height: facts.height, metadata: nil)
                 var bytes = ByteBuffer()
                 swap(&bytes, &parts[nextPart])
                 let (offset, length) = StreamPart.write(jpeg: jpeg, timestamp: facts.timestamp, into: &bytes)

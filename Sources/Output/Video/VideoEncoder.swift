@@ -16,6 +16,8 @@ final class VideoEncoder {
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private var codec: UnsafeMutablePointer<AVCodecContext>?
     private var io: UnsafeMutablePointer<AVIOContext>?
+    /// A network connection libavformat opened for the muxer (`avio_open2`), closed with it.
+    private var ownsConnection = false
     private var scaler: OpaquePointer?
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var packet: UnsafeMutablePointer<AVPacket>?
@@ -71,12 +73,21 @@ final class VideoEncoder {
     /// The sound stream, with `--audio`.
     private(set) var audio: AudioTrack?
 
-    init(file: OutputFile, container: VideoContainer, settings: VideoSettings, width: Int, height: Int,
+    convenience init(file: OutputFile, container: VideoContainer, settings: VideoSettings, width: Int, height: Int,
+                     rate: Double, live: Bool, sound: (rate: Int, channels: Int)? = nil) throws {
+        try self.init(.file(file, container), settings: settings, width: width, height: height, rate: rate, live: live, sound: sound)
+    }
+
+    /// Opens the encoder and writes the container's header to the destination
+    /// (for a network address, libavformat connects first).
+    init(_ destination: VideoDestination, settings: VideoSettings, width: Int, height: Int,
          rate: Double, live: Bool, sound: (rate: Int, channels: Int)? = nil) throws {
         Self.quietLibraries
-        path = file.path
-        descriptor = file.descriptor
-        cuts = !(container.isISO && settings.faststart)
+        path = destination.name
+        let container = destination.container
+        let file = destination.file
+        descriptor = file?.descriptor ?? -1
+        cuts = file != nil && !(container.isISO && settings.faststart)
         self.width = width
         self.height = height
         let codecChoice = try VideoRecording.encoder(for: settings.codec, container: container)
@@ -94,8 +105,8 @@ final class VideoEncoder {
         timeBase = live ? AVRational(num: 1, den: 90000) : AVRational(num: Int32(denominator), den: Int32(numerator))
 
         var format: UnsafeMutablePointer<AVFormatContext>?
-        var status = avformat_alloc_output_context2(&format, nil, container.muxer, nil)
-        guard status >= 0, let format else { throw Self.error(status, "\(path): cannot make a \(container.rawValue) file") }
+        var status = avformat_alloc_output_context2(&format, nil, destination.muxer, nil)
+        guard status >= 0, let format else { throw Self.error(status, "\(path): cannot make a \(destination.muxer) stream") }
         self.format = format
         guard let codec = avcodec_alloc_context3(encoder), let stream = avformat_new_stream(format, nil),
               let frame = av_frame_alloc(), let packet = av_packet_alloc() else {
@@ -122,7 +133,7 @@ final class VideoEncoder {
         // A fragmented MP4 has no edit list to hide B-frames' decoding delay:
         // its first frame would show at two frame times, not 0. Without
         // B-frames every frame is at its own time (and live latency is lower).
-        if container.isISO && !settings.faststart { codec.pointee.max_b_frames = 0 }
+        if container.isISO && !settings.faststart || file == nil { codec.pointee.max_b_frames = 0 }
         if SourceDate.fixed != nil { codec.pointee.flags |= AV_CODEC_FLAG_BITEXACT }
         if format.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
             codec.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
@@ -150,19 +161,34 @@ final class VideoEncoder {
                                    rate: sound.rate, channels: sound.channels, path: path)
         }
 
-        guard let io = kamera_avio_for_fd(file.descriptor, file.isStream ? 0 : 1) else {
-            throw OutputError("\(path): out of memory opening the file")
-        }
-        self.io = io
-        format.pointee.pb = io
-        format.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-        // `+faststart` reads the file back by its name to move the index first:
-        // the unnamed temporary is reachable through /proc.
-        format.pointee.url = av_strdup("/proc/self/fd/\(file.descriptor)")
         var muxerOptions: OpaquePointer?
         defer { av_dict_free(&muxerOptions) }
-        for (key, value) in Self.muxerOptions(container, settings: settings) {
-            av_dict_set(&muxerOptions, key, value, 0)
+        if let file {
+            guard let io = kamera_avio_for_fd(file.descriptor, file.isStream ? 0 : 1) else {
+                throw OutputError("\(path): out of memory opening the file")
+            }
+            self.io = io
+            format.pointee.pb = io
+            format.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+            // `+faststart` reads the file back by its name to move the index first:
+            // the unnamed temporary is reachable through /proc.
+            format.pointee.url = av_strdup("/proc/self/fd/\(file.descriptor)")
+            for (key, value) in Self.muxerOptions(container, settings: settings) {
+                av_dict_set(&muxerOptions, key, value, 0)
+            }
+        } else if case .network(let url, _, let options, let interrupt) = destination {
+            format.pointee.url = av_strdup(url)
+            format.pointee.interrupt_callback = interrupt
+            for (key, value) in options { av_dict_set(&muxerOptions, key, value, 0) }
+            // The muxers that carry their own connection (RTSP) open it in the header.
+            if format.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
+                var protocolOptions: OpaquePointer?
+                defer { av_dict_free(&protocolOptions) }
+                for (key, value) in options { av_dict_set(&protocolOptions, key, value, 0) }
+                status = avio_open2(&format.pointee.pb, url, AVIO_FLAG_WRITE, &format.pointee.interrupt_callback, &protocolOptions)
+                guard status >= 0 else { throw Self.error(status, "\(path): cannot connect") }
+                ownsConnection = true
+            }
         }
         if settings.strip {
             // No names or dates: the muxer's own (Lavf's version, Matroska's random UIDs) left out too.
@@ -177,7 +203,7 @@ final class VideoEncoder {
             av_dict_set(&format.pointee.metadata, "creation_time", Self.isoDate(fixed), 0)
         }
         status = avformat_write_header(format, &muxerOptions)
-        guard status >= 0 else { throw Self.error(status, "\(path): cannot write the \(container.rawValue) header") }
+        guard status >= 0 else { throw Self.error(status, file == nil ? "\(path): cannot start the stream" : "\(path): cannot write the \(container.rawValue) header") }
         headerWritten = true
 
         frame.pointee.format = pixelFormat.rawValue
@@ -410,6 +436,8 @@ final class VideoEncoder {
         }
         borrowed.removeAll()
         audio = nil
+        if ownsConnection, let format { avio_closep(&format.pointee.pb) }
+        ownsConnection = false
         if let format { avformat_free_context(format) }
         format = nil
         kamera_avio_free(&io)

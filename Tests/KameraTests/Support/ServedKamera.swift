@@ -8,7 +8,8 @@ final class ServedKamera {
     let process: Process
     private(set) var port = 0
 
-    init(_ run: KameraProcess, _ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+    /// Starts kamera and waits (at most 90 s) for a line containing `ready`.
+    init(_ run: KameraProcess, _ arguments: [String], ready: String = "serving http://") throws {
         let (process, pipe) = try run.start(arguments)
         self.process = process
         let handle = pipe.fileHandleForReading
@@ -22,21 +23,27 @@ final class ServedKamera {
         }
         thread.start()
         self.box = box
-        let deadline = Date().addingTimeInterval(90)
-        while Date() < deadline {
-            let text = box.text
-            if let range = text.range(of: "serving http://") {
-                let rest = text[range.upperBound...]
-                if let slash = rest.firstIndex(of: "/"), let colon = rest[..<slash].lastIndex(of: ":"), let port = Int(rest[rest.index(after: colon)..<slash]) {
-                    self.port = port
-                    return
-                }
+        guard let ready = wait(for: ready, seconds: 90) else {
+            process.terminate()
+            throw NSError(domain: "ServedKamera", code: 1, userInfo: [NSLocalizedDescriptionKey: "kamera \(arguments) never said '\(ready)': \(box.text)"])
+        }
+        if let range = ready.range(of: "serving http://") {
+            let rest = ready[range.upperBound...]
+            if let slash = rest.firstIndex(of: "/"), let colon = rest[..<slash].lastIndex(of: ":"), let port = Int(rest[rest.index(after: colon)..<slash]) {
+                self.port = port
             }
-            if !process.isRunning { break }
+        }
+    }
+
+    /// Waits until stderr has a line containing `text` (after `after` such lines); that line, or nil when the time ran out or kamera ended.
+    func wait(for text: String, seconds: Double, after: Int = 0) -> String? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            let lines = box.text.split(separator: "\n").filter { $0.contains(text) }
+            if lines.count > after { return String(lines[after]) }
+            if !process.isRunning || Date() > deadline { return nil }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        process.terminate()
-        throw NSError(domain: "ServedKamera", code: 1, userInfo: [NSLocalizedDescriptionKey: "kamera \(arguments) never said where it serves: \(box.text)"])
     }
 
     private var box: Collector!
