@@ -18,7 +18,8 @@ packages=(
     libegl-mesa0 libgl1-mesa-dri                                                 # Mesa EGL + llvmpipe
     systemd                                                                      # systemd-analyze (the kiosk unit test)
 )
-[ "${1:-}" = --tests ] && packages+=(ffmpeg dpkg-dev lintian man-db libimage-exiftool-perl alsa-utils zint qrencode)
+[ "${1:-}" = --tests ] && packages+=(ffmpeg dpkg-dev lintian man-db libimage-exiftool-perl alsa-utils zint qrencode \
+    curl chromium nginx libnginx-mod-rtmp)   # the server's real clients, and a media server the tests start themselves
 [ "${1:-}" = --package ] && packages+=(dpkg-dev)
 [ "${1:-}" = --lintian ] && packages+=(lintian)
 [ "${1:-}" = --bench ] && packages+=(ffmpeg gstreamer1.0-tools gstreamer1.0-gl gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-ugly gstreamer1.0-plugins-bad gstreamer1.0-opencv qrencode xvfb kmscube)
@@ -35,5 +36,12 @@ if [ "$(id -u)" -ne 0 ]; then
     sudo="sudo"
 fi
 echo "install-deps: installing ${missing[*]}" >&2
+# Packages with services (nginx) are installed without starting them: the tests start their own, on ports of their own.
+policy=/usr/sbin/policy-rc.d
+made_policy=0
+if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null && $sudo chmod +x "$policy" && made_policy=1
+fi
+trap '[ "$made_policy" = 1 ] && $sudo rm -f "$policy"' EXIT
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -42,6 +42,8 @@ public final class FrameLoop {
     /// Polled between frames for a key press, which `controls` act on.
     public var keys: (() -> UInt8?)?
     public var controls: KeyControls?
+    /// Polled between frames for what a client of the server asked (`ServeSink.takeRequest`).
+    public var remote: (() -> ControlRequest?)?
     /// Hears the statistics every `statusInterval` seconds.
     public var onStatus: ((LoopStatistics) -> Void)?
     public var statusInterval = 1.0
@@ -101,6 +103,7 @@ public final class FrameLoop {
             var now = MonotonicClock.seconds
             if let duration, now - started >= duration { return .duration }
             if let key = keys?(), let controls, controls.handle(key) == .quit { return .quit }
+            if let request = remote?() { controls?.apply(request) }
             if paced && session.configuration.camera == nil {
                 // Files and the test pattern come at once: pace them to their rate,
                 // in short sleeps so keys and signals are answered meanwhile.

@@ -67,6 +67,20 @@ public final class LiveControls: KeyControls {
         return .keepGoing
     }
 
+    public func apply(_ request: ControlRequest) {
+        switch request {
+        case .filter(let name):
+            do {
+                presetIndex = FilterPresets.presets.firstIndex { $0.name == name } ?? presetIndex
+                filterNames = name == "none" ? [] : [name]
+                try applyFilters()
+                onMessage?("filter: \(name)")
+            } catch {
+                onMessage?("filter \(name): \(error)")
+            }
+        }
+    }
+
     private func nextCamera() throws {
         let path = try session.nextCamera()
         zoom.attach(to: session.source)
@@ -118,4 +132,10 @@ public final class LiveControls: KeyControls {
 public protocol KeyControls: AnyObject {
     /// Acts on `key`; `.quit` ends the run.
     func handle(_ key: UInt8) -> LiveControls.Response
+    /// Acts on what a client of the server asked.
+    func apply(_ request: ControlRequest)
+}
+
+extension KeyControls {
+    public func apply(_ request: ControlRequest) {}
 }

@@ -90,6 +90,7 @@ struct PreviewCommand: ParsableCommand {
                                         strip: description.output.strip)
             controls.onMessage = status.show
             loop.controls = controls
+            if let server = builder.sinks.lazy.compactMap({ $0 as? ServeSink }).first { loop.remote = server.takeRequest }
             loop.statusInterval = statusEvery
             loop.onStatus = { _ in status.show(loop.statusText) }
             do {

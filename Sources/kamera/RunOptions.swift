@@ -2,6 +2,7 @@ import Analysis
 import Analyzers
 import BuildInfo
 import CommandLineSupport
+import Filters
 import Output
 import Pipeline
 import Lifecycle
@@ -14,6 +15,8 @@ func describeRun(_ pipeline: PipelineOptions, outputs: [String], _ options: Outp
     (description.source, description.settings) = try pipeline.makePipeline()
     description.outputs = try options.requests(outputs)
     description.output = try options.settings(display: display.request)
+    description.output.serve.filters = FilterPresets.presets.map(\.name)
+    description.output.serve.filter = pipeline.filter.isEmpty ? "none" : pipeline.filter.joined(separator: ",")
     description.software = "Kamera \(kameraVersion)"
     description.platform = try gpu.platform()
     description.gles = try gpu.version()

@@ -36,7 +36,7 @@ final class ServeTests: KameraProcessTestCase {
     }
 
     /// Mean and 99.9th percentile of the per-channel difference of two RGB(A) frames of one size.
-    func difference(_ a: Frame, _ b: Frame) throws -> (mean: Double, p999: Int) {
+    static func difference(_ a: Frame, _ b: Frame) throws -> (mean: Double, p999: Int) {
         XCTAssertEqual(a.width, b.width)
         XCTAssertEqual(a.height, b.height)
         let (sa, sb) = (a.format == .rgba ? 4 : 3, b.format == .rgba ? 4 : 3)
@@ -82,7 +82,7 @@ final class ServeTests: KameraProcessTestCase {
         let png = try XCTUnwrap(try ImageSource(path: run.path("ref.png")).nextFrame())
         for name in ["snap.jpg", "action.jpg"] {
             let jpeg = try XCTUnwrap(try ImageSource(path: run.path(name)).nextFrame())
-            let (mean, p999) = try difference(jpeg, png)
+            let (mean, p999) = try Self.difference(jpeg, png)
             XCTAssertLessThanOrEqual(mean, 2.0, "\(name): mean difference from the PNG render")
             XCTAssertLessThanOrEqual(p999, 24, "\(name): 99.9th percentile of the difference from the PNG render")
         }

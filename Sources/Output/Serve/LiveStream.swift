@@ -17,12 +17,37 @@ final class LiveStream: @unchecked Sendable {
     private(set) var stalledClosed = 0
     private let lock = Lock()
     private var viewers = 0
+    /// Requests from clients not yet taken by the render thread: at most 8, the oldest go.
+    private var requests: [ControlRequest] = []
+    /// The filter shown, as the last request taken asked.
+    private var filterShown: String
     private var served = 0
 
     init(loop: EventLoop, settings: ServeSettings) {
         self.loop = loop
         self.settings = settings
+        filterShown = settings.filter
     }
+
+    /// From a connection: keeps `request` for the render thread.
+    func ask(_ request: ControlRequest) {
+        lock.withLock {
+            if requests.count == 8 { requests.removeFirst() }
+            requests.append(request)
+        }
+    }
+
+    /// From the render thread: the oldest request waiting.
+    func takeRequest() -> ControlRequest? {
+        lock.withLock {
+            guard !requests.isEmpty else { return nil }
+            let request = requests.removeFirst()
+            if case .filter(let name) = request { filterShown = name }
+            return request
+        }
+    }
+
+    var filter: String { lock.withLock { filterShown } }
 
     /// True while a stream client or a snapshot waits for frames: nothing is encoded otherwise.
     var isWanted: Bool { lock.withLock { viewers > 0 } }

@@ -58,14 +58,18 @@ final class ServeHandler: ChannelInboundHandler {
     }
 
     private func answer(_ request: HTTPRequestHead, context: ChannelHandlerContext) {
-        guard request.method == .GET || request.method == .HEAD else {
-            return respond(context, request, .methodNotAllowed, text: "Kamera's server answers GET and HEAD\n", headers: [("Allow", "GET, HEAD")])
-        }
         if let authorization, request.headers.first(name: "authorization") != authorization {
             return respond(context, request, .unauthorized, text: "give the user and password of --auth\n",
                            headers: [("WWW-Authenticate", "Basic realm=\"Kamera\", charset=\"UTF-8\"")])
         }
-        switch Endpoint(uri: request.uri) {
+        let endpoint = Endpoint(uri: request.uri)
+        if case .filter(let name) = endpoint {
+            return control(request, name: name, context: context)
+        }
+        guard request.method == .GET || request.method == .HEAD else {
+            return respond(context, request, .methodNotAllowed, text: "Kamera's server answers GET and HEAD (POST on /filter)\n", headers: [("Allow", "GET, HEAD")])
+        }
+        switch endpoint {
         case .stream:
             startStream(request, context: context)
         case .snapshot:
@@ -86,9 +90,27 @@ final class ServeHandler: ChannelInboundHandler {
             var body = context.channel.allocator.buffer(capacity: ServePage.html.utf8.count)
             body.writeString(ServePage.html)
             respond(context, request, .ok, body: body, type: "text/html; charset=utf-8")
+        case .filter:
+            break
         case .none:
             respond(context, request, .notFound, text: "Kamera serves /stream, /snapshot, /state and / (also /?action=stream and /?action=snapshot)\n")
         }
+    }
+
+    /// `POST /filter?name=NAME`: the picture through that preset from the next frames on. A page elsewhere
+    /// cannot send it: it needs the `X-Kamera-Control` header, which browsers send across sites only after a preflight Kamera never answers.
+    private func control(_ request: HTTPRequestHead, name: String, context: ChannelHandlerContext) {
+        guard request.method == .POST else {
+            return respond(context, request, .methodNotAllowed, text: "POST /filter?name=NAME changes the filter\n", headers: [("Allow", "POST")])
+        }
+        guard request.headers.first(name: "x-kamera-control") == "1" else {
+            return respond(context, request, .forbidden, text: "control requests carry the header X-Kamera-Control: 1\n")
+        }
+        guard stream.settings.filters.contains(name) else {
+            return respond(context, request, .badRequest, text: "no filter preset is named that; the presets: \(stream.settings.filters.joined(separator: ", "))\n")
+        }
+        stream.ask(.filter(name))
+        respond(context, request, .accepted, text: "filter: \(name)\n")
     }
 
     private func startStream(_ request: HTTPRequestHead, context: ChannelHandlerContext) {
@@ -137,6 +159,7 @@ final class ServeHandler: ChannelInboundHandler {
 /// What a request's path asks for.
 enum Endpoint {
     case stream, snapshot, state, page
+    case filter(String)
 
     init?(uri: String) {
         let parts = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
@@ -147,6 +170,9 @@ enum Endpoint {
         case ("/", "stream"?), ("/stream", _): self = .stream
         case ("/", "snapshot"?), ("/snapshot", _): self = .snapshot
         case ("/state", _): self = .state
+        case ("/filter", _):
+            let name = query.first(where: { $0.hasPrefix("name=") })?.dropFirst(5) ?? ""
+            self = .filter(String(name.prefix(64)))
         case ("/", nil), ("/index.html", _): self = .page
         default: return nil
         }

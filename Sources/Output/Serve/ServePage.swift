@@ -1,4 +1,6 @@
-/// The page at `/`: the live picture, a snapshot link and the server's state.
+/// The page at `/`: the live picture, the filter presets to switch between,
+/// a snapshot link and the server's state. `/?filter=NAME` chooses a
+/// filter as the list does, once the page has loaded.
 enum ServePage {
     static let html = """
     <!DOCTYPE html>
@@ -10,25 +12,41 @@ enum ServePage {
     <style>
     body { margin: 0; background: #111; color: #ddd; font: 14px system-ui, sans-serif; }
     main { display: flex; flex-direction: column; align-items: center; gap: 8px; padding: 8px; }
-    img#live { max-width: 100vw; max-height: 85vh; image-rendering: auto; }
+    img#live { max-width: 100vw; max-height: 85vh; }
     a { color: #9cf; }
     </style>
     </head>
     <body>
     <main>
     <img id="live" src="stream" alt="the live picture">
-    <div><a id="snapshot" href="snapshot" download="kamera.jpg">Snapshot</a> · <span id="state"></span></div>
+    <div>
+    <label>Filter <select id="filter"></select></label> ·
+    <a id="snapshot" href="snapshot" download="kamera.jpg">Snapshot</a> ·
+    <span id="state"></span>
+    </div>
     </main>
     <script>
-    async function poll() {
+    const list = document.getElementById("filter");
+    async function choose(name) {
+      const answer = await fetch("filter?name=" + encodeURIComponent(name), { method: "POST", headers: { "X-Kamera-Control": "1" } });
+      document.getElementById("state").textContent = (await answer.text()).trim();
+    }
+    list.addEventListener("change", () => choose(list.value));
+    async function poll(first) {
       try {
         const s = await (await fetch("state", { cache: "no-store" })).json();
+        if (first) {
+          for (const name of s.filters) list.add(new Option(name, name));
+          const asked = new URLSearchParams(location.search).get("filter");
+          if (asked) { list.value = asked; await choose(asked); }
+        }
+        if (document.activeElement !== list) list.value = s.filter;
         document.getElementById("state").textContent =
           `${s.width}x${s.height}, ${s.fps.toFixed(1)} fps, ${s.clients} watching, ${s.dropped} dropped`;
       } catch (e) {}
-      setTimeout(poll, 1000);
+      setTimeout(() => poll(false), 1000);
     }
-    poll();
+    poll(true);
     </script>
     </body>
     </html>

@@ -16,6 +16,9 @@ public struct ServeSettings: Sendable {
     public var requestSeconds = 10.0
     /// Bytes a request (its line, headers and body) may take.
     public var maxRequestBytes = 16 * 1024
+    /// The filter presets the page offers, and the one shown at the start.
+    public var filters: [String] = []
+    public var filter = "none"
 
     public init() {}
 

@@ -53,6 +53,9 @@ public final class ServeSink: FrameSink, SinkKind {
         try encoder.offer(pixels, .init(width: frame.width, height: frame.height, timestamp: Double(frame.input.timestamp) / 1e9, sequence: frame.input.sequence))
     }
 
+    /// From the render thread: what a client asked to change, oldest first.
+    public func takeRequest() -> ControlRequest? { server.stream.takeRequest() }
+
     public func finish() throws { stop() }
     public func saveWritten() { stop() }
 
@@ -83,7 +86,8 @@ public final class ServeSink: FrameSink, SinkKind {
         {"width": \(width), "height": \(height), "fps": \(JSONNumber.format(Double(counts.encoded) / seconds, decimals: 2)), \
         "clients": \(stream.clientCount), "connections": \(stream.connections), "frames": \(counts.encoded), \
         "dropped": \(counts.replaced + stream.allClientDrops), "encoder_dropped": \(counts.replaced), "client_dropped": \(stream.allClientDrops), \
-        "stalled_closed": \(stream.stalledClosed), "encoder": "libjpeg-turbo", "quality": \(encoder.quality), \
+        "stalled_closed": \(stream.stalledClosed), "filter": \(JSONText.quoted(stream.filter)), \
+        "filters": [\(settings.filters.map(JSONText.quoted).joined(separator: ", "))], "encoder": "libjpeg-turbo", "quality": \(encoder.quality), \
         "encode_ms": \(JSONNumber.format(counts.encoded > 0 ? counts.seconds * 1000 / Double(counts.encoded) : 0, decimals: 3))}
         """
     }

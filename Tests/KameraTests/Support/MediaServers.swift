@@ -31,7 +31,7 @@ final class NginxRTMP {
     init(in folder: URL) throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx"), FileManager.default.fileExists(atPath: Self.module) else {
             throw NSError(domain: "NginxRTMP", code: 1, userInfo: [NSLocalizedDescriptionKey:
-                "nginx with its RTMP module is not installed: scripts/install-deps.sh --tests installs nginx-light and libnginx-mod-rtmp"])
+                "nginx with its RTMP module is not installed: scripts/install-deps.sh --tests installs nginx and libnginx-mod-rtmp"])
         }
         self.folder = folder.appendingPathComponent("nginx")
         rtmpPort = try freeLoopbackPort()

@@ -1,0 +1,6 @@
+/// What a client of the server asks the run to change, taken between frames
+/// on the render thread (`ServeSink.takeRequest`).
+public enum ControlRequest: Equatable, Sendable {
+    /// Show the picture through this filter preset (`none` for none).
+    case filter(String)
+}
