@@ -26,10 +26,12 @@ struct PreviewCommand: ParsableCommand {
           kamera preview --cube --frames 30 -o spin.y4m
           kamera preview --filter sepia --duration 3 -o live.mp4
           kamera preview -o kms -o clip.mp4 --camera /dev/video0 --audio default
+          kamera preview --filter sepia --serve 8080 --duration 3
+          kamera preview --camera /dev/video0 -o rtmp://127.0.0.1/live/cam
         """)
 
     @Option(name: .shortAndLong, parsing: .unconditionalSingleValue,
-            help: "Output, repeatable: kms (full screen on the console's display); a PNG or JPEG that shows the latest frame, replaced every --png-every seconds; a video NAME.mp4|.mov|.mkv|.webm or NAME.y4m (every frame); - (standard output, with --stream), a FIFO or a device.", completion: Completions.anyFile)
+            help: "Output, repeatable: kms (full screen on the console's display); a PNG or JPEG that shows the latest frame, replaced every --png-every seconds; a video NAME.mp4|.mov|.mkv|.webm or NAME.y4m (every frame); a live stream rtmp://HOST/APP/KEY, srt://HOST:PORT or rtsp://HOST:PORT/PATH; http://HOST:PORT (as --serve); - (standard output, with --stream), a FIFO or a device.", completion: Completions.anyFile)
     var output: [String] = []
 
     @Option(parsing: .unconditional, help: "Stop after this many frames (default: run until q or Ctrl-C).",

@@ -53,9 +53,13 @@ final class OutputFormTests: KameraProcessTestCase {
             XCTAssertEqual(try form(name), "video \(name)")
             XCTAssertTrue(try OutputRequest(parsing: name).isWritten(by: VideoRecording.self))
         }
-        XCTAssertThrowsError(try OutputRequest(parsing: "rtsp://localhost:8554/cam")) { error in
-            XCTAssertTrue("\(error)".contains("does not write to rtsp:// addresses; it writes NAME.png"), "\(error)")
+        XCTAssertThrowsError(try OutputRequest(parsing: "ftp://localhost/cam")) { error in
+            XCTAssertTrue("\(error)".contains("does not write to ftp:// addresses; it writes NAME.png"), "\(error)")
         }
+        for name in ["rtmp://127.0.0.1/live/cam", "srt://127.0.0.1:9000", "rtsp://127.0.0.1:8554/cam"] {
+            XCTAssertTrue(try OutputRequest(parsing: name).isWritten(by: PublishSink.self), name)
+        }
+        XCTAssertTrue(try OutputRequest(parsing: "http://127.0.0.1:8080").isWritten(by: ServeSink.self))
         XCTAssertThrowsError(try OutputRequest(parsing: "out-%d.mp4")) { XCTAssertTrue("\($0)".contains("a video is one file"), "\($0)") }
         XCTAssertThrowsError(try OutputRequest(parsing: "out.gif")) { error in
             XCTAssertTrue("\(error)".contains("does not write .gif files; it writes NAME.png"), "\(error)")

@@ -44,7 +44,7 @@ final class MJPEGServer {
             address = ServeAddress(host: requested.host, port: channel.localAddress?.port ?? requested.port)
         } catch {
             try? group.syncShutdownGracefully()
-            throw OutputError(.serve, requested.description, because: Self.reason(error), "choose another port (--serve 8081), or 0 for any free one")
+            throw OutputError(.serve, requested.description, because: Self.reason(error), "choose another port (\(Setting.serve) 8081), or 0 for any free one")
         }
     }
 

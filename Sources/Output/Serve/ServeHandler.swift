@@ -59,7 +59,7 @@ final class ServeHandler: ChannelInboundHandler {
 
     private func answer(_ request: HTTPRequestHead, context: ChannelHandlerContext) {
         if let authorization, request.headers.first(name: "authorization") != authorization {
-            return respond(context, request, .unauthorized, text: "give the user and password of --auth\n",
+            return respond(context, request, .unauthorized, text: "this server asks for a user and password (HTTP Basic)\n",
                            headers: [("WWW-Authenticate", "Basic realm=\"Kamera\", charset=\"UTF-8\"")])
         }
         let endpoint = Endpoint(uri: request.uri)

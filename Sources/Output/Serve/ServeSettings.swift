@@ -29,7 +29,7 @@ public struct ServeSettings: Sendable {
         /// `USER:PASSWORD`, as curl's `-u` takes it.
         public init(parsing text: String) throws {
             guard let colon = text.firstIndex(of: ":"), colon != text.startIndex, text.index(after: colon) != text.endIndex else {
-                throw OutputError(.auth, is: "not USER:PASSWORD", "give both, such as --auth viewer:secret")
+                throw OutputError(.auth, is: "not USER:PASSWORD", "give both, such as \(Setting.auth) viewer:secret")
             }
             guard text.utf8.count <= 256, !text.contains(where: { $0.isNewline }) else {
                 throw OutputError(.auth, is: "too long or on several lines", "give USER:PASSWORD on one line, at most 256 bytes")

@@ -16,7 +16,7 @@ public final class ServeSink: FrameSink, SinkKind {
         try settings.check()
         if !address.isLoopback && settings.credentials == nil {
             throw OutputError(.serve, address.description, is: "reachable from other machines",
-                              "add --auth USER:PASSWORD (clients open http://USER:PASSWORD@HOST:\(address.port)/), or serve on 127.0.0.1")
+                              "add \(Setting.auth) USER:PASSWORD (clients open http://USER:PASSWORD@HOST:\(address.port)/), or serve on 127.0.0.1")
         }
         return try ServeSink(address: address, settings: settings, jpeg: run.settings.jpeg)
     }

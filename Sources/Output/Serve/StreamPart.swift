@@ -23,7 +23,8 @@ struct StreamPart {
     /// Writes the part into `buffer` (emptied first): no allocation when the buffer is large enough and not shared.
     static func write(jpeg: UnsafeRawBufferPointer, timestamp: Double, into buffer: inout ByteBuffer) -> (offset: Int, count: Int) {
         buffer.clear(minimumCapacity: jpeg.count + 160)
-        buffer.writeStaticString("--boundarydonotcross\r\nContent-Type: image/jpeg\r\nContent-Length: ")
+        buffer.writeStaticString("--")
+        buffer.writeStaticString("boundarydonotcross\r\nContent-Type: image/jpeg\r\nContent-Length: ")
         buffer.writeDecimal(jpeg.count)
         buffer.writeStaticString("\r\nX-Timestamp: ")
         buffer.writeSeconds(timestamp)
