@@ -175,7 +175,8 @@ final class ServeTests: KameraProcessTestCase {
             ask() { # ask NAME BYTES...: send the bytes, keep what comes back until the server closes (at most 15 s)
                 local name=$1; shift
                 exec 3<>/dev/tcp/127.0.0.1/$port
-                printf "$@" >&3
+                # The server may close before it has read all (a header over its bound): a write into the closed socket must not end this script.
+                (trap '' PIPE; printf "$@" >&3) 2>/dev/null
                 timeout 15 cat <&3 > $name.txt; echo "$name: $? $(head -c 12 $name.txt)"
                 exec 3<&-
             }
