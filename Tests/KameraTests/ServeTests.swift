@@ -122,12 +122,16 @@ final class ServeTests: KameraProcessTestCase {
     }
 
     /// 50 clients at once, one of them stalled (it sends its request and
-    /// reads nothing): the 49 others each get every frame encoded while they
-    /// watch (at least 90% of the best client's count), memory grows by less
+    /// reads nothing): the 49 others each get the frames encoded while they
+    /// watch (the best client at least 75% of those encoded over the whole
+    /// window, which includes starting 49 curls; every client at least 90%
+    /// of the best; rates relative to what the server encoded, so that a
+    /// loaded machine or the thread sanitizer's build holds), memory grows by less
     /// than 64 MiB, and the stalled client is closed once it has taken no
     /// frame for 5 s (the server's stall time).
     func testFiftyClientsOneStalled() throws {
-        let served = try ServedKamera(run, ["preview", "--serve", "0", "--serve-fps", "15", "--duration", "120"])
+        // Stopped by SIGINT at the end; the duration only bounds a run the test lost.
+        let served = try ServedKamera(run, ["preview", "--serve", "0", "--serve-fps", "15", "--duration", "600"])
         let port = served.port
         Thread.sleep(forTimeInterval: 1)
         let before = served.residentKiB
@@ -138,6 +142,7 @@ final class ServeTests: KameraProcessTestCase {
             result = try? shell("""
                 exec 3<>/dev/tcp/127.0.0.1/\(port)
                 printf 'GET /stream HTTP/1.1\\r\\nHost: kamera\\r\\n\\r\\n' >&3
+                curl -sS --max-time 10 http://127.0.0.1:\(port)/state > start.json
                 for i in $(seq 1 49); do curl -s --max-time 8 -o c$i.bin http://127.0.0.1:\(port)/stream & done
                 wait
                 curl -sS --max-time 10 http://127.0.0.1:\(port)/state > during.json
@@ -153,7 +158,13 @@ final class ServeTests: KameraProcessTestCase {
         XCTAssertEqual(script.status, 0, script.stderr)
         let counts = try (1...49).map { try Self.parts(of: Data(contentsOf: URL(fileURLWithPath: run.path("c\($0).bin")))).count }
         let best = try XCTUnwrap(counts.max())
-        XCTAssertGreaterThanOrEqual(best, 40, "frames in 8 s at --serve-fps 15: \(counts)")
+        func encoded(_ name: String) throws -> Int {
+            let state = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: run.path(name)))) as? [String: Any]
+            return try XCTUnwrap(state?["frames"] as? Int, name)
+        }
+        let window = try encoded("during.json") - encoded("start.json")
+        XCTAssertGreaterThan(window, 0, "frames encoded while the clients watched")
+        XCTAssertGreaterThanOrEqual(Double(best), Double(window) * 0.75, "the best client got the frames encoded while it watched (\(window)): \(counts)")
         XCTAssertGreaterThanOrEqual(Double(try XCTUnwrap(counts.min())), Double(best) * 0.9, "every watching client keeps the rate: \(counts)")
         XCTAssertLessThan(peak - before, 64 * 1024, "memory grew from \(before) KiB to \(peak) KiB with 50 clients")
         let after = try String(contentsOfFile: run.path("after.json"), encoding: .utf8)
