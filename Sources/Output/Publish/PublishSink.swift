@@ -91,8 +91,6 @@ public final class PublishSink: FrameSink, SinkKind {
         return lock.withLock { connected } ? "live \(sent), dropped \(dropped)" : "live: connecting, dropped \(dropped)"
     }
 
-    public var written: Int? { nil }
-
     /// Ends the thread: the stream finished when the server takes it within 3 s, else cut off.
     private func stop() {
         guard let thread else { return }

@@ -26,8 +26,6 @@ public final class ServeSink: FrameSink, SinkKind {
     private let encoder: StreamEncoder
     private var rate: RateGate
     private let started = MonotonicClock.seconds
-    private let lock = Lock()
-    private var size = (width: 0, height: 0)
     /// Where the server listens (the port the system gave for port 0).
     public var address: ServeAddress { server.address }
 
@@ -49,8 +47,7 @@ public final class ServeSink: FrameSink, SinkKind {
     public func consume(_ frame: RenderedFrame) throws {
         guard server.stream.isWanted, rate.isDue() else { return }
         let pixels = try frame.pixels()
-        lock.withLock { size = (frame.width, frame.height) }
-        try encoder.offer(pixels, .init(width: frame.width, height: frame.height, timestamp: Double(frame.input.timestamp) / 1e9, sequence: frame.input.sequence))
+        try encoder.offer(pixels, .init(width: frame.width, height: frame.height, timestamp: Double(frame.input.timestamp) / 1e9))
     }
 
     /// From the render thread: what a client asked to change, oldest first.
@@ -79,7 +76,8 @@ public final class ServeSink: FrameSink, SinkKind {
     /// `/state`: the picture's size, frames a second encoded since the start, clients, drops and the encoder.
     private func stateJSON() -> String {
         let counts = encoder.counts
-        let (width, height) = lock.withLock { size }
+        // On the event loop, where the latest part lives: its size is the picture's.
+        let (width, height) = server.stream.latest.map { ($0.width, $0.height) } ?? (0, 0)
         let seconds = max(MonotonicClock.seconds - started, 1e-3)
         let stream = server.stream
         return """

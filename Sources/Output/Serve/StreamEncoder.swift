@@ -10,7 +10,6 @@ final class StreamEncoder: @unchecked Sendable {
     struct Facts {
         var width: Int, height: Int
         var timestamp: Double
-        var sequence: UInt64
     }
 
     private let stream: LiveStream
@@ -66,7 +65,7 @@ final class StreamEncoder: @unchecked Sendable {
                 let (offset, length) = StreamPart.write(jpeg: jpeg, timestamp: facts.timestamp, into: &bytes)
                 parts[nextPart] = bytes
                 nextPart = (nextPart + 1) % parts.count
-                let part = StreamPart(bytes: bytes, jpegOffset: offset, jpegCount: length, timestamp: facts.timestamp, sequence: facts.sequence,
+                let part = StreamPart(bytes: bytes, jpegOffset: offset, jpegCount: length, timestamp: facts.timestamp,
                                       width: facts.width, height: facts.height, madeAt: MonotonicClock.seconds)
                 lock.withLock {
                     encodedCount += 1

@@ -12,7 +12,6 @@ struct StreamPart {
     var jpegCount: Int
     /// The frame's capture time in seconds (the driver's for a camera), as `X-Timestamp` says.
     var timestamp: Double
-    var sequence: UInt64
     var width: Int, height: Int
     /// When the part was made, on the monotonic clock.
     var madeAt: Double
