@@ -1,5 +1,5 @@
 /// The page at `/`: the live picture, the filter presets to switch between,
-/// a snapshot link and the server's state. `/?filter=NAME` chooses a
+/// a snapshot link, the server's state and the analysers' latest record. `/?filter=NAME` chooses a
 /// filter as the list does, once the page has loaded.
 enum ServePage {
     static let html = """
@@ -14,6 +14,7 @@ enum ServePage {
     main { display: flex; flex-direction: column; align-items: center; gap: 8px; padding: 8px; }
     img#live { max-width: 100vw; max-height: 85vh; }
     a { color: #9cf; }
+    pre { margin: 0; max-width: 100vw; white-space: pre-wrap; }
     </style>
     </head>
     <body>
@@ -24,6 +25,7 @@ enum ServePage {
     <a id="snapshot" href="snapshot" download="kamera.jpg">Snapshot</a> ·
     <span id="state"></span>
     </div>
+    <pre id="results"></pre>
     </main>
     <script>
     const list = document.getElementById("filter");
@@ -47,6 +49,12 @@ enum ServePage {
       setTimeout(() => poll(false), 1000);
     }
     poll(true);
+    const results = document.getElementById("results");
+    new EventSource("events").onmessage = (event) => {
+      const record = JSON.parse(event.data);
+      const found = Object.entries(record).filter(([key]) => !["frame", "sequence", "timestamp"].includes(key));
+      results.textContent = `frame ${record.frame}: ` + found.map(([key, value]) => `${key} ${JSON.stringify(value)}`).join("  ");
+    };
     </script>
     </body>
     </html>

@@ -53,6 +53,12 @@ public final class ServeSink: FrameSink, SinkKind {
         try encoder.offer(pixels, .init(width: frame.width, height: frame.height, timestamp: Double(frame.input.timestamp) / 1e9, sequence: frame.input.sequence))
     }
 
+    /// From the analysis thread: the analysers' record of a frame, for `/events`.
+    public func publish(_ record: MetadataRecord) {
+        guard server.stream.hasListeners else { return }
+        server.stream.publish(event: record.json)
+    }
+
     /// From the render thread: what a client asked to change, oldest first.
     public func takeRequest() -> ControlRequest? { server.stream.takeRequest() }
 
