@@ -209,8 +209,10 @@ public final class RunBuilder {
         let live = description.paced || description.source.camera != nil
         let analysis = FrameAnalysis(analyzers: analyzers, whenBusy: live ? .skip : .wait, rate: description.analyzeRate)
         let (metadata, scanner) = (metadata, scanner)
+        let server = sinks.lazy.compactMap { $0 as? ServeSink }.first
         analysis.onRecord = { record in
             try metadata?.write(record)
+            server?.publish(record)
             if try scanner?.take(record) == .done { loop.stop() }
         }
         loop.analysis = analysis

@@ -46,14 +46,14 @@ final class ServePageTests: KameraProcessTestCase {
     /// mean difference at most 3 levels, 99.9% within 32, JPEG's loss and the
     /// browser's decoding); choosing a filter on the page (`/?filter=gray`
     /// goes through the list's own code) changes the frames that follow; the
-    /// snapshot link on the page gives a JPEG.
+    /// snapshot link on the page gives a JPEG; the page lists the analysers' latest record.
     func testThePageShowsTheLivePictureAndSwitchesFilters() throws {
         let astronaut = FaceDetectionTests.media.appendingPathComponent("astronaut.png").path
         for filter in ["sepia", "gray"] {
             let made = try run.run(["snap", "-i", astronaut, "--filter", filter, "-o", "\(filter).png"])
             XCTAssertEqual(made.status, 0, made.stderr)
         }
-        let served = try ServedKamera(run, ["preview", "-i", astronaut, "--filter", "sepia", "--serve", "0", "--duration", "300"])
+        let served = try ServedKamera(run, ["preview", "-i", astronaut, "--filter", "sepia", "--analyze", "luma", "--metadata", "luma.jsonl", "--serve", "0", "--duration", "300"])
         try screenshot(served.url + "/", to: "page.png", seconds: 2)
         try screenshot(served.url + "/?filter=gray", to: "gray-page.png", seconds: 4)
         for (shot, reference, other) in [("page.png", "sepia.png", "gray.png"), ("gray-page.png", "gray.png", "sepia.png")] {
@@ -68,11 +68,13 @@ final class ServePageTests: KameraProcessTestCase {
         XCTAssertNotNil(served.wait(for: "filter: gray", seconds: 10), served.stderr)
         let dom = try KameraProcess.shell("""
             HOME="$PWD" timeout 120 chromium --headless=new --no-sandbox --disable-gpu --user-data-dir="$PWD/chromium" --virtual-time-budget=2000 --dump-dom '\(served.url)/' \
-              | grep -o '<a id="snapshot" href="[^"]*" download="[^"]*"' ; \
+              | grep -o -e '<a id="snapshot" href="[^"]*" download="[^"]*"' -e '<pre id="results">frame [0-9]*: luma {"mean":[0-9.]*' ; \
             curl -sS -o link.jpg "\(served.url)/$(HOME="$PWD" chromium --headless=new --no-sandbox --disable-gpu --user-data-dir="$PWD/chromium" --dump-dom '\(served.url)/' | grep -o 'id="snapshot" href="[^"]*"' | sed 's/.*href="//; s/"$//')" && file -b link.jpg
             """, in: run.folder)
         XCTAssertTrue(dom.output.contains("<a id=\"snapshot\" href=\"snapshot\" download=\"kamera.jpg\""), dom.output + dom.stderr)
         XCTAssertTrue(dom.output.contains("JPEG image data"), dom.output + dom.stderr)
+        XCTAssertNotNil(dom.output.range(of: #"<pre id="results">frame [0-9]+: luma \{"mean":[0-9.]+"#, options: .regularExpression),
+                        "the page lists the analysers' latest record: " + dom.output)
         served.stop()
     }
 }

@@ -238,4 +238,30 @@ final class ServeTests: KameraProcessTestCase {
         try run.assertFails(["preview", "--serve", String(held.port), "--duration", "1"], mentioning: ["--serve http://127.0.0.1:\(held.port)/", "another program listens on that port", "--serve 8081"])
         held.stop()
     }
+
+    /// `/events` carries the analysers' records as Server-Sent Events: each
+    /// one a line of the same run's `--metadata` file, frame numbers increasing.
+    func testEventsCarryTheAnalysersRecords() throws {
+        let served = try ServedKamera(run, ["preview", "--serve", "0", "--size", "64x64", "--analyze", "luma", "--metadata", "out.jsonl", "--duration", "120"])
+        let read = try shell("curl -sS -N --max-time 3 -D head.txt -o events.txt \(served.url)/events; echo \"curl $?\"")
+        XCTAssertTrue(read.output.contains("curl 28"), read.output + read.stderr)
+        served.stop()
+        let head = try String(contentsOfFile: run.path("head.txt"), encoding: .utf8)
+        XCTAssertTrue(head.contains("Content-Type: text/event-stream"), head)
+        let metadata = Set(try String(contentsOfFile: run.path("out.jsonl"), encoding: .utf8).split(separator: "\n").map(String.init))
+        let events = try String(contentsOfFile: run.path("events.txt"), encoding: .utf8).components(separatedBy: "\n\n").filter { !$0.isEmpty }
+        XCTAssertGreaterThanOrEqual(events.count, 10, "records in 3 s")
+        var last = -1
+        for event in events {
+            XCTAssertTrue(event.hasPrefix("data: "), event)
+            let line = String(event.dropFirst(6))
+            XCTAssertTrue(metadata.contains(line), "a line of out.jsonl: \(line)")
+            let record = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let frame = try XCTUnwrap(record["frame"] as? Int)
+            XCTAssertGreaterThan(frame, last)
+            XCTAssertNotNil(record["luma"], line)
+            last = frame
+        }
+    }
+
 }

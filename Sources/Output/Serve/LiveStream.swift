@@ -9,6 +9,8 @@ final class LiveStream: @unchecked Sendable {
     let loop: EventLoop
     let settings: ServeSettings
     private var clients: [ObjectIdentifier: StreamClient] = [:]
+    /// Clients of `/events`, the analysers' records as Server-Sent Events.
+    private var listeners: [ObjectIdentifier: StreamClient] = [:]
     private var waiting: [EventLoopPromise<StreamPart>] = []
     private(set) var latest: StreamPart?
     private(set) var connections = 0
@@ -59,7 +61,7 @@ final class LiveStream: @unchecked Sendable {
     func publish(_ part: StreamPart) {
         loop.execute { [self] in
             latest = part
-            for client in clients.values { client.offer(part, stallSeconds: settings.stallSeconds) }
+            for client in clients.values { client.offer(part.bytes, stallSeconds: settings.stallSeconds) }
             let promises = waiting
             waiting.removeAll(keepingCapacity: true)
             if !promises.isEmpty { updateViewers() }
@@ -67,7 +69,27 @@ final class LiveStream: @unchecked Sendable {
         }
     }
 
+    /// From the analysis thread: one record (a JSON line) for every `/events` client.
+    func publish(event json: String) {
+        loop.execute { [self] in
+            guard !listeners.isEmpty else { return }
+            var event = ByteBuffer()
+            event.reserveCapacity(json.utf8.count + 8)
+            event.writeStaticString("data: ")
+            event.writeString(json)
+            event.writeStaticString("\n\n")
+            for listener in listeners.values { listener.offer(event, stallSeconds: settings.stallSeconds) }
+        }
+    }
+
+    /// True while someone listens to `/events` (any thread).
+    var hasListeners: Bool { lock.withLock { !listeners.isEmpty } }
+
     // MARK: On the event loop
+
+    func listen(_ client: StreamClient) {
+        lock.withLock { listeners[ObjectIdentifier(client)] = client }
+    }
 
     /// A connection opened; false when the server already holds its most.
     func open() -> Bool {
@@ -84,7 +106,7 @@ final class LiveStream: @unchecked Sendable {
     }
 
     func remove(_ client: StreamClient) {
-        let removed = lock.withLock { clients.removeValue(forKey: ObjectIdentifier(client)) }
+        let removed = lock.withLock { clients.removeValue(forKey: ObjectIdentifier(client)) ?? listeners.removeValue(forKey: ObjectIdentifier(client)) }
         guard let removed else { return }
         clientDrops += removed.dropped
         if removed.closedStalled { stalledClosed += 1 }

@@ -71,7 +71,9 @@ final class ServeHandler: ChannelInboundHandler {
         }
         switch endpoint {
         case .stream:
-            startStream(request, context: context)
+            startStream(request, context: context, type: "multipart/x-mixed-replace;boundary=\(StreamPart.boundary)")
+        case .events:
+            startStream(request, context: context, type: "text/event-stream", events: true)
         case .snapshot:
             stream.snapshot().whenComplete { [self] result in
                 switch result {
@@ -93,7 +95,7 @@ final class ServeHandler: ChannelInboundHandler {
         case .filter:
             break
         case .none:
-            respond(context, request, .notFound, text: "Kamera serves /stream, /snapshot, /state and / (also /?action=stream and /?action=snapshot)\n")
+            respond(context, request, .notFound, text: "Kamera serves /stream, /snapshot, /state, /events and / (also /?action=stream and /?action=snapshot)\n")
         }
     }
 
@@ -113,9 +115,10 @@ final class ServeHandler: ChannelInboundHandler {
         respond(context, request, .accepted, text: "filter: \(name)\n")
     }
 
-    private func startStream(_ request: HTTPRequestHead, context: ChannelHandlerContext) {
+    /// A response that never ends: the MJPEG stream, or the analysers' records as Server-Sent Events.
+    private func startStream(_ request: HTTPRequestHead, context: ChannelHandlerContext, type: String, events: Bool = false) {
         var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: "multipart/x-mixed-replace;boundary=\(StreamPart.boundary)")
+        headers.add(name: "Content-Type", value: type)
         headers.add(name: "Cache-Control", value: "no-store, no-cache, must-revalidate, max-age=0")
         headers.add(name: "Pragma", value: "no-cache")
         headers.add(name: "Connection", value: "close")
@@ -129,7 +132,7 @@ final class ServeHandler: ChannelInboundHandler {
         requestGuard.streaming()
         let client = StreamClient(context: context)
         self.client = client
-        stream.add(client)
+        if events { stream.listen(client) } else { stream.add(client) }
     }
 
     private func respond(_ context: ChannelHandlerContext, _ request: HTTPRequestHead, _ status: HTTPResponseStatus, text: String,
@@ -158,7 +161,7 @@ final class ServeHandler: ChannelInboundHandler {
 
 /// What a request's path asks for.
 enum Endpoint {
-    case stream, snapshot, state, page
+    case stream, snapshot, state, page, events
     case filter(String)
 
     init?(uri: String) {
@@ -170,6 +173,7 @@ enum Endpoint {
         case ("/", "stream"?), ("/stream", _): self = .stream
         case ("/", "snapshot"?), ("/snapshot", _): self = .snapshot
         case ("/state", _): self = .state
+        case ("/events", _): self = .events
         case ("/filter", _):
             let name = query.first(where: { $0.hasPrefix("name=") })?.dropFirst(5) ?? ""
             self = .filter(String(name.prefix(64)))

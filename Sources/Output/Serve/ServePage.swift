@@ -1,5 +1,6 @@
 /// The page at `/`: the live picture, the filter presets to switch between,
-/// a snapshot link and the server's state. `/?filter=NAME` chooses a
+/// a snapshot link, the server's state and the analysers' latest record
+/// (from `/state`, once a second: programs that want every record read `/events`). `/?filter=NAME` chooses a
 /// filter as the list does, once the page has loaded.
 enum ServePage {
     static let html = """
@@ -14,6 +15,7 @@ enum ServePage {
     main { display: flex; flex-direction: column; align-items: center; gap: 8px; padding: 8px; }
     img#live { max-width: 100vw; max-height: 85vh; }
     a { color: #9cf; }
+    pre { margin: 0; max-width: 100vw; white-space: pre-wrap; }
     </style>
     </head>
     <body>
@@ -24,9 +26,11 @@ enum ServePage {
     <a id="snapshot" href="snapshot" download="kamera.jpg">Snapshot</a> ·
     <span id="state"></span>
     </div>
+    <pre id="results"></pre>
     </main>
     <script>
     const list = document.getElementById("filter");
+    const results = document.getElementById("results");
     async function choose(name) {
       const answer = await fetch("filter?name=" + encodeURIComponent(name), { method: "POST", headers: { "X-Kamera-Control": "1" } });
       document.getElementById("state").textContent = (await answer.text()).trim();
@@ -43,6 +47,10 @@ enum ServePage {
         if (document.activeElement !== list) list.value = s.filter;
         document.getElementById("state").textContent =
           `${s.width}x${s.height}, ${s.fps.toFixed(1)} fps, ${s.clients} watching, ${s.dropped} dropped`;
+        if (s.analysis) {
+          const found = Object.entries(s.analysis).filter(([key]) => !["frame", "sequence", "timestamp"].includes(key));
+          results.textContent = `frame ${s.analysis.frame}: ` + found.map(([key, value]) => `${key} ${JSON.stringify(value)}`).join("  ");
+        }
       } catch (e) {}
       setTimeout(() => poll(false), 1000);
     }

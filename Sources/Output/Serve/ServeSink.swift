@@ -26,6 +26,8 @@ public final class ServeSink: FrameSink, SinkKind {
     private let encoder: StreamEncoder
     private var rate: RateGate
     private let started = MonotonicClock.seconds
+    private let recordLock = Lock()
+    private var latestRecord: MetadataRecord?
     /// Where the server listens (the port the system gave for port 0).
     public var address: ServeAddress { server.address }
 
@@ -48,6 +50,14 @@ public final class ServeSink: FrameSink, SinkKind {
         guard server.stream.isWanted, rate.isDue() else { return }
         let pixels = try frame.pixels()
         try encoder.offer(pixels, .init(width: frame.width, height: frame.height, timestamp: Double(frame.input.timestamp) / 1e9))
+    }
+
+    /// From the analysis thread: the analysers' record of a frame, for `/events`
+    /// and, the latest, for `/state` (which the page shows).
+    public func publish(_ record: MetadataRecord) {
+        recordLock.withLock { latestRecord = record }
+        guard server.stream.hasListeners else { return }
+        server.stream.publish(event: record.json)
     }
 
     /// From the render thread: what a client asked to change, oldest first.
@@ -73,20 +83,23 @@ public final class ServeSink: FrameSink, SinkKind {
         var make: () -> String = { "{}" }
     }
 
-    /// `/state`: the picture's size, frames a second encoded since the start, clients, drops and the encoder.
+    /// `/state`: the picture's size, frames a second encoded since the start, clients, drops, the encoder
+    /// and the analysers' latest record (null without analysers).
     private func stateJSON() -> String {
         let counts = encoder.counts
         // On the event loop, where the latest part lives: its size is the picture's.
         let (width, height) = server.stream.latest.map { ($0.width, $0.height) } ?? (0, 0)
         let seconds = max(MonotonicClock.seconds - started, 1e-3)
         let stream = server.stream
+        let record = recordLock.withLock { latestRecord }
         return """
         {"width": \(width), "height": \(height), "fps": \(JSONNumber.format(Double(counts.encoded) / seconds, decimals: 2)), \
         "clients": \(stream.clientCount), "connections": \(stream.connections), "frames": \(counts.encoded), \
         "dropped": \(counts.replaced + stream.allClientDrops), "encoder_dropped": \(counts.replaced), "client_dropped": \(stream.allClientDrops), \
         "stalled_closed": \(stream.stalledClosed), "filter": \(JSONText.quoted(stream.filter)), \
         "filters": [\(settings.filters.map(JSONText.quoted).joined(separator: ", "))], "encoder": "libjpeg-turbo", "quality": \(encoder.quality), \
-        "encode_ms": \(JSONNumber.format(counts.encoded > 0 ? counts.seconds * 1000 / Double(counts.encoded) : 0, decimals: 3))}
+        "encode_ms": \(JSONNumber.format(counts.encoded > 0 ? counts.seconds * 1000 / Double(counts.encoded) : 0, decimals: 3)), \
+        "analysis": \(record?.json ?? "null")}
         """
     }
 }

@@ -2,14 +2,14 @@ import Lifecycle
 import NIOCore
 import NIOHTTP1
 
-/// One client of the MJPEG stream, on the event loop: at most one frame
-/// being written and one waiting, the newest. A client that reads slowly
+/// One client of the MJPEG stream (or of the analysers' events), on the
+/// event loop: at most one part being written and one waiting, the newest. A client that reads slowly
 /// loses frames (counted); one that takes none for the stall time is closed.
 /// Others never wait for it.
 final class StreamClient {
     private let context: ChannelHandlerContext
     private var writingSince: Double?
-    private var waiting: StreamPart?
+    private var waiting: ByteBuffer?
     private(set) var sent = 0
     private(set) var dropped = 0
     private(set) var closedStalled = false
@@ -18,7 +18,7 @@ final class StreamClient {
         self.context = context
     }
 
-    func offer(_ part: StreamPart, stallSeconds: Double) {
+    func offer(_ part: ByteBuffer, stallSeconds: Double) {
         guard let since = writingSince else {
             send(part)
             return
@@ -31,9 +31,9 @@ final class StreamClient {
         }
     }
 
-    private func send(_ part: StreamPart) {
+    private func send(_ part: ByteBuffer) {
         writingSince = MonotonicClock.seconds
-        let body = HTTPServerResponsePart.body(.byteBuffer(part.bytes))
+        let body = HTTPServerResponsePart.body(.byteBuffer(part))
         context.writeAndFlush(NIOAny(body)).whenComplete { [self] result in
             writingSince = nil
             guard case .success = result else { return }
