@@ -19,10 +19,10 @@ packages=(
     systemd                                                                      # systemd-analyze (the kiosk unit test)
 )
 [ "${1:-}" = --tests ] && packages+=(ffmpeg dpkg-dev lintian man-db libimage-exiftool-perl alsa-utils zint qrencode \
-    curl chromium nginx libnginx-mod-rtmp)   # the server's real clients, and a media server the tests start themselves
+    curl chromium nginx libnginx-mod-rtmp ustreamer)   # the server's real clients, a media server the tests start themselves, the stream bench's peer
 [ "${1:-}" = --package ] && packages+=(dpkg-dev)
 [ "${1:-}" = --lintian ] && packages+=(lintian)
-[ "${1:-}" = --bench ] && packages+=(ffmpeg gstreamer1.0-tools gstreamer1.0-gl gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-ugly gstreamer1.0-plugins-bad gstreamer1.0-opencv qrencode xvfb kmscube)
+[ "${1:-}" = --bench ] && packages+=(ffmpeg gstreamer1.0-tools gstreamer1.0-gl gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-ugly gstreamer1.0-plugins-bad gstreamer1.0-opencv qrencode xvfb kmscube ustreamer)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -23,7 +23,7 @@
 #   scripts/test.sh            # everything: what CI runs (.ci/run)
 #   scripts/test.sh --quick    # the loop while working: the debug and release builds
 #                              # and the tests that need no VM; no sanitizer, no fuzzing
-#   KAMERA_FUZZ_SECONDS=10 (default) sets the fuzzing time per target after the
+#   KAMERA_FUZZ_SECONDS=5 (default) sets the fuzzing time per target after the
 #   replay; scripts/fuzz.sh 300 fuzzes for longer.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -68,4 +68,4 @@ unset KAMERA_BINARY
 stage build-thread "$root/scripts/sanitize.sh" thread --build
 stage thread "$root/scripts/sanitize.sh" thread --test --xunit-output "$report/thread.xml"
 stage build-fuzz "$root/scripts/fuzz.sh" --build
-stage fuzz "$root/scripts/fuzz.sh" "${KAMERA_FUZZ_SECONDS:-10}"
+stage fuzz "$root/scripts/fuzz.sh" "${KAMERA_FUZZ_SECONDS:-5}"

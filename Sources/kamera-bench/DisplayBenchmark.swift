@@ -215,7 +215,8 @@ struct DisplayBenchmark {
         return library
     }
 
-    private static func find(_ program: String) -> String? {
+    /// The program's path on PATH, if it is installed.
+    static func find(_ program: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         return path.split(separator: ":").map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }

@@ -48,6 +48,26 @@ struct KameraBench: ParsableCommand {
     @Flag(help: "Only the display measurement (kamera cube and sepia preview on -o kms beside kmscube); it needs a DRM card with a connected display and no display server.")
     var displayOnly = false
 
+    @Flag(help: "Only the live picture over HTTP: kamera preview --serve (unfiltered and sepia) beside ustreamer on one camera, to 1 and 10 clients: frames a second delivered, CPU, latency from capture; and libjpeg-turbo's encode time, the floor.")
+    var streamOnly = false
+
+    @Flag(help: "Only publishing: kamera preview -o rtmp:// (unfiltered and sepia) beside ffmpeg -f v4l2 … libx264 -f flv on one camera (vivid's), into nginx-rtmp, read back over RTMP: CPU, frames read, glass-to-glass latency.")
+    var publishOnly = false
+
+    @Option(parsing: .unconditional, help: "With --stream-only or --publish-only: the camera.")
+    var streamDevice = "/dev/video0"
+
+    @Option(parsing: .unconditional, help: "With --stream-only or --publish-only: seconds measured per program (and client count), after 3 s of warm-up.",
+            transform: ArgumentValue.integer("a whole number of seconds, 1 or more"))
+    var streamSeconds = 20
+
+    @Option(parsing: .unconditional, help: "With --stream-only: the numbers of clients at once, comma-separated.")
+    var streamClients = "1,10"
+
+    @Option(parsing: .unconditional, help: "With --stream-only or --publish-only: rounds, the programs in turn each round (medians).",
+            transform: ArgumentValue.integer("a whole number of rounds, 1 to 100"))
+    var streamRounds = 2
+
     @Flag(help: "Only the live preview measurement: kamera preview of the test pattern paced at 1080p30 and 720p60, frames late.")
     var liveOnly = false
 
@@ -122,6 +142,26 @@ struct KameraBench: ParsableCommand {
         }
         if displayOnly {
             print(display.run())
+            return
+        }
+        if publishOnly {
+            guard streamSeconds >= 4, (1...100).contains(streamRounds) else {
+                throw UsageError("--stream-seconds must be 4 or more (the picture switches every 2 s) and --stream-rounds 1 to 100, such as --stream-seconds 20 --stream-rounds 2")
+            }
+            let bench = PublishBenchmark(kamera: binary, device: streamDevice, seconds: Double(streamSeconds), rounds: streamRounds, peers: peers)
+            print(try bench.run { FileHandle.standardError.write(Data("publish: \($0)\n".utf8)) })
+            return
+        }
+        if streamOnly {
+            let clients = streamClients.split(separator: ",").compactMap { Int($0) }
+            guard !clients.isEmpty, clients.count == streamClients.split(separator: ",").count, clients.allSatisfy({ (1...100).contains($0) }) else {
+                throw UsageError("--stream-clients \(excerpt(streamClients)) is not valid; use numbers of clients from 1 to 100, comma-separated, such as 1,10")
+            }
+            guard streamSeconds >= 1, (1...100).contains(streamRounds) else {
+                throw UsageError("--stream-seconds must be 1 or more and --stream-rounds 1 to 100, such as --stream-seconds 20 --stream-rounds 2")
+            }
+            let bench = StreamBenchmark(kamera: binary, device: streamDevice, seconds: Double(streamSeconds), clientCounts: clients, rounds: streamRounds, peers: peers)
+            print(try bench.run { FileHandle.standardError.write(Data("stream: \($0)\n".utf8)) })
             return
         }
         if liveOnly {

@@ -1,4 +1,5 @@
 import Foundation
+@testable import kamera_bench
 import XCTest
 
 /// `-o rtmp://`, `srt://`, `rtsp://`: the picture published to real servers
@@ -64,7 +65,7 @@ final class PublishTests: KameraProcessTestCase {
             ("srt", "srt://127.0.0.1:PORT?mode=listener", "srt://127.0.0.1:PORT?streamid=cam"),
             ("rtsp", "-rtsp_flags listen -i rtsp://127.0.0.1:PORT/cam", "rtsp://127.0.0.1:PORT/cam"),
         ] {
-            let port = String(try freeLoopbackPort())
+            let port = String(try StreamBenchmark.freePort())
             let input = listen.replacingOccurrences(of: "PORT", with: port)
             let result = try shell("""
                 timeout 60 ffmpeg -v error \(name == "srt" ? "-i '\(input)'" : input) -frames:v 20 -f image2 \(name)-%02d.png &
@@ -89,7 +90,7 @@ final class PublishTests: KameraProcessTestCase {
         try run.assertFails(["preview", "-o", "srt://127.0.0.1"], mentioning: ["needs a port", "srt://HOST:PORT"])
         try run.assertFails(["preview", "-o", "rtsp://127.0.0.1:8554"], mentioning: ["names a path", "rtsp://HOST:PORT/PATH"])
         try run.assertFails(["preview", "-o", "rtmp://127.0.0.1/live/cam", "--codec", "vp9"], mentioning: ["--codec vp9", "publish H.264"])
-        let port = try freeLoopbackPort()
+        let port = try StreamBenchmark.freePort()
         let absent = try run.run(["preview", "--size", "64x64", "-o", "rtmp://127.0.0.1:\(port)/live/cam", "--duration", "4"])
         XCTAssertEqual(absent.status, 0, absent.stderr)
         XCTAssertEqual(absent.stderr.components(separatedBy: "cannot connect").count, 2, "said once: \(absent.stderr)")

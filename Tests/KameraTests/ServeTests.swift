@@ -105,6 +105,9 @@ final class ServeTests: KameraProcessTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: run.path("plain-05.png")), read.stderr)
         let head = try String(contentsOfFile: run.path("head.txt"), encoding: .utf8)
         XCTAssertTrue(head.contains("multipart/x-mixed-replace;boundary=boundarydonotcross"), head)
+        // As mjpg-streamer and ustreamer answer: the parts straight on the socket, not in HTTP/1.1 chunks.
+        XCTAssertTrue(head.hasPrefix("HTTP/1.0 200 OK\r\n"), head)
+        XCTAssertFalse(head.lowercased().contains("transfer-encoding"), head)
         let parts = Self.parts(of: try Data(contentsOf: URL(fileURLWithPath: run.path("stream.bin"))))
         XCTAssertGreaterThanOrEqual(parts.count, 10, "parts in 3 s at 30 fps")
         let stamps = parts.compactMap { Double($0.headers["x-timestamp"] ?? "") }

@@ -1,9 +1,11 @@
+import CommandLineSupport
 import Foundation
 import XCTest
 
 /// `--serve` on the vivid camera, in the VM: curl reads the stream, and
 /// each part's `X-Timestamp` is the driver's capture time (the monotonic
-/// clock, between the read's start and end in uptime), increasing.
+/// clock, between the read's start and end in uptime), increasing. And the
+/// live benches, short: the stream beside ustreamer, publishing beside ffmpeg.
 final class ServeVMTests: XCTestCase {
     static let script = """
     K="$KAMERA"
@@ -16,7 +18,55 @@ final class ServeVMTests: XCTestCase {
     kill -INT $P; wait $P; echo $? > serve.rc
     """
 
-    static let steps = [VMStep("serve", owner: "\(ServeVMTests.self)", script: script)]
+    /// The stream bench, short: each program once, 2 s to 2 clients; the publish bench, 4 s each.
+    static let benchScript = """
+    $KAMERA bench --stream-only --stream-seconds 2 --stream-rounds 1 --stream-clients 2 > bench.txt 2>&1; echo "exit $?" >> bench.txt
+    $KAMERA bench --publish-only --stream-seconds 4 --stream-rounds 1 > publish.txt 2>&1; echo "exit $?" >> publish.txt
+    """
+
+    static let steps = [VMStep("serve", owner: "\(ServeVMTests.self)", script: script),
+                        VMStep("serve-bench", owner: "\(ServeVMTests.self)", script: benchScript, timeout: 300)]
+
+    /// `kamera bench --stream-only` measures Kamera's server, unfiltered and
+    /// with sepia, beside ustreamer on the vivid camera: a row each, frames
+    /// delivered to both clients, and the floor (libjpeg-turbo's encode).
+    func testTheStreamBenchMeasuresKamerasServerBesideUstreamer() throws {
+        let run = VMBoot.cameras.run("serve-bench")
+        let folder = try run.checkedFolder()
+        let report = try String(contentsOf: folder.appendingPathComponent("bench.txt"), encoding: .utf8)
+        XCTAssertTrue(report.contains("exit 0"), report)
+        XCTAssertFalse(report.contains("not measured"), report)
+        for program in ["ustreamer", "kamera preview --serve", "kamera preview --serve --filter sepia"] {
+            let row = try XCTUnwrap(report.split(separator: "\n").first { $0.hasPrefix(program.padded(40)) }, "no row for \(program): \(report)")
+            // "   clients   fps/client (slowest)  ...": the numbers after the name.
+            let numbers = row.dropFirst(40).split(whereSeparator: { " ()".contains($0) }).compactMap { Double($0) }
+            XCTAssertGreaterThanOrEqual(numbers.count, 3, String(row))
+            XCTAssertEqual(numbers.first, 2, "2 clients: \(row)")
+            XCTAssertGreaterThan(numbers.dropFirst(2).first ?? 0, 0, "the slowest client got frames: \(row)")
+            if program != "ustreamer" { XCTAssertTrue(row.contains("x "), "a ratio to ustreamer: \(row)") }
+        }
+        XCTAssertNotNil(report.range(of: #"floor: libjpeg-turbo encodes one 1280x720 RGBA frame at quality 80 \(4:2:0\) in [0-9.]+ ms"#, options: .regularExpression), report)
+    }
+
+    /// `kamera bench --publish-only` measures Kamera publishing to nginx-rtmp,
+    /// unfiltered and with sepia, beside ffmpeg on the vivid camera: a row
+    /// each, frames read back, a glass-to-glass latency for every switch of the picture.
+    func testThePublishBenchMeasuresKameraBesideFFmpeg() throws {
+        let run = VMBoot.cameras.run("serve-bench")
+        let folder = try run.checkedFolder()
+        let report = try String(contentsOf: folder.appendingPathComponent("publish.txt"), encoding: .utf8)
+        XCTAssertTrue(report.contains("exit 0"), report)
+        XCTAssertFalse(report.contains("not measured") || report.contains("skipped"), report)
+        for program in ["ffmpeg -f v4l2 … libx264 -f flv", "kamera preview -o rtmp://", "kamera preview -o rtmp:// --filter sepia"] {
+            let row = try XCTUnwrap(report.split(separator: "\n").first { $0.hasPrefix(program.padded(42)) }, "no row for \(program): \(report)")
+            // CPU s/min, fps read, latency median and max (ms), and for Kamera the CPU ratio.
+            let numbers = row.dropFirst(42).split(whereSeparator: { " ()x".contains($0) }).compactMap { Double($0) }
+            XCTAssertGreaterThanOrEqual(numbers.count, 4, String(row))
+            XCTAssertGreaterThan(numbers[1], 1, "frames read back: \(row)")
+            XCTAssertTrue(numbers[2] > 0 && numbers[2] < 10_000, "a latency glass to glass: \(row)")
+            if !program.hasPrefix("ffmpeg") { XCTAssertEqual(numbers.count, 5, "a ratio to ffmpeg: \(row)") }
+        }
+    }
 
     func testTheCameraIsServedWithTheDriversTimestamps() throws {
         let run = VMBoot.cameras.run("serve")

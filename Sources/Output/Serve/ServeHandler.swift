@@ -122,7 +122,9 @@ final class ServeHandler: ChannelInboundHandler {
         headers.add(name: "Cache-Control", value: "no-store, no-cache, must-revalidate, max-age=0")
         headers.add(name: "Pragma", value: "no-cache")
         headers.add(name: "Connection", value: "close")
-        let response = HTTPResponseHead(version: request.version, status: .ok, headers: headers)
+        // HTTP/1.0, as mjpg-streamer and ustreamer answer: the body ends with the connection, not
+        // chunked, so clients that read the parts straight off the socket work unchanged.
+        let response = HTTPResponseHead(version: .http1_0, status: .ok, headers: headers)
         context.write(wrapOutboundOut(.head(response)), promise: nil)
         guard request.method == .GET else {
             context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }

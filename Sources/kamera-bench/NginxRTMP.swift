@@ -1,25 +1,8 @@
 import Foundation
-import XCTest
-
-/// A TCP port on loopback free a moment ago, for a server a test starts (nginx and ffmpeg take fixed ports).
-func freeLoopbackPort() throws -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw NSError(domain: "freeLoopbackPort", code: Int(errno)) }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-    }
-    guard bound else { throw NSError(domain: "freeLoopbackPort", code: Int(errno)) }
-    return Int(UInt16(bigEndian: address.sin_port))
-}
+import Glibc
 
 /// nginx with Debian's RTMP module (`libnginx-mod-rtmp`) on loopback ports
-/// of its own, started by the test in its folder: RTMP in at
+/// of its own, started in a folder (the publish bench's, a test's): RTMP in at
 /// `rtmp://127.0.0.1:PORT/live/NAME`, HLS out at `http://127.0.0.1:HTTP/hls/NAME.m3u8`.
 final class NginxRTMP {
     static let module = "/usr/lib/nginx/modules/ngx_rtmp_module.so"
@@ -30,12 +13,11 @@ final class NginxRTMP {
 
     init(in folder: URL) throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx"), FileManager.default.fileExists(atPath: Self.module) else {
-            throw NSError(domain: "NginxRTMP", code: 1, userInfo: [NSLocalizedDescriptionKey:
-                "nginx with its RTMP module is not installed: scripts/install-deps.sh --tests installs nginx and libnginx-mod-rtmp"])
+            throw BenchError("nginx with its RTMP module is not installed: scripts/install-deps.sh --tests installs nginx and libnginx-mod-rtmp")
         }
         self.folder = folder.appendingPathComponent("nginx")
-        rtmpPort = try freeLoopbackPort()
-        httpPort = try freeLoopbackPort()
+        rtmpPort = try StreamBenchmark.freePort()
+        httpPort = try StreamBenchmark.freePort()
         let root = self.folder.path
         for name in ["", "tmp", "hls"] { try FileManager.default.createDirectory(atPath: root + "/" + name, withIntermediateDirectories: true) }
         try """
@@ -77,13 +59,12 @@ final class NginxRTMP {
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
             if !process.isRunning {
-                throw NSError(domain: "NginxRTMP", code: 2, userInfo: [NSLocalizedDescriptionKey: "nginx ended: \((try? String(contentsOfFile: folder.path + "/error.log", encoding: .utf8)) ?? "")"])
+                throw BenchError("nginx ended: \((try? String(contentsOfFile: folder.path + "/error.log", encoding: .utf8)) ?? "")")
             }
-            let result = try KameraProcess.shell("exec 3<>/dev/tcp/127.0.0.1/\(rtmpPort)", in: folder)
-            if result.status == 0 { return }
+            if StreamBenchmark.accepts(port: rtmpPort) { return }
             Thread.sleep(forTimeInterval: 0.1)
         }
-        throw NSError(domain: "NginxRTMP", code: 3, userInfo: [NSLocalizedDescriptionKey: "nginx did not listen on \(rtmpPort) in 20 s"])
+        throw BenchError("nginx did not listen on \(rtmpPort) in 20 s")
     }
 
     /// Stops nginx (SIGTERM; SIGKILL after 10 s) and waits for it.

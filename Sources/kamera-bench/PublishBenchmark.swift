@@ -1,0 +1,206 @@
+import Capture
+import CommandLineSupport
+import Foundation
+import Glibc
+import Lifecycle
+
+/// Publishing: `kamera preview -o rtmp://` (unfiltered and sepia) beside
+/// `ffmpeg -f v4l2 … -c:v libx264 -preset veryfast -tune zerolatency -f flv`
+/// on the same camera, size and rate, each a whole process, into nginx with
+/// its RTMP module started here, read back over RTMP by ffmpeg. For each:
+/// the publisher's CPU seconds per minute, the frames a second the reader
+/// decodes, and the latency glass to glass: the camera's picture is switched
+/// between black and white (vivid's `test_pattern` control) and the time runs
+/// from the switch to the first frame the reader decodes on the other side.
+struct PublishBenchmark {
+    var kamera: URL
+    var device = "/dev/video0"
+    var width = 1280, height = 720
+    var seconds = 20.0
+    var warmUp = 3.0
+    /// Seconds between two switches of the picture.
+    var switchEvery = 2.0
+    var rounds = 2
+    var peers = true
+
+    struct Row {
+        var cpuPerMinute: Double
+        var fps: Double
+        var latencies: [Double]
+    }
+
+    private struct Program {
+        let name: String
+        let command: (String) -> ChildProcess
+        var rows: [Row] = []
+        var failure: String?
+    }
+
+    func run(progress: (String) -> Void) throws -> String {
+        guard FileManager.default.fileExists(atPath: device) else {
+            return "publish: skipped: no camera at \(device) (run the bench inside shared/vm/run-in-vm, where vivid gives one, or name one with --stream-device)"
+        }
+        guard let ffmpeg = DisplayBenchmark.find("ffmpeg") else { return "publish: skipped: ffmpeg, the reader, is not installed (apt-get install ffmpeg)" }
+        let camera = try CameraDevice(path: device)
+        guard let pattern = camera.controls().first(where: { $0.name == "test_pattern" }),
+              let black = pattern.menu.first(where: { $0.name == "100% Black" })?.index,
+              let white = pattern.menu.first(where: { $0.name == "100% White" })?.index else {
+            return "publish: skipped: \(device) has no test_pattern control with 100% Black and 100% White (vivid's), which the latency is timed by"
+        }
+        let rate = camera.formats().first { $0.fourcc == "YUYV" }?.sizes.first { $0.width == width && $0.height == height }?.rates.max()
+        guard let rate else { return "publish: skipped: \(device) gives no \(width)x\(height) YUYV" }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-bench-publish-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let nginx = try NginxRTMP(in: folder)
+        try nginx.start()
+        defer { nginx.stop() }
+
+        var programs: [Program] = []
+        if peers {
+            programs.append(Program(name: "ffmpeg -f v4l2 … libx264 -f flv") { url in
+                ChildProcess(executable: ffmpeg, arguments: ["-nostdin", "-v", "error", "-f", "v4l2", "-input_format", "yuyv422", "-video_size", "\(width)x\(height)",
+                                                             "-framerate", String(format: "%g", rate), "-i", device, "-c:v", "libx264", "-preset", "veryfast",
+                                                             "-tune", "zerolatency", "-bf", "0", "-g", "\(Int(rate.rounded()))", "-pix_fmt", "yuv420p", "-f", "flv", url])
+            })
+        }
+        let common = ["preview", "--camera", device, "--format", "yuyv", "--input-size", "\(width)x\(height)", "--crop", "none",
+                      "--size", "\(width)x\(height)", "--fps", "max", "--quiet"]
+        programs.append(Program(name: "kamera preview -o rtmp://") { url in ChildProcess(executable: kamera.path, arguments: common + ["-o", url]) })
+        programs.append(Program(name: "kamera preview -o rtmp:// --filter sepia") { url in
+            ChildProcess(executable: kamera.path, arguments: common + ["--filter", "sepia", "-o", url])
+        })
+        var run = 0
+        for round in 1...rounds {
+            for index in programs.indices where programs[index].failure == nil {
+                try BenchStop.check()
+                progress("round \(round), \(programs[index].name)")
+                run += 1
+                do {
+                    _ = try camera.setControl(pattern, to: black)
+                    programs[index].rows.append(try measure(programs[index], url: nginx.rtmp("bench\(run)"), ffmpeg: ffmpeg, camera: camera,
+                                                            pattern: (pattern, black, white)))
+                } catch let error as StopRequested {
+                    throw error
+                } catch {
+                    programs[index].failure = "\(error)"
+                }
+            }
+        }
+        _ = try? camera.setControl(pattern, to: pattern.defaultValue)
+        var lines = ["Publish (\(device), \(width)x\(height) YUYV at \(String(format: "%g", rate)) fps, H.264 veryfast zerolatency, a key frame a second, into nginx-rtmp, "
+                     + "read back over RTMP by ffmpeg), whole processes, \(Int(seconds)) s measured after \(Int(warmUp)) s; \(rounds) round\(rounds == 1 ? "" : "s"), "
+                     + "the programs in turn: medians, ratios to ffmpeg within a round [lowest, highest]:",
+                     "program".padded(42) + " CPU s/min  fps read  glass to glass ms median (max)   CPU vs ffmpeg"]
+        let reference = programs.first { $0.name.hasPrefix("ffmpeg") && $0.failure == nil }
+        for program in programs where program.failure == nil && !program.rows.isEmpty {
+            let latencies = program.rows.flatMap(\.latencies).sorted()
+            var line = program.name.padded(42) + String(format: " %9.1f  %8.1f  %11.0f (%6.0f)", program.rows.map(\.cpuPerMinute).median ?? .nan,
+                                                        program.rows.map(\.fps).median ?? .nan, (latencies.median ?? .nan) * 1000, (latencies.last ?? .nan) * 1000)
+            if let reference, reference.name != program.name {
+                line += "          " + DisplayBenchmark.ratioText(DisplayBenchmark.pairedRatio(program.rows.map(\.cpuPerMinute), reference.rows.map(\.cpuPerMinute)))
+            }
+            lines.append(line)
+        }
+        for program in programs {
+            if let failure = program.failure { lines.append("\(program.name): not measured: \(failure)") }
+        }
+        lines.append("(glass to glass: from the camera's picture switched between black and white every \(String(format: "%g", switchEvery)) s to the reader's first decoded frame "
+                     + "on the other side; it includes up to a frame interval of the camera's, nginx, and the reader's own decoding)")
+        return lines.joined(separator: "\n")
+    }
+
+    /// One publisher into `url` with a reader on it: started, waited for until frames come back, measured, stopped.
+    private func measure(_ program: Program, url: String, ffmpeg: String, camera: CameraDevice,
+                         pattern: (control: CameraControl, black: Int64, white: Int64)) throws -> Row {
+        let child = try program.command(url).start()
+        defer {
+            kill(child.pid, SIGINT)
+            for _ in 0..<50 where StreamBenchmark.alive(child.pid) { usleep(100_000) }
+            child.stop()
+        }
+        let reader = try RTMPReader(ffmpeg: ffmpeg, url: url)
+        defer { reader.stop() }
+        let deadline = MonotonicClock.seconds + 60
+        while reader.frameCount == 0 {
+            try BenchStop.check()
+            guard StreamBenchmark.alive(child.pid) else { throw BenchError("\(program.name) ended before the reader got a frame (run it by hand to see why)") }
+            guard MonotonicClock.seconds < deadline else { throw BenchError("the reader got no frame of \(program.name) within 60 s") }
+            usleep(100_000)
+        }
+        let start = MonotonicClock.seconds + warmUp
+        while MonotonicClock.seconds < start { usleep(10_000); try BenchStop.check() }
+        let cpuBefore = try StreamBenchmark.cpuSeconds(child.pid), framesBefore = reader.frameCount
+        var switches: [(at: Double, bright: Bool)] = []
+        var bright = false
+        while MonotonicClock.seconds + switchEvery <= start + seconds {
+            usleep(useconds_t(switchEvery * 1e6))
+            try BenchStop.check()
+            bright.toggle()
+            try camera.setControl(pattern.control, to: bright ? pattern.white : pattern.black)
+            switches.append((MonotonicClock.seconds, bright))
+        }
+        while MonotonicClock.seconds < start + seconds { usleep(10_000) }
+        let cpuAfter = try StreamBenchmark.cpuSeconds(child.pid), framesAfter = reader.frameCount
+        // The last switch's frames may still be on their way.
+        usleep(useconds_t(min(switchEvery, 2) * 1e6))
+        let frames = reader.frames
+        var latencies: [Double] = []
+        for (index, change) in switches.enumerated() {
+            let until = index + 1 < switches.count ? switches[index + 1].at : .infinity
+            guard let seen = frames.first(where: { $0.at > change.at && $0.at < until && ($0.mean > 128) == change.bright }) else {
+                throw BenchError("the reader never saw the picture turn \(change.bright ? "white" : "black") (switch \(index + 1) of \(switches.count))")
+            }
+            latencies.append(seen.at - change.at)
+        }
+        return Row(cpuPerMinute: (cpuAfter - cpuBefore) / seconds * 60, fps: Double(framesAfter - framesBefore) / seconds, latencies: latencies)
+    }
+}
+
+/// ffmpeg reading an RTMP stream with as little buffering as it allows, each
+/// frame scaled to 32x18 gray and piped here: the monotonic time each
+/// arrived and its mean level.
+final class RTMPReader: @unchecked Sendable {
+    private let process = Process()
+    private let lock = Lock()
+    private var received: [(at: Double, mean: Double)] = []
+    private var thread: JoinableThread?
+    static let frameBytes = 32 * 18
+
+    init(ffmpeg: String, url: String) throws {
+        process.executableURL = URL(fileURLWithPath: ffmpeg)
+        process.arguments = ["-nostdin", "-v", "error", "-fflags", "nobuffer", "-flags", "low_delay", "-probesize", "32768", "-analyzeduration", "0",
+                             "-i", url, "-vf", "scale=32:18,format=gray", "-fps_mode", "passthrough", "-f", "rawvideo", "-"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let handle = pipe.fileHandleForReading
+        thread = JoinableThread(name: "kamera.bench.rtmp-reader") { [unowned self] in
+            var frame = [UInt8](repeating: 0, count: Self.frameBytes)
+            var filled = 0
+            while true {
+                let count = frame.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress! + filled, Self.frameBytes - filled) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return }
+                filled += count
+                guard filled == Self.frameBytes else { continue }
+                filled = 0
+                let mean = Double(frame.reduce(0) { $0 + Int($1) }) / Double(Self.frameBytes)
+                let at = MonotonicClock.seconds
+                lock.withLock { received.append((at, mean)) }
+            }
+        }
+    }
+
+    var frameCount: Int { lock.withLock { received.count } }
+    var frames: [(at: Double, mean: Double)] { lock.withLock { received } }
+
+    func stop() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        thread?.join()
+        thread = nil
+    }
+}
