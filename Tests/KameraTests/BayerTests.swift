@@ -84,7 +84,7 @@ final class BayerTests: KameraProcessTestCase {
         var s = ISPSettings()
         (s.whiteBalance, s.blackLevel) = (.gains(red: 1.5, green: 1, blue: 1.2), 64)
         let isp = BayerISP(settings: s, threads: 3)
-        for (width, height) in [(522, 262), (10, 6), (700, 300), (4, 4), (522, 262)] {
+        for (width, height) in [(266, 134), (10, 6), (350, 150), (4, 4), (266, 134)] {
             let image = sampleImage(width: width, height: height)
             let samples = BayerReference.samples(.bggr10, image, light: SIMD3(0.7, 1, 0.8), black: 64)
             let want = BayerReference.process(.bggr10, samples, width: width, height: height, settings: s, gains: SIMD3(1.5, 1, 1.2))

@@ -64,7 +64,7 @@ final class RecordingTruthTests: KameraProcessTestCase {
     /// frames were lost at 30 fps, and everything at 5 fps.
     func testSIGKILLLosesAtMostHalfASecond() throws {
         for (name, fps) in [("k.mp4", 30), ("k.mkv", 30), ("k.webm", 30), ("k5.mp4", 5), ("k5.mkv", 5)] {
-            let recorded = try killRecording(name, after: fps * 3, fps: fps)
+            let recorded = try killRecording(name, after: fps * 2, fps: fps)
             let decoded = try decodedFrames(name)
             print("SIGKILL at \(fps) fps: \(name) had \(recorded) frames encoded, decodes to \(decoded)")
             XCTAssertLessThanOrEqual(decoded, recorded + fps, name)
