@@ -22,12 +22,17 @@ public final class LiveControls: KeyControls {
     private let stills: StillFacts
     /// Hears what a key changed, as a short line ("filter: sepia").
     public var onMessage: ((String) -> Void)?
+    /// The recording the r key and the server's page start and stop.
+    private let recordings: RecordingToggle?
+    /// Hears the recording started (its path) or stopped (nil).
+    public var onRecording: ((String?) -> Void)?
 
     /// `filters` and `intensity` as given on the command line, so that
     /// intensity keys rebuild the same chain.
     public init(session: SourceSession, zoom: ZoomController, filters: [String], intensity: Double,
-                snapshots: SnapshotWriter, software: String = "Kamera", strip: Bool = false) {
+                snapshots: SnapshotWriter, recordings: RecordingToggle? = nil, software: String = "Kamera", strip: Bool = false) {
         self.session = session
+        self.recordings = recordings
         self.zoom = zoom
         filterNames = filters
         // `f` goes on from the filter shown: none, or the preset given; from a chain of others, to none first.
@@ -43,7 +48,7 @@ public final class LiveControls: KeyControls {
     }
 
     /// The keys and what they do, for help texts.
-    public static let help = "+ zoom in, - zoom out (ramps; space stops), n next camera, f next filter, [ and ] intensity, c cube or preview, s snapshot (JPEG or PNG), q quits"
+    public static let help = "+ zoom in, - zoom out (ramps; space stops), n next camera, f next filter, [ and ] intensity, c cube or preview, s snapshot (JPEG or PNG), r starts or stops a recording, q quits"
 
     /// Acts on `key`; `.quit` for q and Escape.
     public func handle(_ key: UInt8) -> Response {
@@ -59,6 +64,7 @@ public final class LiveControls: KeyControls {
             case UInt8(ascii: "]"): try setIntensity(intensity + 0.1)
             case UInt8(ascii: "c"): try toggleCube()
             case UInt8(ascii: "s"): try snapshot()
+            case UInt8(ascii: "r"): try record(nil)
             default: break
             }
         } catch {
@@ -78,7 +84,25 @@ public final class LiveControls: KeyControls {
             } catch {
                 onMessage?("filter \(name): \(error)")
             }
+        case .record(let start):
+            do {
+                try record(start)
+            } catch {
+                onMessage?("record: \(error)")
+            }
         }
+    }
+
+    /// Starts (true) or stops (false) the recording, or either (nil).
+    private func record(_ start: Bool?) throws {
+        guard let recordings else { return }
+        let recording = recordings.recording
+        if let start, start == (recording != nil) {
+            onMessage?(recording.map { "already recording \($0)" } ?? "no recording to stop")
+            return
+        }
+        onMessage?(try recordings.toggle())
+        onRecording?(recordings.recording)
     }
 
     private func nextCamera() throws {

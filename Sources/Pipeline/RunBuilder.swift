@@ -74,7 +74,7 @@ public final class RunBuilder {
         run.isLive = description.source.camera != nil || description.paced
         let sinks = try description.outputs.map { try $0.kind.make($0, run: run) }
         if description.output.sound.device != nil && !run.sound.isTaken {
-            throw PipelineError(.audio, does: "records into a video file", "add \(Setting.output) clip.mp4 (or .mkv, .mov, .webm)")
+            throw PipelineError(.audio, does: "records into a video file or a live stream", "add \(Setting.output) clip.mp4 (or .mkv, .mov, .webm), or \(Setting.output) rtmp://HOST/APP/KEY")
         }
         let inputToStandardOutput = description.saveInput.map(OutputFile.isStandardOutput) ?? false
         if inputToStandardOutput && description.outputs.contains(where: \.isStandardOutput) {
@@ -153,6 +153,16 @@ public final class RunBuilder {
         var all = sinks
         if let expectation { all.append(expectation) }
         if let metadata { all.append(MetadataSink(metadata)) }
+        // A live preview records when asked (the r key, the server's page), from nothing until then.
+        var recordings: RecordingToggle?
+        if description.paced {
+            var video = description.output.video
+            video.strip = description.output.strip
+            let toggle = RecordingToggle(settings: video, live: description.stampsFromSource ?? (description.source.camera != nil))
+            try toggle.start(start)
+            all.append(toggle)
+            recordings = toggle
+        }
         let loop = FrameLoop(session: session, sinks: all)
         loop.drawsOnScreen = drawsOnScreen
         if !analyzers.isEmpty { try attachAnalysis(to: loop, renderer: renderer, session: session, logger: logger) }
@@ -165,7 +175,7 @@ public final class RunBuilder {
             logger?.info("zoom \(String(format: "%.2f", loop.zoom.currentFactor))x (\(loop.zoom.usesHardware ? "camera zoom_absolute" : "digital"))")
         }
         let display = sinks.lazy.compactMap { ($0 as? DisplaySink)?.display }.first
-        return Run(renderer: renderer, session: session, loop: loop, display: display, customStages: custom)
+        return Run(renderer: renderer, session: session, loop: loop, display: display, customStages: custom, recordings: recordings)
     }
 
     /// The GL context and the renderer on it: on the screen's card with a
@@ -314,8 +324,12 @@ public final class Run {
     /// The console's display, with `-o kms`.
     public let display: KMSDisplay?
     public let customStages: [RenderStage]
+    /// What a live preview records when asked (the r key, the server's page).
+    public let recordings: RecordingToggle?
 
-    init(renderer: FrameRenderer, session: SourceSession, loop: FrameLoop, display: KMSDisplay?, customStages: [RenderStage]) {
+    init(renderer: FrameRenderer, session: SourceSession, loop: FrameLoop, display: KMSDisplay?, customStages: [RenderStage],
+         recordings: RecordingToggle? = nil) {
+        self.recordings = recordings
         self.renderer = renderer
         self.session = session
         self.loop = loop

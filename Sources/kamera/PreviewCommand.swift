@@ -14,7 +14,8 @@ struct PreviewCommand: ParsableCommand {
         discussion: """
         Keys: + zoom in and - zoom out (ramps, the factor doubles per second), space stops a ramp,
         n next camera, f next filter preset, [ and ] intensity, c cube or preview, s saves the frame
-        as kamera-snapshot-NNNN.jpg (--snapshot-format png: .png; never overwriting, with metadata), q quits (Ctrl-C too).
+        as kamera-snapshot-NNNN.jpg (--snapshot-format png: .png; never overwriting, with metadata), r starts and
+        stops a recording, kamera-recording-NNNN.mp4 (the --codec, --crf settings; never overwriting), q quits (Ctrl-C too).
         With -o kms the frames are shown full screen on the kernel console's display (DRM/KMS, no X11 or
         Wayland), vsync'd; the console comes back on exit. With -o FILE the latest frame is written there,
         replaced atomically, every --png-every seconds.
@@ -88,11 +89,15 @@ struct PreviewCommand: ParsableCommand {
             let (loop, session, renderer) = (run.loop, run.session, run.renderer)
             loop.keys = keys.next
             let controls = LiveControls(session: session, zoom: loop.zoom, filters: pipeline.filter, intensity: pipeline.intensity,
-                                        snapshots: SnapshotWriter(format: snapshotFormat, jpeg: description.output.jpeg), software: description.software,
+                                        snapshots: SnapshotWriter(format: snapshotFormat, jpeg: description.output.jpeg),
+                                        recordings: run.recordings, software: description.software,
                                         strip: description.output.strip)
             controls.onMessage = status.show
             loop.controls = controls
-            if let server = builder.sinks.lazy.compactMap({ $0 as? ServeSink }).first { loop.remote = server.takeRequest }
+            if let server = builder.sinks.lazy.compactMap({ $0 as? ServeSink }).first {
+                loop.remote = server.takeRequest
+                controls.onRecording = server.recordingChanged
+            }
             loop.statusInterval = statusEvery
             loop.onStatus = { _ in status.show(loop.statusText) }
             do {

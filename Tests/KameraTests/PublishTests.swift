@@ -90,11 +90,13 @@ final class PublishTests: KameraProcessTestCase {
         try run.assertFails(["preview", "-o", "srt://127.0.0.1"], mentioning: ["needs a port", "srt://HOST:PORT"])
         try run.assertFails(["preview", "-o", "rtsp://127.0.0.1:8554"], mentioning: ["names a path", "rtsp://HOST:PORT/PATH"])
         try run.assertFails(["preview", "-o", "rtmp://127.0.0.1/live/cam", "--codec", "vp9"], mentioning: ["--codec vp9", "publish H.264"])
+        try run.assertFails(["preview", "-o", "rtmp://127.0.0.1/live/cam", "--audio-codec", "aac"], mentioning: ["--audio-codec", "add --audio DEVICE"])
         let port = try StreamBenchmark.freePort()
         let absent = try run.run(["preview", "--size", "64x64", "-o", "rtmp://127.0.0.1:\(port)/live/cam", "--duration", "4"])
         XCTAssertEqual(absent.status, 0, absent.stderr)
         XCTAssertEqual(absent.stderr.components(separatedBy: "cannot connect").count, 2, "said once: \(absent.stderr)")
         XCTAssertTrue(absent.stderr.contains("the run goes on, trying again"), absent.stderr)
-        XCTAssertTrue(absent.stderr.contains("previewed 120 frames"), absent.stderr)
+        // The whole 4 s previewed (a loaded machine may skip a late frame or two).
+        XCTAssertNotNil(absent.stderr.range(of: #"previewed (1[01][0-9]|120) frames in [4-9]\.[0-9] s"#, options: .regularExpression), absent.stderr)
     }
 }

@@ -315,6 +315,34 @@ final class RecordingTests: XCTestCase {
         }
     }
 
+    /// The r key starts a recording into the next free numbered name and stops
+    /// it; q ends the run and finishes the one being made.
+    func testRecordKeyStartsAndStopsNumberedRecordings() throws {
+        try Data("keep".utf8).write(to: scratch.folder.appendingPathComponent("kamera-recording-0001.mp4"))
+        let result = try sh("""
+            mkfifo keys
+            $K preview --size 64x64 --status-every 0.2 < keys 2> log.txt &
+            P=$!
+            exec 3> keys
+            for i in $(seq 600); do grep -q fps log.txt && break; sleep 0.1; done
+            printf r >&3
+            for i in $(seq 600); do tr '\\r' '\\n' < log.txt | grep -q "rec [1-9][0-9] to kamera-recording-0002.mp4" && break; sleep 0.1; done
+            printf r >&3
+            for i in $(seq 600); do grep -q "kamera-recording-0002.mp4: " log.txt && break; sleep 0.1; done
+            printf r >&3
+            for i in $(seq 600); do grep -q "recording kamera-recording-0003.mp4" log.txt && break; sleep 0.1; done
+            sleep 0.5
+            printf q >&3; wait $P; echo "exit $?"
+            for n in 2 3; do ffprobe -v error -count_frames -show_entries stream=nb_read_frames -of csv=p=0 kamera-recording-000$n.mp4; done
+            """)
+        XCTAssertTrue(result.output.contains("exit 0"), result.output + result.stderr)
+        XCTAssertEqual(try String(contentsOf: scratch.folder.appendingPathComponent("kamera-recording-0001.mp4"), encoding: .utf8), "keep")
+        let counts = result.output.split(separator: "\n").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        XCTAssertEqual(counts.count, 2, result.output)
+        XCTAssertGreaterThanOrEqual(counts.first ?? 0, 10, "frames recorded between the two r's: \(result.output)")
+        XCTAssertGreaterThanOrEqual(counts.last ?? 0, 1, "the recording q ended was finished: \(result.output)")
+    }
+
     /// A preset the encoder does not have is refused before the encoder is
     /// opened, in one line that names the presets it has (x264 printed a
     /// line of its own, then "Invalid argument").

@@ -267,4 +267,41 @@ final class ServeTests: KameraProcessTestCase {
         }
     }
 
+    /// `POST /record?action=start|stop` (the page's Record button) records
+    /// into the next free `kamera-recording-NNNN.mp4` between the two, never
+    /// over a file already there; `/state` names it while it lasts. A start
+    /// while recording, an unknown action, a request without the control
+    /// header or not a POST changes nothing.
+    func testRecordingStartsAndStopsFromTheServer() throws {
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: run.path("kamera-recording-0001.mp4")))
+        let served = try ServedKamera(run, ["preview", "--serve", "0", "--size", "160x160", "--filter", "sepia", "--duration", "120"])
+        let script = try shell("""
+            ctl() { echo "$1: $(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'X-Kamera-Control: 1' "\(served.url)/record?action=$1")"; }
+            ctl start
+            for i in $(seq 100); do curl -s \(served.url)/state > during.json; grep -q '"recording": "kamera' during.json && break; sleep 0.1; done
+            sleep 2
+            ctl start
+            ctl stop
+            for i in $(seq 100); do curl -s \(served.url)/state > after.json; grep -q '"recording": null' after.json && break; sleep 0.1; done
+            ctl nonsense
+            echo "no header: $(curl -s -o /dev/null -w '%{http_code}' -X POST "\(served.url)/record?action=start")"
+            echo "get: $(curl -s -o /dev/null -w '%{http_code}' "\(served.url)/record?action=start")"
+            """)
+        let out = script.output
+        for line in ["start: 202", "stop: 202", "nonsense: 400", "no header: 403", "get: 405"] {
+            XCTAssertTrue(out.contains(line), "\(line): \(out)")
+        }
+        XCTAssertTrue(try String(contentsOfFile: run.path("during.json"), encoding: .utf8).contains(#""recording": "kamera-recording-0002.mp4""#))
+        XCTAssertTrue(try String(contentsOfFile: run.path("after.json"), encoding: .utf8).contains(#""recording": null"#))
+        XCTAssertNotNil(served.wait(for: "kamera-recording-0002.mp4: ", seconds: 30), "the recording's summary: \(served.stderr)")
+        XCTAssertNotNil(served.wait(for: "already recording kamera-recording-0002.mp4", seconds: 5), served.stderr)
+        served.stop()
+        XCTAssertEqual(try String(contentsOfFile: run.path("kamera-recording-0001.mp4"), encoding: .utf8), "keep")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: run.path("kamera-recording-0003.mp4")), "one recording made")
+        let probe = try shell("ffprobe -v error -count_frames -show_entries stream=width,height,nb_read_frames -of csv=p=0 kamera-recording-0002.mp4")
+        let fields = probe.output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Int($0) }
+        XCTAssertEqual(Array(fields.prefix(2)), [160, 160], probe.output + probe.stderr)
+        // Two seconds and more between start and stop, at the preview's 30 fps (a loaded machine renders fewer).
+        XCTAssertGreaterThanOrEqual(fields.last ?? 0, 20, probe.output)
+    }
 }

@@ -4,7 +4,8 @@ import XCTest
 
 /// `--serve` on the vivid camera, in the VM: curl reads the stream, and
 /// each part's `X-Timestamp` is the driver's capture time (the monotonic
-/// clock, between the read's start and end in uptime), increasing. And the
+/// clock, between the read's start and end in uptime), increasing; the
+/// display, a recording and the server at once. And the
 /// live benches, short: the stream beside ustreamer, publishing beside ffmpeg.
 final class ServeVMTests: XCTestCase {
     static let script = """
@@ -16,6 +17,14 @@ final class ServeVMTests: XCTestCase {
     curl -sS --max-time 4 -o stream.bin http://127.0.0.1:18080/stream; echo $? > curl.rc
     cut -d' ' -f1 /proc/uptime > after.txt
     kill -INT $P; wait $P; echo $? > serve.rc
+    # The console display, a recording and the server at once, from the camera.
+    $K preview -v --camera /dev/video0 --input-size 640x480 --size 320x240 -o kms -o rec.mp4 --serve 18081 --frames 150 > both.txt 2>&1 &
+    P=$!
+    # Read once frames flow (the display and the encoder take seconds to start in the emulated VM).
+    until grep -q "rec [1-9]" both.txt 2>/dev/null || ! kill -0 $P 2>/dev/null; do sleep 0.1; done
+    curl -sS --max-time 4 -o both.bin http://127.0.0.1:18081/stream; echo $? > both-curl.rc
+    wait $P; echo "exit $?" >> both.txt
+    ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 rec.mp4 > rec-frames.txt 2>&1
     """
 
     /// The stream bench, short: each program once, 2 s to 2 clients; the publish bench, 4 s each.
@@ -26,6 +35,24 @@ final class ServeVMTests: XCTestCase {
 
     static let steps = [VMStep("serve", owner: "\(ServeVMTests.self)", script: script),
                         VMStep("serve-bench", owner: "\(ServeVMTests.self)", script: benchScript, timeout: 300)]
+
+    /// `-o kms -o rec.mp4 --serve` together on the camera: every frame on the
+    /// display (a page flip each) and nearly every one in the recording, the stream read meanwhile.
+    func testTheDisplayARecordingAndTheServerAtOnce() throws {
+        let run = VMBoot.cameras.run("serve")
+        let folder = try run.checkedFolder()
+        func text(_ name: String) throws -> String {
+            try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let log = (try? text("both.txt")) ?? ""
+        XCTAssertTrue(log.contains("exit 0"), log)
+        XCTAssertTrue(log.contains("previewed 150 frames"), log)
+        XCTAssertTrue(log.contains("149 page flips completed"), log)
+        XCTAssertEqual(try text("both-curl.rc"), "28", "curl read until its --max-time: \(log)")
+        XCTAssertGreaterThanOrEqual(ServeTests.parts(of: try Data(contentsOf: folder.appendingPathComponent("both.bin"))).count, 10, log)
+        // The recording's encoder drops frames it cannot keep up with (counted) rather than stall the loop.
+        XCTAssertGreaterThanOrEqual(Int(try text("rec-frames.txt")) ?? 0, 140, "the frames recorded: \(log)")
+    }
 
     /// `kamera bench --stream-only` measures Kamera's server, unfiltered and
     /// with sepia, beside ustreamer on the vivid camera: a row each, frames
@@ -50,27 +77,36 @@ final class ServeVMTests: XCTestCase {
 
     /// `kamera bench --publish-only` measures Kamera publishing to nginx-rtmp,
     /// unfiltered and with sepia, beside ffmpeg on the vivid camera: a row
-    /// each, frames read back, a glass-to-glass latency for every switch of the picture.
+    /// each, frames read back, and glass to glass where the reader showed a
+    /// switch of the picture before the next (in the loaded VM a program can
+    /// fall further behind than that: the row says so, and at least one row has a latency).
     func testThePublishBenchMeasuresKameraBesideFFmpeg() throws {
         let run = VMBoot.cameras.run("serve-bench")
         let folder = try run.checkedFolder()
         let report = try String(contentsOf: folder.appendingPathComponent("publish.txt"), encoding: .utf8)
         XCTAssertTrue(report.contains("exit 0"), report)
         XCTAssertFalse(report.contains("not measured") || report.contains("skipped"), report)
+        var measured = 0
         for program in ["ffmpeg -f v4l2 … libx264 -f flv", "kamera preview -o rtmp://", "kamera preview -o rtmp:// --filter sepia"] {
             let row = try XCTUnwrap(report.split(separator: "\n").first { $0.hasPrefix(program.padded(42)) }, "no row for \(program): \(report)")
-            // CPU s/min, fps read, latency median and max (ms), and for Kamera the CPU ratio.
-            let numbers = row.dropFirst(42).split(whereSeparator: { " ()x".contains($0) }).compactMap { Double($0) }
-            XCTAssertGreaterThanOrEqual(numbers.count, 4, String(row))
-            XCTAssertGreaterThan(numbers[1], 1, "frames read back: \(row)")
-            XCTAssertTrue(numbers[2] > 0 && numbers[2] < 10_000, "a latency glass to glass: \(row)")
-            if !program.hasPrefix("ffmpeg") { XCTAssertEqual(numbers.count, 5, "a ratio to ffmpeg: \(row)") }
+            // CPU s/min, fps read, latency median and max (ms) or "> 2000 (unseen)", and for Kamera the CPU ratio; then any unseen switches.
+            let columns = row.dropFirst(42).components(separatedBy: "  [")[0]
+            let numbers = columns.split(whereSeparator: { " ()x>".contains($0) }).compactMap { Double($0) }
+            XCTAssertGreaterThan(numbers.first ?? 0, 0, "CPU: \(row)")
+            XCTAssertGreaterThan(numbers.dropFirst().first ?? 0, 1, "frames read back: \(row)")
+            if columns.contains("(unseen)") {
+                XCTAssertTrue(row.contains("switches not seen within 2 s]"), String(row))
+            } else {
+                XCTAssertTrue(numbers.count >= 4 && numbers[2] > 0 && numbers[2] < 10_000, "a latency glass to glass: \(row)")
+                measured += 1
+            }
+            if !program.hasPrefix("ffmpeg") { XCTAssertNotNil(columns.range(of: #"[0-9.]+x"#, options: .regularExpression), "a ratio to ffmpeg: \(row)") }
         }
+        XCTAssertGreaterThan(measured, 0, report)
     }
 
     func testTheCameraIsServedWithTheDriversTimestamps() throws {
         let run = VMBoot.cameras.run("serve")
-        defer { run.remove() }
         let folder = try run.checkedFolder()
         func text(_ name: String) throws -> String {
             try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -119,7 +119,8 @@ public final class AudioCapture: @unchecked Sendable {
             // Waits at most 100 ms, so a stop is answered.
             let ready = snd_pcm_wait(pcm, 100)
             if ready < 0 && !recover(Int32(ready)) { return }
-            while true {
+            // A device that never runs dry (ALSA's null) would keep this loop going: a stop is looked for every chunk.
+            while !lock.withLock({ stopping }) {
                 let read = snd_pcm_readi(pcm, buffer.baseAddress, snd_pcm_uframes_t(chunk))
                 if read == -Int(EAGAIN) { break }
                 if read < 0 {

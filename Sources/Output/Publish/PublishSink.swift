@@ -1,3 +1,4 @@
+import Capture
 import CFFmpeg
 import Foundation
 import Lifecycle
@@ -8,7 +9,8 @@ import Render
 /// `-o rtmp://HOST/APP/KEY`, `-o srt://HOST:PORT`, `-o rtsp://HOST:PORT/PATH`:
 /// the picture published live to a media server, H.264 without B-frames
 /// (x264 `zerolatency`), a key frame every `--gop` frames (default one a
-/// second), through libavformat on a thread of its own. The render loop
+/// second), with the run's sound (`--audio`) in AAC beside it, through
+/// libavformat on a thread of its own. The render loop
 /// never waits for it: a frame it has not taken is replaced by the next
 /// (counted). When the server cannot be reached or goes away, the run goes
 /// on, frames are counted as dropped, and it connects again (after 1 s,
@@ -27,7 +29,13 @@ public final class PublishSink: FrameSink, SinkKind {
         guard choice.codec == .h264 else {
             throw OutputError(.codec, choice.codec.rawValue, is: "not what a live stream carries here", "publish H.264 (leave \(Setting.codec) out)")
         }
-        return PublishSink(target, settings: settings, rate: run.rate)
+        let sound = try run.sound.take(live: run.isLive)
+        if sound != nil {
+            _ = try AudioTrack.codec(named: settings.audioCodec, container: VideoDestination.networkContainer)
+        } else if settings.audioCodec != nil {
+            throw OutputError(.audioCodec, is: "for sending sound", "add \(Setting.audio) DEVICE")
+        }
+        return PublishSink(target, settings: settings, rate: run.rate, sound: sound)
     }
 
     struct Facts {
@@ -47,12 +55,27 @@ public final class PublishSink: FrameSink, SinkKind {
     private var done = false
     private var sentFrames = 0, droppedOffline = 0, connections = 0
     private var connected = false
+    /// `--audio`: the sound captured beside the picture, published with it.
+    private let sound: AudioCapture?
+    /// Sound waiting for the publishing thread (under `lock`); five seconds
+    /// ride out a stalled connection before the oldest goes.
+    private let soundRing: SoundRing?
+    /// Seconds of sound sent, over every connection.
+    private var soundSent = 0.0
 
-    init(_ target: PublishTarget, settings: VideoSettings, rate: Double) {
+    init(_ target: PublishTarget, settings: VideoSettings, rate: Double, sound: AudioCapture? = nil) {
         self.target = target
         self.settings = settings
         self.rate = rate
+        self.sound = sound
+        soundRing = sound.map { SoundRing(for: $0, seconds: 5) }
         interrupt.initialize(to: 0)
+        sound?.subscribe { [weak self] chunk in self?.takeSound(chunk) }
+    }
+
+    /// On the capture thread: kept for the publishing thread.
+    private func takeSound(_ chunk: AudioCapture.Chunk) {
+        lock.withLock { soundRing?.push(chunk) }
     }
 
     deinit {
@@ -66,16 +89,27 @@ public final class PublishSink: FrameSink, SinkKind {
     }
 
     public func consume(_ frame: RenderedFrame) throws {
-        if thread == nil { thread = JoinableThread(name: "kamera.publish") { [unowned self] in work() } }
+        if thread == nil {
+            thread = JoinableThread(name: "kamera.publish") { [unowned self] in work() }
+            sound?.start()
+        }
         let pixels = try frame.pixels()
         slot.offer(UnsafeRawBufferPointer(rebasing: pixels[0..<frame.width * frame.height * 4]),
                    Facts(width: frame.width, height: frame.height, timestamp: frame.input.timestamp))
     }
 
     public func finish() throws {
+        // The sound ends with the picture's last frame.
+        sound?.stop()
         stop()
         let (sent, dropped) = counts
-        if sent > 0 || dropped > 0 { onNote("\(target.url): \(sent) frames published, \(dropped) dropped") }
+        guard sent > 0 || dropped > 0 else { return }
+        var text = "\(target.url): \(sent) frames published, \(dropped) dropped"
+        if sound != nil {
+            let (seconds, lost) = lock.withLock { (soundSent, soundRing?.dropped ?? 0) }
+            text += String(format: "; sound %.1f s", seconds) + (lost > 0 ? " (\(lost) chunks dropped while the stream was behind)" : "")
+        }
+        onNote(text)
     }
 
     public func saveWritten() { stop() }
@@ -110,6 +144,23 @@ public final class PublishSink: FrameSink, SinkKind {
     private func work() {
         var encoder: VideoEncoder?
         var origin: UInt64 = 0
+        /// The end in seconds of the last frame sent: sound is sent up to it.
+        var pictureEnd = 0.0
+        let scratch = UnsafeMutableBufferPointer<Int16>.allocate(capacity: soundRing?.chunkSamples ?? 0)
+        defer { scratch.deallocate() }
+        /// Sends the sound waiting that ends by `horizon` seconds (nothing after `end`).
+        func sendSound(upTo horizon: Double, end: Double) throws {
+            guard let encoder, let soundRing else { return }
+            while let chunk = lock.withLock({ soundRing.oldestEnds(by: horizon, after: origin) ? soundRing.pop(into: scratch, after: origin) : nil }) {
+                try encoder.appendSound(UnsafeBufferPointer(rebasing: scratch[0..<(chunk.frames * soundRing.channels)]),
+                                        frames: chunk.frames, start: chunk.start, end: end)
+            }
+        }
+        /// Counts the sound an encoder sent before it goes.
+        func countSound(_ encoder: VideoEncoder) {
+            let seconds = encoder.audio?.seconds ?? 0
+            lock.withLock { soundSent += seconds }
+        }
         var retryAt = 0.0, backoff = 1.0
         var lastProblem: String?
         let destination = VideoDestination.network(url: target.url, muxer: target.muxer, options: target.options,
@@ -117,12 +168,15 @@ public final class PublishSink: FrameSink, SinkKind {
         while let (pixels, facts) = slot.take() {
             if encoder == nil {
                 let now = MonotonicClock.seconds
+                // Sound captured while no server takes it is not kept.
+                lock.withLock { soundRing?.removeAll() }
                 guard now >= retryAt else {
                     lock.withLock { droppedOffline += 1 }
                     continue
                 }
                 do {
-                    encoder = try VideoEncoder(destination, settings: settings, width: facts.width, height: facts.height, rate: rate, live: true)
+                    encoder = try VideoEncoder(destination, settings: settings, width: facts.width, height: facts.height, rate: rate, live: true,
+                                               sound: sound.map { ($0.rate, $0.channels) })
                     origin = facts.timestamp
                     backoff = 1
                     lastProblem = nil
@@ -131,7 +185,7 @@ public final class PublishSink: FrameSink, SinkKind {
                         connected = true
                         return (connections == 1, droppedOffline)
                     }
-                    onNote(first ? "publishing \(facts.width)x\(facts.height) H.264 to \(target.url)"
+                    onNote(first ? "publishing \(facts.width)x\(facts.height) H.264\(sound == nil ? "" : " with AAC sound") to \(target.url)"
                                  : "publishing to \(target.url) again (\(dropped) frames dropped while it was away)")
                 } catch {
                     if interrupt.pointee != 0 { break }
@@ -150,7 +204,10 @@ public final class PublishSink: FrameSink, SinkKind {
             do {
                 try encoder!.encode(UnsafeRawBufferPointer(rebasing: pixels[0..<facts.width * facts.height * 4]), pts: pts)
                 lock.withLock { sentFrames += 1 }
+                pictureEnd = Double(pts) / 90000 + 1 / rate
+                try sendSound(upTo: pictureEnd, end: .infinity)
             } catch {
+                countSound(encoder!)
                 encoder!.abandon()
                 encoder = nil
                 lock.withLock {
@@ -166,7 +223,13 @@ public final class PublishSink: FrameSink, SinkKind {
             }
         }
         if let encoder {
-            do { try encoder.finish() } catch { encoder.abandon() }
+            do {
+                try sendSound(upTo: .infinity, end: pictureEnd)
+                countSound(encoder)
+                try encoder.finish(soundEnd: pictureEnd)
+            } catch {
+                encoder.abandon()
+            }
         }
         lock.withLock {
             done = true

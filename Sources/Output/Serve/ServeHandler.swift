@@ -66,8 +66,11 @@ final class ServeHandler: ChannelInboundHandler {
         if case .filter(let name) = endpoint {
             return control(request, name: name, context: context)
         }
+        if case .record(let start) = endpoint {
+            return record(request, start: start, context: context)
+        }
         guard request.method == .GET || request.method == .HEAD else {
-            return respond(context, request, .methodNotAllowed, text: "Kamera's server answers GET and HEAD (POST on /filter)\n", headers: [("Allow", "GET, HEAD")])
+            return respond(context, request, .methodNotAllowed, text: "Kamera's server answers GET and HEAD (POST on /filter and /record)\n", headers: [("Allow", "GET, HEAD")])
         }
         switch endpoint {
         case .stream:
@@ -92,10 +95,10 @@ final class ServeHandler: ChannelInboundHandler {
             var body = context.channel.allocator.buffer(capacity: ServePage.html.utf8.count)
             body.writeString(ServePage.html)
             respond(context, request, .ok, body: body, type: "text/html; charset=utf-8")
-        case .filter:
+        case .filter, .record:
             break
         case .none:
-            respond(context, request, .notFound, text: "Kamera serves /stream, /snapshot, /state, /events and / (also /?action=stream and /?action=snapshot)\n")
+            respond(context, request, .notFound, text: "Kamera serves /stream, /snapshot, /state, /events and / (also /?action=stream and /?action=snapshot; POST /filter and /record)\n")
         }
     }
 
@@ -113,6 +116,22 @@ final class ServeHandler: ChannelInboundHandler {
         }
         stream.ask(.filter(name))
         respond(context, request, .accepted, text: "filter: \(name)\n")
+    }
+
+    /// `POST /record?action=start|stop`: a recording (`kamera-recording-NNNN.mp4`
+    /// where Kamera runs) started or stopped between frames; `/state` says its name.
+    private func record(_ request: HTTPRequestHead, start: Bool?, context: ChannelHandlerContext) {
+        guard request.method == .POST else {
+            return respond(context, request, .methodNotAllowed, text: "POST /record?action=start or stop starts or stops a recording\n", headers: [("Allow", "POST")])
+        }
+        guard request.headers.first(name: "x-kamera-control") == "1" else {
+            return respond(context, request, .forbidden, text: "control requests carry the header X-Kamera-Control: 1\n")
+        }
+        guard let start else {
+            return respond(context, request, .badRequest, text: "POST /record?action=start or /record?action=stop\n")
+        }
+        stream.ask(.record(start))
+        respond(context, request, .accepted, text: "record: \(start ? "start" : "stop")\n")
     }
 
     /// A response that never ends: the MJPEG stream, or the analysers' records as Server-Sent Events.
@@ -165,6 +184,8 @@ final class ServeHandler: ChannelInboundHandler {
 enum Endpoint {
     case stream, snapshot, state, page, events
     case filter(String)
+    /// `/record?action=start|stop`: the action, or nil when it is neither.
+    case record(Bool?)
 
     init?(uri: String) {
         let parts = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
@@ -179,6 +200,9 @@ enum Endpoint {
         case ("/filter", _):
             let name = query.first(where: { $0.hasPrefix("name=") })?.dropFirst(5) ?? ""
             self = .filter(String(name.prefix(64)))
+        case ("/record", "start"?): self = .record(true)
+        case ("/record", "stop"?): self = .record(false)
+        case ("/record", _): self = .record(nil)
         case ("/", nil), ("/index.html", _): self = .page
         default: return nil
         }

@@ -1,5 +1,5 @@
 /// The page at `/`: the live picture, the filter presets to switch between,
-/// a snapshot link, the server's state and the analysers' latest record
+/// a snapshot link, a button that starts and stops a recording, the server's state and the analysers' latest record
 /// (from `/state`, once a second: programs that want every record read `/events`). `/?filter=NAME` chooses a
 /// filter as the list does, once the page has loaded.
 enum ServePage {
@@ -24,6 +24,7 @@ enum ServePage {
     <div>
     <label>Filter <select id="filter"></select></label> ·
     <a id="snapshot" href="snapshot" download="kamera.jpg">Snapshot</a> ·
+    <button id="record" type="button">Record</button> ·
     <span id="state"></span>
     </div>
     <pre id="results"></pre>
@@ -36,6 +37,12 @@ enum ServePage {
       document.getElementById("state").textContent = (await answer.text()).trim();
     }
     list.addEventListener("change", () => choose(list.value));
+    const record = document.getElementById("record");
+    let recording = null;
+    record.addEventListener("click", async () => {
+      const answer = await fetch("record?action=" + (recording ? "stop" : "start"), { method: "POST", headers: { "X-Kamera-Control": "1" } });
+      document.getElementById("state").textContent = (await answer.text()).trim();
+    });
     async function poll(first) {
       try {
         const s = await (await fetch("state", { cache: "no-store" })).json();
@@ -45,6 +52,8 @@ enum ServePage {
           if (asked) { list.value = asked; await choose(asked); }
         }
         if (document.activeElement !== list) list.value = s.filter;
+        recording = s.recording;
+        record.textContent = recording ? `Stop recording ${recording}` : "Record";
         document.getElementById("state").textContent =
           `${s.width}x${s.height}, ${s.fps.toFixed(1)} fps, ${s.clients} watching, ${s.dropped} dropped`;
         if (s.analysis) {

@@ -28,6 +28,8 @@ public final class ServeSink: FrameSink, SinkKind {
     private let started = MonotonicClock.seconds
     private let recordLock = Lock()
     private var latestRecord: MetadataRecord?
+    /// The recording being made from the page or the r key, under `recordLock`.
+    private var recording: String?
     /// Where the server listens (the port the system gave for port 0).
     public var address: ServeAddress { server.address }
 
@@ -60,6 +62,9 @@ public final class ServeSink: FrameSink, SinkKind {
         server.stream.publish(event: record.json)
     }
 
+    /// From the render thread: the recording started (its path) or stopped (nil), for `/state`.
+    public func recordingChanged(_ path: String?) { recordLock.withLock { recording = path } }
+
     /// From the render thread: what a client asked to change, oldest first.
     public func takeRequest() -> ControlRequest? { server.stream.takeRequest() }
 
@@ -91,7 +96,7 @@ public final class ServeSink: FrameSink, SinkKind {
         let (width, height) = server.stream.latest.map { ($0.width, $0.height) } ?? (0, 0)
         let seconds = max(MonotonicClock.seconds - started, 1e-3)
         let stream = server.stream
-        let record = recordLock.withLock { latestRecord }
+        let (record, recording) = recordLock.withLock { (latestRecord, self.recording) }
         return """
         {"width": \(width), "height": \(height), "fps": \(JSONNumber.format(Double(counts.encoded) / seconds, decimals: 2)), \
         "clients": \(stream.clientCount), "connections": \(stream.connections), "frames": \(counts.encoded), \
@@ -99,7 +104,7 @@ public final class ServeSink: FrameSink, SinkKind {
         "stalled_closed": \(stream.stalledClosed), "filter": \(JSONText.quoted(stream.filter)), \
         "filters": [\(settings.filters.map(JSONText.quoted).joined(separator: ", "))], "encoder": "libjpeg-turbo", "quality": \(encoder.quality), \
         "encode_ms": \(JSONNumber.format(counts.encoded > 0 ? counts.seconds * 1000 / Double(counts.encoded) : 0, decimals: 3)), \
-        "analysis": \(record?.json ?? "null")}
+        "recording": \(recording.map(JSONText.quoted) ?? "null"), "analysis": \(record?.json ?? "null")}
         """
     }
 }

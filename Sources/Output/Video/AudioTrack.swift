@@ -43,7 +43,9 @@ final class AudioTrack {
         return choice
     }
 
-    init(format: UnsafeMutablePointer<AVFormatContext>, codecName: String, rate: Int, channels: Int, path: String) throws {
+    /// `live`: a stream sent as it is made, where FFmpeg's AAC encoder takes its fast coder
+    /// (a fraction of the default's CPU, which a machine busy with the picture may not spare).
+    init(format: UnsafeMutablePointer<AVFormatContext>, codecName: String, rate: Int, channels: Int, path: String, live: Bool = false) throws {
         self.codecName = codecName
         self.rate = rate
         self.channels = channels
@@ -65,7 +67,10 @@ final class AudioTrack {
         codec.pointee.time_base = AVRational(num: 1, den: Int32(rate))
         if codecName != "flac" { codec.pointee.bit_rate = Int64(64_000 * channels) }
         if format.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 { codec.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
-        var status = avcodec_open2(codec, encoder, nil)
+        var options: OpaquePointer?
+        defer { av_dict_free(&options) }
+        if live && codecName == "aac" { av_dict_set(&options, "aac_coder", "fast", 0) }
+        var status = avcodec_open2(codec, encoder, &options)
         guard status >= 0 else { throw VideoEncoder.error(status, "\(path): the \(encoderName) encoder refused \(rate) Hz, \(channels) channel(s)") }
         status = avcodec_parameters_from_context(stream.pointee.codecpar, codec)
         guard status >= 0 else { throw VideoEncoder.error(status, "\(path): cannot describe the sound stream") }

@@ -25,8 +25,11 @@ enum VideoDestination {
     /// The container whose codecs it takes: a network stream takes MP4's (H.264 with AAC).
     var container: VideoContainer {
         if case .file(_, let container) = self { return container }
-        return .mp4
+        return Self.networkContainer
     }
+
+    /// The container whose codecs every network stream takes: H.264 with AAC (FLV, MPEG-TS and RTP all carry them).
+    static let networkContainer = VideoContainer.mp4
 
     var muxer: String {
         switch self {

@@ -158,7 +158,7 @@ final class VideoEncoder {
         stream.pointee.avg_frame_rate = codec.pointee.framerate
         if let sound {
             audio = try AudioTrack(format: format, codecName: try AudioTrack.codec(named: settings.audioCodec, container: container),
-                                   rate: sound.rate, channels: sound.channels, path: path)
+                                   rate: sound.rate, channels: sound.channels, path: path, live: file == nil)
         }
 
         var muxerOptions: OpaquePointer?
@@ -179,6 +179,8 @@ final class VideoEncoder {
         } else if case .network(let url, _, let options, let interrupt) = destination {
             format.pointee.url = av_strdup(url)
             format.pointee.interrupt_callback = interrupt
+            // The interleaving queue holds the picture no longer than this for sound that has not come.
+            format.pointee.max_interleave_delta = 300_000
             for (key, value) in options { av_dict_set(&muxerOptions, key, value, 0) }
             // The muxers that carry their own connection (RTSP) open it in the header.
             if format.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
@@ -376,7 +378,7 @@ final class VideoEncoder {
             try cut()
             nextCut = seconds + Self.cutSeconds
         }
-        let status = av_write_frame(format, held)
+        let status = Self.mux(held, into: format)
         guard status >= 0 else { throw Self.error(status, "\(path): the \(encoderName) encoder: cannot write") }
         videoPacketsWritten += 1
         writtenEnd = max(writtenEnd, Double(held.pointee.pts + max(held.pointee.duration, 0)) * timeBase)
@@ -413,10 +415,19 @@ final class VideoEncoder {
                 try write(packet)
                 continue
             }
-            let written = av_write_frame(format, packet)
+            let written = mux(packet, into: format)
             av_packet_unref(packet)
             guard written >= 0 else { throw error(written, "\(what): cannot write") }
         }
+    }
+
+    /// Hands `packet` to the muxer: straight through into Kamera's own files
+    /// (which libavformat writes through custom I/O); through libavformat's
+    /// interleaving queue into a network stream, whose muxers (FLV) refuse a
+    /// packet earlier than one already sent, such as the sound encoder's
+    /// first, which starts before the picture by the codec's priming.
+    static func mux(_ packet: UnsafeMutablePointer<AVPacket>, into format: UnsafeMutablePointer<AVFormatContext>) -> Int32 {
+        format.pointee.flags & AVFMT_FLAG_CUSTOM_IO != 0 ? av_write_frame(format, packet) : av_interleaved_write_frame(format, packet)
     }
 
     private func close() {

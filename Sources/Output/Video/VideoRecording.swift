@@ -64,19 +64,8 @@ public final class VideoRecording: FrameSink {
 
     /// `--audio`: the sound captured beside the picture, into the same file.
     public let sound: AudioCapture?
-    /// Sound chunks waiting for the encoder thread: a ring of slots made once.
-    private final class SoundSlot {
-        var samples: UnsafeMutableBufferPointer<Int16>
-        var frames = 0
-        var timestamp: UInt64 = 0
-        init(capacity: Int) { samples = .allocate(capacity: capacity) }
-        deinit { samples.deallocate() }
-
-        /// Seconds from `origin` (monotonic nanoseconds) to the chunk's first sample; negative before it.
-        func start(after origin: UInt64) -> Double { Double(Int64(bitPattern: timestamp &- origin)) / 1e9 }
-    }
-    private var soundSlots: [SoundSlot] = []
-    private var soundHead = 0, soundCount = 0, soundDropped = 0
+    /// Sound chunks waiting for the encoder thread.
+    private var soundRing: SoundRing?
     /// The picture's time 0 on the monotonic clock (nanoseconds): the first frame's.
     private var origin: UInt64?
     /// The end of the picture in seconds, once the last frame is in.
@@ -136,7 +125,7 @@ public final class VideoRecording: FrameSink {
             // Ten seconds of 10 ms chunks (about 2 MB in stereo), allocated once: sound is
             // not dropped while the encoder thread catches up. Two seconds were not enough
             // on a slow machine (a CI run in the VM lost 4.75 s of sound, the tone with it).
-            soundSlots = (0..<1000).map { _ in SoundSlot(capacity: sound.chunkFrames * sound.channels) }
+            soundRing = SoundRing(for: sound, seconds: 10)
         } else if settings.audioCodec != nil {
             throw OutputError(.audioCodec, is: "for recording sound", "add \(Setting.audio) DEVICE")
         }
@@ -147,18 +136,8 @@ public final class VideoRecording: FrameSink {
     /// On the capture thread: keeps the chunk for the encoder thread (the oldest goes when the ring is full).
     private func takeSound(_ chunk: AudioCapture.Chunk) {
         lock.withLock {
-            guard !soundSlots.isEmpty else { return }
-            if soundCount == soundSlots.count {
-                soundHead = (soundHead + 1) % soundSlots.count
-                soundCount -= 1
-                soundDropped += 1
-            }
-            let slot = soundSlots[(soundHead + soundCount) % soundSlots.count]
-            let count = min(chunk.samples.count, slot.samples.count)
-            _ = slot.samples.initialize(from: chunk.samples.prefix(count))
-            slot.frames = count / max(1, sound?.channels ?? 1)
-            slot.timestamp = chunk.timestamp
-            soundCount += 1
+            guard let soundRing else { return }
+            soundRing.push(chunk)
             if encoderOpen { lock.broadcast() }
         }
     }
@@ -281,10 +260,8 @@ public final class VideoRecording: FrameSink {
     /// Whether the oldest sound chunk waiting can be encoded: it ends within
     /// the picture queued so far, or the picture has ended. Under `lock`.
     private var soundReady: Bool {
-        guard encoderOpen, soundCount > 0, let origin, let sound else { return false }
-        if pictureEnd.isFinite { return true }
-        let slot = soundSlots[soundHead]
-        return slot.start(after: origin) + Double(slot.frames) / Double(sound.rate) <= pictureHorizon
+        guard encoderOpen, let origin, let soundRing, soundRing.count > 0 else { return false }
+        return pictureEnd.isFinite || soundRing.oldestEnds(by: pictureHorizon, after: origin)
     }
 
     /// Frames dropped because the encoder was behind (live runs).
@@ -348,18 +325,14 @@ public final class VideoRecording: FrameSink {
                 lock.broadcast()
             }
         }
-        let scratch = UnsafeMutableBufferPointer<Int16>.allocate(capacity: soundSlots.first?.samples.count ?? 0)
+        let scratch = UnsafeMutableBufferPointer<Int16>.allocate(capacity: soundRing?.chunkSamples ?? 0)
         defer { scratch.deallocate() }
         /// Encodes the sound chunks waiting, up to the picture's end.
         func encodeSound() {
             while let encoder {
                 let taken: (frames: Int, start: Double, end: Double)? = lock.withLock {
-                    guard soundReady, let origin else { return nil }
-                    let slot = soundSlots[soundHead]
-                    soundHead = (soundHead + 1) % soundSlots.count
-                    soundCount -= 1
-                    _ = scratch.initialize(from: slot.samples.prefix(slot.frames * (sound?.channels ?? 1)))
-                    return (slot.frames, slot.start(after: origin), pictureEnd)
+                    guard soundReady, let origin, let chunk = soundRing?.pop(into: scratch, after: origin) else { return nil }
+                    return (chunk.frames, chunk.start, pictureEnd)
                 }
                 guard let taken else { return }
                 do {
@@ -424,7 +397,7 @@ public final class VideoRecording: FrameSink {
         let track = encoder?.audio
         defer {
             if let track {
-                let dropped = lock.withLock { soundDropped }
+                let dropped = lock.withLock { soundRing?.dropped ?? 0 }
                 soundSummary = String(format: "sound %@ %d Hz, %.3f s", track.codecName, track.rate, track.seconds)
                     + (track.resyncs > 0 ? ", \(track.resyncs) resync(s) to the clock" : "") + (dropped > 0 ? ", \(dropped) chunks dropped" : "")
             }

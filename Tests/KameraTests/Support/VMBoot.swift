@@ -12,7 +12,7 @@ final class VMBoot: @unchecked Sendable {
     /// One vivid camera (the driver's defaults) and vkms, and the steps that need two cameras.
     static let cameras = VMBoot(name: "cameras", steps: CameraVMTests.steps + LibV4LVMTests.steps + RecordingVMTests.steps
         + DisplayVMTests.steps + VMTests.steps + OutputVMTests.steps + BayerVMTests.steps + RepackVMTests.steps
-        + CameraSessionVMTests.steps + [VMTests.inProcessStep] + PackageVMTests.steps + ServeVMTests.steps)
+        + CameraSessionVMTests.steps + [VMTests.inProcessStep] + PackageVMTests.steps + ServeVMTests.steps + PublishVMTests.steps)
     /// Cameras a producer feeds through v4l2loopback (MJPEG, H.264, codes), and the memory-to-memory decoder.
     static let loopback = VMBoot(name: "loopback", vmArguments: ["--loopback"],
                                  steps: MJPEGVMTests.steps + H264VMTests.steps + CodeCameraVMTests.steps + V4L2DecoderVMTests.steps)
