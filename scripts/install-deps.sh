@@ -19,7 +19,10 @@ packages=(
     systemd                                                                      # systemd-analyze (the kiosk unit test)
 )
 [ "${1:-}" = --tests ] && packages+=(ffmpeg dpkg-dev lintian man-db libimage-exiftool-perl alsa-utils zint qrencode \
-    curl chromium nginx libnginx-mod-rtmp ustreamer)   # the server's real clients, a media server the tests start themselves, the stream bench's peer
+    curl chromium nginx libnginx-mod-rtmp ustreamer \
+    v4l2loopback-dkms)   # the server's real clients, a media server the tests start themselves, the stream bench's peer;
+                         # v4l2loopback's source for the VM: run-in-vm installs it when missing, which on a fresh machine
+                         # once failed on apt's lock held by another apt-get and lost the loopback VM tests
 [ "${1:-}" = --package ] && packages+=(dpkg-dev)
 [ "${1:-}" = --lintian ] && packages+=(lintian)
 [ "${1:-}" = --bench ] && packages+=(ffmpeg gstreamer1.0-tools gstreamer1.0-gl gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-ugly gstreamer1.0-plugins-bad gstreamer1.0-opencv qrencode xvfb kmscube ustreamer)
