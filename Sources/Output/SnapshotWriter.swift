@@ -16,13 +16,14 @@ public final class SnapshotWriter {
     private let png = PNGEncoder()
     private let jpegSettings: JPEGSettings
     private var jpeg: JPEGEncoder?
-    private var next = 1
+    private var names: NumberedNames
 
     public init(folder: String = ".", prefix: String = "kamera-snapshot-", format: Format = .png, jpeg: JPEGSettings = JPEGSettings()) {
         self.folder = folder
         self.prefix = prefix
         self.format = format
         jpegSettings = jpeg
+        names = NumberedNames(folder: folder, prefix: prefix, fileExtension: format.rawValue)
     }
 
     /// Writes the picture; returns the path it took.
@@ -42,21 +43,12 @@ public final class SnapshotWriter {
             bytes = []
             try PNGMetadataChunks.write(encoded, with: metadata) { bytes += $0 }
         }
-        while next < 1_000_000 {
-            let name = prefix + Self.number(next) + "." + format.rawValue
-            let path = folder == "." ? name : folder + "/" + name
-            next += 1
+        while let path = names.nextPath() {
             if access(path, F_OK) == 0 { continue }
             let file = try OutputFile(path: path)
             try bytes.withUnsafeBytes { try file.write($0) }
             if try file.commit(replacing: false) { return path }
         }
-        throw OutputError("\(folder): no free snapshot name left from \(prefix)0001.\(format.rawValue) to \(prefix)999999.\(format.rawValue); move some away")
-    }
-
-    /// `n` with at least four digits: 0001.
-    private static func number(_ n: Int) -> String {
-        let digits = String(n)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        throw names.exhausted("snapshot")
     }
 }

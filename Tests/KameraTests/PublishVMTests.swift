@@ -37,9 +37,7 @@ final class PublishVMTests: XCTestCase {
     func testTheSoundIsPublishedWithThePicture() throws {
         let run = VMBoot.cameras.run("publish-sound")
         let folder = try run.checkedFolder()
-        func text(_ name: String) -> String {
-            ((try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        }
+        func text(_ name: String) -> String { (try? ServeVMTests.line(name, of: run)) ?? "" }
         let log = text("pub.log")
         XCTAssertEqual(text("pub.rc"), "0", log)
         XCTAssertTrue(log.contains("publishing 160x160 H.264 with AAC sound to rtmp://127.0.0.1:19350/live/cam"), log)

@@ -291,14 +291,19 @@ final class RecordingTests: XCTestCase {
     }
 
     /// The preview's s key saves numbered JPEGs with EXIF, never over a file already there.
+    /// A preview reading its keys from the FIFO `keys` (the script writes them to descriptor 3), going once its status line shows.
+    static let previewWithKeys = """
+        mkfifo keys
+        $K preview --size 64x64 --status-every 0.2 < keys 2> log.txt &
+        P=$!
+        exec 3> keys
+        for i in $(seq 600); do grep -q fps log.txt && break; sleep 0.1; done
+
+        """
+
     func testSnapshotKeySavesNumberedJPEGs() throws {
         try Data("keep".utf8).write(to: scratch.folder.appendingPathComponent("kamera-snapshot-0001.jpg"))
-        let result = try sh("""
-            mkfifo keys
-            $K preview --size 64x64 --status-every 0.2 < keys 2> log.txt &
-            P=$!
-            exec 3> keys
-            for i in $(seq 600); do grep -q fps log.txt && break; sleep 0.1; done
+        let result = try sh(Self.previewWithKeys + """
             printf s >&3
             for i in $(seq 600); do grep -q "saved kamera-snapshot-0002.jpg" log.txt && break; sleep 0.1; done
             printf s >&3
@@ -319,12 +324,7 @@ final class RecordingTests: XCTestCase {
     /// it; q ends the run and finishes the one being made.
     func testRecordKeyStartsAndStopsNumberedRecordings() throws {
         try Data("keep".utf8).write(to: scratch.folder.appendingPathComponent("kamera-recording-0001.mp4"))
-        let result = try sh("""
-            mkfifo keys
-            $K preview --size 64x64 --status-every 0.2 < keys 2> log.txt &
-            P=$!
-            exec 3> keys
-            for i in $(seq 600); do grep -q fps log.txt && break; sleep 0.1; done
+        let result = try sh(Self.previewWithKeys + """
             printf r >&3
             for i in $(seq 600); do tr '\\r' '\\n' < log.txt | grep -q "rec [1-9][0-9] to kamera-recording-0002.mp4" && break; sleep 0.1; done
             printf r >&3

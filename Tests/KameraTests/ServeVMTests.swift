@@ -33,6 +33,11 @@ final class ServeVMTests: XCTestCase {
     $KAMERA bench --publish-only --stream-seconds 4 --stream-rounds 1 > publish.txt 2>&1; echo "exit $?" >> publish.txt
     """
 
+    /// A short file the step wrote (an exit status, a count, a time), without its newline.
+    static func line(_ name: String, of run: VMScriptRun) throws -> String {
+        try run.text(name).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     static let steps = [VMStep("serve", owner: "\(ServeVMTests.self)", script: script),
                         VMStep("serve-bench", owner: "\(ServeVMTests.self)", script: benchScript, timeout: 300)]
 
@@ -41,9 +46,7 @@ final class ServeVMTests: XCTestCase {
     func testTheDisplayARecordingAndTheServerAtOnce() throws {
         let run = VMBoot.cameras.run("serve")
         let folder = try run.checkedFolder()
-        func text(_ name: String) throws -> String {
-            try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
+        func text(_ name: String) throws -> String { try Self.line(name, of: run) }
         let log = (try? text("both.txt")) ?? ""
         XCTAssertTrue(log.contains("exit 0"), log)
         XCTAssertTrue(log.contains("previewed 150 frames"), log)
@@ -108,9 +111,7 @@ final class ServeVMTests: XCTestCase {
     func testTheCameraIsServedWithTheDriversTimestamps() throws {
         let run = VMBoot.cameras.run("serve")
         let folder = try run.checkedFolder()
-        func text(_ name: String) throws -> String {
-            try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
+        func text(_ name: String) throws -> String { try Self.line(name, of: run) }
         let log = (try? text("serve.log")) ?? ""
         XCTAssertEqual(try text("curl.rc"), "28", "curl read until its --max-time: \(log)")
         XCTAssertEqual(try text("serve.rc"), "130", "ended by Ctrl-C: \(log)")

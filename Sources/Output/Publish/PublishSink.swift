@@ -30,11 +30,7 @@ public final class PublishSink: FrameSink, SinkKind {
             throw OutputError(.codec, choice.codec.rawValue, is: "not what a live stream carries here", "publish H.264 (leave \(Setting.codec) out)")
         }
         let sound = try run.sound.take(live: run.isLive)
-        if sound != nil {
-            _ = try AudioTrack.codec(named: settings.audioCodec, container: VideoDestination.networkContainer)
-        } else if settings.audioCodec != nil {
-            throw OutputError(.audioCodec, is: "for sending sound", "add \(Setting.audio) DEVICE")
-        }
+        try AudioTrack.checkCodec(settings.audioCodec, hasSound: sound != nil, container: VideoDestination.networkContainer, purpose: "sending")
         return PublishSink(target, settings: settings, rate: run.rate, sound: sound)
     }
 

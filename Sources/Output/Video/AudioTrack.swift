@@ -45,6 +45,16 @@ final class AudioTrack {
 
     /// `live`: a stream sent as it is made, where FFmpeg's AAC encoder takes its fast coder
     /// (a fraction of the default's CPU, which a machine busy with the picture may not spare).
+    /// Checks `--audio-codec` before anything is made: with sound, a codec
+    /// `container` takes; without, that none was asked for (`purpose`: what the sound would be for, "recording").
+    static func checkCodec(_ name: String?, hasSound: Bool, container: VideoContainer, purpose: String) throws {
+        if hasSound {
+            _ = try codec(named: name, container: container)
+        } else if name != nil {
+            throw OutputError(.audioCodec, is: "for \(purpose) sound", "add \(Setting.audio) DEVICE")
+        }
+    }
+
     init(format: UnsafeMutablePointer<AVFormatContext>, codecName: String, rate: Int, channels: Int, path: String, live: Bool = false) throws {
         self.codecName = codecName
         self.rate = rate

@@ -8,20 +8,17 @@ import Render
 /// name a file already has; each stop finishes that file on a thread of its
 /// own, so the render loop never waits for the encoder to drain.
 public final class RecordingToggle: FrameSink {
-    public let folder: String
-    public let prefix: String
+    private var names: NumberedNames
     private let settings: VideoSettings
     private let live: Bool
     private var start = SinkStart(rate: 30)
     private var current: VideoRecording?
-    private var next = 1
     /// Recordings being finished, each on its thread.
     private var finishing: [JoinableThread] = []
 
     /// `settings`: the run's video settings (codec, quality); `live`: frames stamped by the camera's clock.
     public init(folder: String = ".", prefix: String = "kamera-recording-", settings: VideoSettings, live: Bool) {
-        self.folder = folder
-        self.prefix = prefix
+        names = NumberedNames(folder: folder, prefix: prefix, fileExtension: "mp4")
         var settings = settings
         settings.realTime = true
         self.settings = settings
@@ -51,14 +48,10 @@ public final class RecordingToggle: FrameSink {
 
     /// The first numbered name no file has.
     private func freeName() throws -> String {
-        while next < 1_000_000 {
-            let digits = String(next)
-            let name = prefix + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + ".mp4"
-            let path = folder == "." ? name : folder + "/" + name
-            next += 1
+        while let path = names.nextPath() {
             if access(path, F_OK) != 0 { return path }
         }
-        throw OutputError("\(folder): no free recording name left from \(prefix)0001.mp4 to \(prefix)999999.mp4; move some away")
+        throw names.exhausted("recording")
     }
 
     public func consume(_ frame: RenderedFrame) throws {

@@ -120,14 +120,12 @@ public final class VideoRecording: FrameSink {
         self.rate = rate
         slots = (0..<max(2, queueLength)).map { _ in Slot() }
         queue.reserveCapacity(slots.count)
+        try AudioTrack.checkCodec(settings.audioCodec, hasSound: sound != nil, container: container, purpose: "recording")
         if let sound {
-            _ = try AudioTrack.codec(named: settings.audioCodec, container: container)
             // Ten seconds of 10 ms chunks (about 2 MB in stereo), allocated once: sound is
             // not dropped while the encoder thread catches up. Two seconds were not enough
             // on a slow machine (a CI run in the VM lost 4.75 s of sound, the tone with it).
             soundRing = SoundRing(for: sound, seconds: 10)
-        } else if settings.audioCodec != nil {
-            throw OutputError(.audioCodec, is: "for recording sound", "add \(Setting.audio) DEVICE")
         }
         self.sound = sound
         sound?.subscribe { [weak self] chunk in self?.takeSound(chunk) }
