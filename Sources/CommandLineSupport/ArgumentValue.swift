@@ -8,6 +8,7 @@ import Pixels
 public enum ArgumentValue {
     public struct Invalid: Error, CustomStringConvertible {
         public var description: String
+        public init(description: String) { self.description = description }
     }
 
     public static func integer(_ rule: String) -> @Sendable (String) throws -> Int {

@@ -48,8 +48,14 @@ struct OutputOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Encoder speed preset: x264/x265 ultrafast ... veryslow (default veryfast); VP9/AV1 cpu-used 0-8.", completion: .list(VideoSettings.x26xPresets))
     var preset: String?
 
-    @Option(parsing: .unconditional, help: "Frames between video key frames (default: one a second).", transform: ArgumentValue.integer("a whole number of frames, such as 30"))
-    var gop: Int?
+    @Option(parsing: .unconditional, help: "Video key frames every N frames, or every N seconds with s: 30, 2s (default 1s).",
+            transform: { text in
+                guard let interval = KeyFrameInterval(parsing: text) else {
+                    throw ArgumentValue.Invalid(description: "use a whole number of frames, such as 30, or seconds, such as 2s")
+                }
+                return interval
+            })
+    var gop: KeyFrameInterval?
 
     @Flag(help: "MP4/MOV: one plain file with its index first, put in place at the end, instead of fragments that play even after a crash.")
     var faststart = false

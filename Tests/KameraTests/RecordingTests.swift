@@ -195,6 +195,9 @@ final class RecordingTests: XCTestCase {
             ("-o x.mkv --faststart", "--faststart is for .mp4 and .mov"),
             ("-o x.png --codec h264", "--codec is for video outputs; add -o clip.mp4"),
             ("-o x.mp4 --bitrate lots", "use bits a second, such as 4M"),
+            ("-o x.mp4 --gop 0s", "use a whole number of frames, such as 30, or seconds, such as 2s"),
+            ("-o x.mp4 --gop 0", "--gop 0 is out of range; use 1 (every frame a key frame) to 10000 frames, or seconds such as 2s"),
+            ("-o x.mp4 --gop 400s", "--gop 400s is out of range"),
             ("-o x.mp4 --drop sometimes", "--drop sometimes is not valid; use late or never"),
             ("-o x.mp4 --encoder-input nv12", "--encoder-input nv12 is not valid; use auto or rgba"),
             ("-o x.png --encoder-input rgba", "--encoder-input is for video outputs; add -o clip.mp4"),
@@ -317,6 +320,19 @@ final class RecordingTests: XCTestCase {
         for n in [2, 3] {
             let bytes = try data("kamera-snapshot-000\(n).jpg")
             XCTAssertEqual(Array(bytes.prefix(2)), [0xFF, 0xD8])
+        }
+    }
+
+    /// `--gop`: key frames every N frames, or every N seconds (`2s`) at the
+    /// run's rate, exactly there; one a second by default (bad values: `testBadRecordingInputs`).
+    func testKeyFramesAreGOPApart() throws {
+        for (option, expected) in [([] as [String], [0, 30, 60, 90]), (["--gop", "2s"], [0, 60]), (["--gop", "45"], [0, 45, 90])] {
+            let made = try sh("$K render --frames 120 --size 64x64 -o gop.mp4 \(option.joined(separator: " "))")
+            XCTAssertEqual(made.status, 0, made.stderr)
+            let keys = try sh("ffprobe -v error -select_streams v -show_entries frame=key_frame -of csv=p=0 gop.mp4")
+            let flags = keys.output.split(separator: "\n").map { $0.hasPrefix("1") }
+            XCTAssertEqual(flags.count, 120, keys.output)
+            XCTAssertEqual(flags.indices.filter { flags[$0] }, expected, "key frames with \(option)")
         }
     }
 

@@ -8,7 +8,7 @@ import Render
 
 /// `-o rtmp://HOST/APP/KEY`, `-o srt://HOST:PORT`, `-o rtsp://HOST:PORT/PATH`:
 /// the picture published live to a media server, H.264 without B-frames
-/// (x264 `zerolatency`), a key frame every `--gop` frames (default one a
+/// (x264 `zerolatency`), key frames `--gop` apart (default one a
 /// second), with the run's sound (`--audio`) in AAC beside it, through
 /// libavformat on a thread of its own. The render loop
 /// never waits for it: a frame it has not taken is replaced by the next

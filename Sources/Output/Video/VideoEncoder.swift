@@ -118,7 +118,7 @@ final class VideoEncoder {
         codec.pointee.pix_fmt = pixelFormat
         codec.pointee.time_base = timeBase
         codec.pointee.framerate = AVRational(num: Int32(numerator), den: Int32(denominator))
-        codec.pointee.gop_size = Int32(settings.gop ?? max(1, Int(rate.rounded())))
+        codec.pointee.gop_size = Int32((settings.gop ?? .standard).frames(at: rate))
         codec.pointee.thread_count = Int32(settings.threads)
         // The picture is RGB rendered in sRGB: BT.709 primaries; the Y'CbCr matrix BT.709 from 720 lines up, BT.601 below, as players assume.
         let space = Self.yuvColorSpace(pixelFormat, height: height)

@@ -105,8 +105,8 @@ public final class VideoRecording: FrameSink {
         if let bitrate = settings.bitrate, !(1_000...1_000_000_000).contains(bitrate) {
             throw OutputError(.bitrate, "\(bitrate)", is: "out of range", "use 1k to 1000M bits a second, e.g. 4M")
         }
-        if let gop = settings.gop, !(1...10_000).contains(gop) {
-            throw OutputError(.gop, "\(gop)", is: "out of range", "use 1 (every frame a key frame) to 10000")
+        if let gop = settings.gop, !(1...10_000).contains(gop.frames(at: rate)) {
+            throw OutputError(.gop, gop.text, is: "out of range", "use 1 (every frame a key frame) to 10000 frames, or seconds such as 2s")
         }
         if settings.faststart && !container.isISO {
             throw OutputError(.faststart, is: "for .mp4 and .mov", "Matroska and WebM need no rewrite")

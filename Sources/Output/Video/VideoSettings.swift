@@ -9,8 +9,8 @@ public struct VideoSettings: Equatable, Sendable {
     public var bitrate: Int?
     /// The encoder's speed preset (x264: ultrafast … veryslow); nil: `veryfast` for x264/x265 on live runs, the encoder's default otherwise.
     public var preset: String?
-    /// Frames between key frames; nil: one a second.
-    public var gop: Int?
+    /// Key frames every so many frames or seconds; nil: one a second.
+    public var gop: KeyFrameInterval?
     /// MP4/MOV: one plain file, its index moved to the front at the end, instead of fragments.
     public var faststart = false
     /// When the encoder falls behind: wait (`never` drop) or drop the late frame; nil: drop on live sources, wait otherwise.
