@@ -44,6 +44,7 @@ extension CameraSource {
                 slotTaken.append(false)
                 slotBayer.append(nil)
             }
+            if mode.compressed == .mjpeg { slotJPEGs = SlotJPEGs(slots: decoded.count, capacity: imageSize) }
         }
         for index in 0..<request.count {
             var buffer = v4l2_buffer()

@@ -41,6 +41,8 @@ public final class CameraSource: FrameSource, LiveCamera {
     /// again before it was queued back.
     var decoded: [FrameBuffer] = []
     var decodedPlanes: [[Plane]] = []
+    /// An MJPEG camera's own JPEG of each slot's picture.
+    var slotJPEGs: SlotJPEGs?
     var slotTaken: [Bool] = []
     /// For raw Bayer handed on raw (`ISPSettings.onGPU`): how to develop the frame in each slot.
     var slotBayer: [RawBayer?] = []
@@ -375,6 +377,7 @@ public final class CameraSource: FrameSource, LiveCamera {
                           timestamp: timestamp, sequence: UInt64(buffer.sequence),
                           colorSpace: decoder?.colorSpace ?? colorSpace, storage: self)
         if repacker != nil { frame.bayer = intoSlots ? slotBayer[ticket] : bayer }
+        if intoSlots, let slotJPEGs { frame.jpeg = slotJPEGs.jpeg(in: ticket) }
         return (frame, ticket)
     }
 }

@@ -128,7 +128,8 @@ public final class FrameLoop {
                 if followsFaces || shown != nil { show(analysis, index: index) }
             }
             let picture = try renderer.draw(frame, index: index, onto: screen)
-            let rendered = RenderedFrame(index: index, input: frame, picture: picture, pixels: renderer, isLast: limit == index + 1)
+            let rendered = RenderedFrame(index: index, input: frame, picture: picture, pixels: renderer, isLast: limit == index + 1,
+                                         cameraJPEG: renderer.pictureIsInput ? frame.jpeg : nil)
             for sink in sinks { try sink.consume(rendered) }
             statistics.frames += 1
             onFrame?(rendered)

@@ -109,6 +109,11 @@ public final class FrameRenderer: PixelSource {
     /// The size of the last frame drawn, nil before the first.
     public private(set) var lastOutputSize: (width: Int, height: Int)?
 
+    /// True when the last frame's picture is the input frame as it came: the
+    /// whole frame at its own size, converted and nothing else (no filter,
+    /// matrix, zoom, crop or overlay), so the camera's own JPEG of it shows the same.
+    public private(set) var pictureIsInput = false
+
     /// Output size for a frame of the given size.
     public func outputSize(for frame: Frame) -> (width: Int, height: Int) {
         if let size = settings.outputSize { return size }
@@ -142,6 +147,14 @@ public final class FrameRenderer: PixelSource {
         let (plan, stages) = try prepare(for: conditions)
         let fold = plan.conversionMatrix == .identity ? nil : plan.conversionMatrix.rgbTransform
         lastOutputSize = size
+        pictureIsInput = screen == nil && conditions.layoutCopies && crop == (0, 0, frame.width, frame.height)
+            && size == (frame.width, frame.height) && plan.steps.allSatisfy { step in
+                switch step {
+                case .conversion(let matrix, let mosaic): matrix == .identity && mosaic == 1
+                case .layout(let matrix): matrix == .identity
+                case .filter, .custom, .overlay: false
+                }
+            }
         framesDrawn &+= 1
         lastIndex = index
         lastLayout = nil

@@ -39,14 +39,20 @@ public struct RenderedFrame {
     /// True when the run is known to end with this frame (its `--frames`
     /// count): outputs that keep only the latest picture now and then write it.
     public let isLast: Bool
+    /// The camera's own JPEG of the frame when it is this very picture (an
+    /// MJPEG camera's frame that nothing changed): an output that sends JPEG
+    /// may send it as it is instead of encoding the picture.
+    public let cameraJPEG: UnsafeRawBufferPointer?
     private let source: PixelSource
 
-    public init(index: Int, input: Frame, picture: RenderedPicture, pixels source: PixelSource, isLast: Bool = false) {
+    public init(index: Int, input: Frame, picture: RenderedPicture, pixels source: PixelSource, isLast: Bool = false,
+                cameraJPEG: UnsafeRawBufferPointer? = nil) {
         self.index = index
         self.input = input
         self.picture = picture
         self.source = source
         self.isLast = isLast
+        self.cameraJPEG = cameraJPEG
     }
 
     /// The picture as RGBA bytes, top row first: read back from the GPU once

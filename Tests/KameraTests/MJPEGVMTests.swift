@@ -16,13 +16,23 @@ final class MJPEGVMTests: XCTestCase {
     "$KAMERA" devices --formats /dev/video10 > formats.txt
     "$KAMERA" render -v --camera /dev/video10 --format mjpeg --frames 5 --crop none --save-input mjpeg.raw -o mjpeg-%d.png 2> mjpeg.log
     echo $? > mjpeg.rc
+    # Served: the camera's own JPEGs passed through while nothing changes the picture; encoded anew once a filter does.
+    serve() {
+      "$KAMERA" preview --camera /dev/video10 --format mjpeg --crop none --serve $2 --duration 120 $3 2> $1-serve.log &
+      P=$!
+      until grep -q "serving http://" $1-serve.log 2>/dev/null || ! kill -0 $P 2>/dev/null; do sleep 0.1; done
+      curl -sS --max-time 30 -o $1.jpg http://127.0.0.1:$2/snapshot; echo $? > $1.rc
+      curl -sS --max-time 5 -o $1-state.json http://127.0.0.1:$2/state
+      kill -INT $P; wait $P
+    }
+    serve passed 18090
+    serve encoded 18091 "--filter sepia"
     """)
 
     static let steps = [VMStep("mjpeg", owner: "\(MJPEGVMTests.self)", script: script, loopback: true, timeout: 300)]
 
     func testMJPEGCameraRendersItsDecodedFrames() throws {
         let run = VMBoot.loopback.run("mjpeg")
-        defer { run.remove() }
         let folder = try run.checkedFolder()
 
         func text(_ name: String) throws -> String { try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) }
@@ -40,5 +50,26 @@ final class MJPEGVMTests: XCTestCase {
         XCTAssertGreaterThan(reds.count, 20, "decoded frame looks flat")
         let png = try XCTUnwrap(try ImageSource(path: folder.appendingPathComponent("mjpeg-4.png").path).nextFrame())
         XCTAssertClose(Image(width: png.width, height: png.height, pixels: Array(png.planes[0].bytes)), decoded, tolerance: 2, "MJPEG frame")
+    }
+
+    /// `--serve` on the MJPEG camera at its own size, nothing changing the
+    /// picture: the snapshot is one of the camera's JPEGs byte for byte (ffmpeg
+    /// fed the clip's frames as they are), and `/state` counts every frame sent
+    /// as passed through. With a filter, the frames are encoded anew: none passed through.
+    func testServedMJPEGPassesTheCamerasJPEGsThrough() throws {
+        let run = VMBoot.loopback.run("mjpeg")
+        let folder = try run.checkedFolder()
+        let clip = try Data(contentsOf: folder.appendingPathComponent("clip.mjpeg"))
+        for (name, passed) in [("passed", true), ("encoded", false)] {
+            let log = (try? run.text("\(name)-serve.log")) ?? ""
+            XCTAssertEqual(try run.text("\(name).rc").trimmingCharacters(in: .whitespacesAndNewlines), "0", log)
+            let jpeg = try Data(contentsOf: folder.appendingPathComponent("\(name).jpg"))
+            XCTAssertEqual(Array(jpeg.prefix(2)), [0xFF, 0xD8], "\(name): a JPEG")
+            XCTAssertEqual(clip.range(of: jpeg) != nil, passed, "\(name): the snapshot is \(passed ? "" : "not ")one of the camera's JPEGs")
+            let state = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("\(name)-state.json"))) as? [String: Any])
+            let sent = try XCTUnwrap(state["frames"] as? Int), through = try XCTUnwrap(state["passed_through"] as? Int)
+            XCTAssertGreaterThan(sent, 0, "\(name): \(state)")
+            XCTAssertEqual(through, passed ? sent : 0, "\(name): \(state)")
+        }
     }
 }

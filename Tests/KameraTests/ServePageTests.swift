@@ -69,13 +69,16 @@ final class ServePageTests: KameraProcessTestCase {
             let (otherMean, _) = try ServeTests.difference(shown, try XCTUnwrap(try ImageSource(path: run.path(other)).nextFrame()))
             XCTAssertGreaterThan(otherMean, 6, "\(shot) is not \(other)")
         }
-        // A recording started as the page's Record button starts one: the page names it on the button that stops it.
+        // The page's own buttons, clicked by its code for /?snapshot&record: the snapshot link downloads a JPEG
+        // (headless Chromium saves it in $HOME/Downloads) and the record button starts a recording, which the
+        // page, loaded again, names on the button that stops it.
         let dom = try KameraProcess.shell("""
-            curl -sS -o /dev/null -X POST -H 'X-Kamera-Control: 1' '\(served.url)/record?action=start'
+            HOME="$PWD" timeout 120 chromium --headless=new --no-sandbox --disable-gpu --user-data-dir="$PWD/chromium" --virtual-time-budget=3000 --dump-dom '\(served.url)/?snapshot&record' > /dev/null
+            file -b Downloads/kamera.jpg
             HOME="$PWD" timeout 120 chromium --headless=new --no-sandbox --disable-gpu --user-data-dir="$PWD/chromium" --virtual-time-budget=2000 --dump-dom '\(served.url)/' \
-              | grep -o -e '<a id="snapshot" href="[^"]*" download="[^"]*"' -e '<pre id="results">frame [0-9]*: luma {"mean":[0-9.]*' -e '<button id="record" type="button">[^<]*' ; \
-            curl -sS -o link.jpg "\(served.url)/$(HOME="$PWD" chromium --headless=new --no-sandbox --disable-gpu --user-data-dir="$PWD/chromium" --dump-dom '\(served.url)/' | grep -o 'id="snapshot" href="[^"]*"' | sed 's/.*href="//; s/"$//')" && file -b link.jpg
+              | grep -o -e '<a id="snapshot" href="[^"]*" download="[^"]*"' -e '<pre id="results">frame [0-9]*: luma {"mean":[0-9.]*' -e '<button id="record" type="button">[^<]*'
             """, in: run.folder)
+        XCTAssertNotNil(served.wait(for: "recording kamera-recording-0001.mp4", seconds: 10), served.stderr)
         XCTAssertTrue(dom.output.contains("<a id=\"snapshot\" href=\"snapshot\" download=\"kamera.jpg\""), dom.output + dom.stderr)
         XCTAssertTrue(dom.output.contains("JPEG image data"), dom.output + dom.stderr)
         XCTAssertTrue(dom.output.contains(#"<button id="record" type="button">Stop recording kamera-recording-0001.mp4"#), dom.output + dom.stderr)

@@ -1,7 +1,8 @@
 /// The page at `/`: the live picture, the filter presets to switch between,
 /// a snapshot link, a button that starts and stops a recording, the server's state and the analysers' latest record
 /// (from `/state`, once a second: programs that want every record read `/events`). `/?filter=NAME` chooses a
-/// filter as the list does, once the page has loaded.
+/// filter as the list does, once the page has loaded; `/?snapshot` clicks the snapshot link and `/?record` the
+/// record button (unless a recording is being made), so that a bookmark can do either.
 enum ServePage {
     static let html = """
     <!DOCTYPE html>
@@ -48,8 +49,12 @@ enum ServePage {
         const s = await (await fetch("state", { cache: "no-store" })).json();
         if (first) {
           for (const name of s.filters) list.add(new Option(name, name));
-          const asked = new URLSearchParams(location.search).get("filter");
+          const params = new URLSearchParams(location.search);
+          const asked = params.get("filter");
           if (asked) { list.value = asked; await choose(asked); }
+          // A bookmark's actions, done by the page's own buttons: /?snapshot downloads one, /?record starts a recording.
+          if (params.has("snapshot")) document.getElementById("snapshot").click();
+          if (params.has("record") && !s.recording) record.click();
         }
         if (document.activeElement !== list) list.value = s.filter;
         recording = s.recording;

@@ -50,8 +50,13 @@ public final class ServeSink: FrameSink, SinkKind {
 
     public func consume(_ frame: RenderedFrame) throws {
         guard server.stream.isWanted, rate.isDue() else { return }
-        let pixels = try frame.pixels()
-        try encoder.offer(pixels, .init(width: frame.width, height: frame.height, timestamp: Double(frame.input.timestamp) / 1e9))
+        let facts = StreamEncoder.Facts(width: frame.width, height: frame.height, timestamp: Double(frame.input.timestamp) / 1e9)
+        if let jpeg = frame.cameraJPEG {
+            // An MJPEG camera's picture that nothing changed: its own JPEG, not decoded and encoded again.
+            try encoder.offer(jpeg: jpeg, facts)
+        } else {
+            try encoder.offer(try frame.pixels(), facts)
+        }
     }
 
     /// From the analysis thread: the analysers' record of a frame, for `/events`
@@ -102,7 +107,7 @@ public final class ServeSink: FrameSink, SinkKind {
         "clients": \(stream.clientCount), "connections": \(stream.connections), "frames": \(counts.encoded), \
         "dropped": \(counts.replaced + stream.allClientDrops), "encoder_dropped": \(counts.replaced), "client_dropped": \(stream.allClientDrops), \
         "stalled_closed": \(stream.stalledClosed), "filter": \(JSONText.quoted(stream.filter)), \
-        "filters": [\(settings.filters.map(JSONText.quoted).joined(separator: ", "))], "encoder": "libjpeg-turbo", "quality": \(encoder.quality), \
+        "filters": [\(settings.filters.map(JSONText.quoted).joined(separator: ", "))], "encoder": "libjpeg-turbo", "quality": \(encoder.quality), "passed_through": \(counts.passed), \
         "encode_ms": \(JSONNumber.format(counts.encoded > 0 ? counts.seconds * 1000 / Double(counts.encoded) : 0, decimals: 3)), \
         "recording": \(recording.map(JSONText.quoted) ?? "null"), "analysis": \(record?.json ?? "null")}
         """

@@ -5,11 +5,14 @@ import NIOCore
 /// the render thread copies a frame in and goes on; a frame still waiting
 /// when the next comes is replaced (counted), so the render loop never
 /// waits for the encoder. Each frame is encoded once, whatever the number
-/// of clients; buffers are reused, so a steady stream allocates nothing.
+/// of clients, or not at all when it comes as the camera's own JPEG of the
+/// picture (passed through); buffers are reused, so a steady stream allocates nothing.
 final class StreamEncoder: @unchecked Sendable {
     struct Facts {
         var width: Int, height: Int
         var timestamp: Double
+        /// The bytes are this many of the camera's JPEG, sent as they are; 0: RGBA to encode.
+        var jpegCount = 0
     }
 
     private let stream: LiveStream
@@ -18,6 +21,7 @@ final class StreamEncoder: @unchecked Sendable {
     private let lock = Lock()
     private var failure: Error?
     private var encodedCount = 0
+    private var passedCount = 0
     private var secondsSpent = 0.0
     /// Parts handed to clients; one is reused once every client is done with it.
     private var parts: [ByteBuffer]
@@ -35,16 +39,25 @@ final class StreamEncoder: @unchecked Sendable {
 
     var quality: Int { encoder.settings.quality }
 
-    /// Frames encoded, frames replaced before the encoder took them, and the encoder's busy seconds.
-    var counts: (encoded: Int, replaced: Int, seconds: Double) {
+    /// Frames sent (encoded or passed through), those of them passed through as the camera's
+    /// JPEG, frames replaced before the encoder took them, and the encoder's busy seconds.
+    var counts: (encoded: Int, passed: Int, replaced: Int, seconds: Double) {
         let replaced = slot.replaced
-        return lock.withLock { (encodedCount, replaced, secondsSpent) }
+        return lock.withLock { (encodedCount, passedCount, replaced, secondsSpent) }
     }
 
     /// From the render thread: copies the frame for the encoder; throws what made the encoder stop.
     func offer(_ pixels: UnsafeRawBufferPointer, _ facts: Facts) throws {
         if let failure = lock.withLock({ failure }) { throw failure }
         slot.offer(pixels, facts)
+    }
+
+    /// From the render thread: copies the camera's JPEG of the picture, to be sent as it is.
+    func offer(jpeg: UnsafeRawBufferPointer, _ facts: Facts) throws {
+        if let failure = lock.withLock({ failure }) { throw failure }
+        var facts = facts
+        facts.jpegCount = jpeg.count
+        slot.offer(jpeg, facts)
     }
 
     /// Ends the thread after the frame it is encoding, if any; joined before it returns.
@@ -58,8 +71,9 @@ final class StreamEncoder: @unchecked Sendable {
         while let (pixels, facts) = slot.take() {
             let start = MonotonicClock.seconds
             do {
-                let count = facts.width * facts.height * 4
-                let jpeg = try encoder.encode(UnsafeRawBufferPointer(rebasing: pixels[0..<count]), width: facts.width, height: facts.height, metadata: nil)
+                let jpeg = facts.jpegCount > 0 ? UnsafeRawBufferPointer(rebasing: pixels[0..<facts.jpegCount])
+                    : try encoder.encode(UnsafeRawBufferPointer(rebasing: pixels[0..<(facts.width * facts.height * 4)]),
+                                         width: facts.width, height: facts.height, metadata: nil)
                 var bytes = ByteBuffer()
                 swap(&bytes, &parts[nextPart])
                 let (offset, length) = StreamPart.write(jpeg: jpeg, timestamp: facts.timestamp, into: &bytes)
@@ -69,6 +83,7 @@ final class StreamEncoder: @unchecked Sendable {
                                       width: facts.width, height: facts.height, madeAt: MonotonicClock.seconds)
                 lock.withLock {
                     encodedCount += 1
+                    if facts.jpegCount > 0 { passedCount += 1 }
                     secondsSpent += MonotonicClock.seconds - start
                 }
                 stream.publish(part)
