@@ -1,4 +1,5 @@
 import ArgumentParser
+import Output
 import Pixels
 
 /// Parsers for numeric option values. Every value option is parsed
@@ -8,7 +9,6 @@ import Pixels
 public enum ArgumentValue {
     public struct Invalid: Error, CustomStringConvertible {
         public var description: String
-        public init(description: String) { self.description = description }
     }
 
     public static func integer(_ rule: String) -> @Sendable (String) throws -> Int {
@@ -54,6 +54,16 @@ public enum ArgumentValue {
                 throw Invalid(description: "use bits a second, such as 4M, 800k or 2500000")
             }
             return Int(value * multiplier)
+        }
+    }
+
+    /// `--gop`: frames (`30`) or seconds (`2s`); the range is checked against the run's rate.
+    public static func keyFrameInterval() -> @Sendable (String) throws -> KeyFrameInterval {
+        { text in
+            guard let interval = KeyFrameInterval(parsing: text) else {
+                throw Invalid(description: "use a whole number of frames, such as 30, or seconds, such as 2s")
+            }
+            return interval
         }
     }
 }

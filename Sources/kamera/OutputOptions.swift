@@ -49,12 +49,7 @@ struct OutputOptions: ParsableArguments {
     var preset: String?
 
     @Option(parsing: .unconditional, help: "Video key frames every N frames, or every N seconds with s: 30, 2s (default 1s).",
-            transform: { text in
-                guard let interval = KeyFrameInterval(parsing: text) else {
-                    throw ArgumentValue.Invalid(description: "use a whole number of frames, such as 30, or seconds, such as 2s")
-                }
-                return interval
-            })
+            transform: ArgumentValue.keyFrameInterval())
     var gop: KeyFrameInterval?
 
     @Flag(help: "MP4/MOV: one plain file with its index first, put in place at the end, instead of fragments that play even after a crash.")
