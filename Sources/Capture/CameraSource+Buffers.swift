@@ -44,7 +44,6 @@ extension CameraSource {
                 slotTaken.append(false)
                 slotBayer.append(nil)
             }
-            if mode.compressed == .mjpeg { slotJPEGs = SlotJPEGs(slots: decoded.count, capacity: imageSize) }
         }
         for index in 0..<request.count {
             var buffer = v4l2_buffer()
@@ -82,6 +81,9 @@ extension CameraSource {
             }
             bufferPlanes.append(planes(in: memory, strides: strides, fd: fd))
             try queue(index)
+        }
+        if intoSlots && mode.compressed == .mjpeg {
+            slotJPEGs = SlotJPEGs(slots: decoded.count, capacity: buffers.map(\.count).max() ?? imageSize)
         }
     }
 

@@ -13,12 +13,12 @@ extension CameraSource {
         let index = Int(buffer.index)
         let used = buffer.bytesused > 0 ? min(Int(buffer.bytesused), buffers[index].count) : buffers[index].count
         do {
-            let data = UnsafeRawBufferPointer(rebasing: buffers[index][0..<used])
+            let filled = UnsafeRawBufferPointer(rebasing: buffers[index][0..<used])
+            let data = slotJPEGs?.keep(filled, in: slot) ?? filled
             guard try decoder.decodeFrame(data, into: decoded[slot]) else {
                 undecodedFrames += 1
                 return false
             }
-            slotJPEGs?.keep(data, in: slot)
             return true
         } catch let failure as DecoderFailure {
             guard decoderChoice == .auto, let codec = mode.compressed, codec.decodesOnCPU else { throw failure.error }

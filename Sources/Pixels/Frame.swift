@@ -43,9 +43,10 @@ public struct Frame {
     public var storage: AnyObject?
     /// For raw Bayer frames (`PixelFormat.isMosaic`): the pattern and how to develop it.
     public var bayer: RawBayer?
-    /// An MJPEG camera's own JPEG of this picture, as the camera sent it (with
-    /// its Huffman tables): an output that sends JPEG can send it as it is when
-    /// nothing changed the picture. Valid as long as the planes.
+    /// An MJPEG camera's own JPEG of this picture, as the driver handed it
+    /// over (bytes may follow its end: `JPEGImage.passableLength`): an output
+    /// that sends JPEG can send it as it is when nothing changed the picture.
+    /// Valid as long as the planes.
     public var jpeg: UnsafeRawBufferPointer?
 
     public init(format: PixelFormat, width: Int, height: Int, planes: [Plane], timestamp: UInt64 = 0,

@@ -1,6 +1,7 @@
 import Foundation
 import Lifecycle
 import Messages
+import Pixels
 import Render
 
 /// Serves the live picture over HTTP (`--serve PORT`, `-o http://HOST:PORT`):
@@ -51,9 +52,9 @@ public final class ServeSink: FrameSink, SinkKind {
     public func consume(_ frame: RenderedFrame) throws {
         guard server.stream.isWanted, rate.isDue() else { return }
         let facts = StreamEncoder.Facts(width: frame.width, height: frame.height, timestamp: Double(frame.input.timestamp) / 1e9)
-        if let jpeg = frame.cameraJPEG {
+        if let jpeg = frame.cameraJPEG, let length = JPEGImage.passableLength(jpeg) {
             // An MJPEG camera's picture that nothing changed: its own JPEG, not decoded and encoded again.
-            try encoder.offer(jpeg: jpeg, facts)
+            try encoder.offer(jpeg: UnsafeRawBufferPointer(rebasing: jpeg[0..<length]), facts)
         } else {
             try encoder.offer(try frame.pixels(), facts)
         }
