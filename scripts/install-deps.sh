@@ -19,8 +19,9 @@ packages=(
     systemd                                                                      # systemd-analyze (the kiosk unit test)
 )
 [ "${1:-}" = --tests ] && packages+=(ffmpeg dpkg-dev lintian man-db libimage-exiftool-perl alsa-utils zint qrencode \
-    curl chromium nginx libnginx-mod-rtmp ustreamer \
-    v4l2loopback-dkms)   # the server's real clients, a media server the tests start themselves, the stream bench's peer;
+    curl chromium nginx libnginx-mod-rtmp ustreamer gstreamer1.0-tools gstreamer1.0-plugins-good \
+    v4l2loopback-dkms)   # the server's real clients, a media server the tests start themselves, the stream bench's peer,
+                         # GStreamer's v4l2src reading the virtual camera;
                          # v4l2loopback's source for the VM: run-in-vm installs it when missing, which on a fresh machine
                          # once failed on apt's lock held by another apt-get and lost the loopback VM tests
 [ "${1:-}" = --package ] && packages+=(dpkg-dev)

@@ -14,7 +14,7 @@ echo
 echo "== Where the time went (scripts/test.sh, $report) =="
 if [ -f "$report/stages.tsv" ]; then
     awk -F'\t' '{ printf "%-28s %7d s  %s\n", $1, $2, ($3 == 0 ? "ok" : "FAILED (exit " $3 ")"); total += $2 }
-        END { printf "%-28s %7d s  (%d min %d s)\n", "total", total, total / 60, total % 60 }' "$report/stages.tsv"
+        END { printf "%-28s %7d s  (%d min %d s; stages side by side count each)\n", "stages summed", total, total / 60, total % 60 }' "$report/stages.tsv"
     [ -f "$report/wall-seconds" ] && awk '{ printf "%-28s %7d s  (%d min %d s), scripts/test.sh from start to end\n", "wall clock", $1, $1 / 60, $1 % 60 }' "$report/wall-seconds"
 fi
 

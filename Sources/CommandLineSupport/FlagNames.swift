@@ -14,7 +14,7 @@ public enum FlagNames {
         "channel": "--channel", "buffer": "--buffer", "gles": "--gles", "gpu": "--gpu", "frame-timeout": "--frame-timeout",
         "expect": "--expect", "card": "--card", "connector": "--connector", "mode": "--mode", "legacy": "--legacy", "set": "--set",
         "camera-formats": "kamera devices --formats", "sound-devices": "kamera devices --audio",
-        "serve": "--serve", "serve-fps": "--serve-fps", "auth": "--auth",
+        "serve": "--serve", "serve-fps": "--serve-fps", "auth": "--auth", "v4l2-format": "--v4l2-format",
     ]
 
     /// The option that sets `setting`; its own words for a setting no option sets.

@@ -41,6 +41,11 @@ public struct OutputRequest: Equatable, CustomStringConvertible {
             (self.kind, pattern) = (kind, nil)
             return
         }
+        if Self.isVideoDevice(text), let kind = kinds.first(where: { $0.forms.videoDevices }) {
+            // A V4L2 node, or a name of one (the sink says how to make it when it is missing).
+            (self.kind, pattern) = (kind, nil)
+            return
+        }
         let pattern = try OutputPattern(text)
         self.pattern = pattern
         let ext = fileExtension(text).lowercased()
@@ -69,6 +74,13 @@ public struct OutputRequest: Equatable, CustomStringConvertible {
     static func isFolder(_ text: String) -> Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: text, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    /// True for `/dev/videoN`, and any character device of V4L2's (major 81).
+    static func isVideoDevice(_ text: String) -> Bool {
+        if text.hasPrefix("/dev/video"), !text.dropFirst(10).isEmpty, text.dropFirst(10).allSatisfy(\.isNumber) { return true }
+        var info = stat()
+        return stat(text, &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR && (info.st_rdev >> 8) & 0xFFF | (info.st_rdev >> 32) & ~0xFFF == 81
     }
 
     /// True for `-`, FIFOs and devices: written in place, frame after frame.

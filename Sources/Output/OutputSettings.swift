@@ -24,6 +24,8 @@ public struct OutputSettings {
     public var strip = false
     /// How `--serve` serves the live picture.
     public var serve = ServeSettings()
+    /// The layout a virtual camera (`-o /dev/videoN`) writes (`--v4l2-format`).
+    public var v4l2Format = PixelFormat.yuyv
 
     public init() {}
 }

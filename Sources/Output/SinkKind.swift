@@ -24,18 +24,21 @@ public struct OutputForms {
     /// The stream format (`OutputRequest.StreamFormat`) under which this
     /// kind writes `-`, FIFOs and devices.
     public var stream: OutputRequest.StreamFormat?
+    /// True when it writes V4L2 video devices (`/dev/videoN`).
+    public var videoDevices = false
     /// True when a numbered sequence (`%d` in the name) is one of its forms.
     public var sequences = true
     /// The forms, for messages: `NAME.png, a sequence NAME-%03d.png`.
     public var help: String
 
     public init(name: String, names: [String] = [], schemes: [String] = [], extensions: [String] = [],
-                stream: OutputRequest.StreamFormat? = nil, sequences: Bool = true, help: String) {
+                stream: OutputRequest.StreamFormat? = nil, videoDevices: Bool = false, sequences: Bool = true, help: String) {
         self.name = name
         self.names = names
         self.schemes = schemes
         self.extensions = extensions
         self.stream = stream
+        self.videoDevices = videoDevices
         self.sequences = sequences
         self.help = help
     }

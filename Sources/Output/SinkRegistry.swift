@@ -8,5 +8,6 @@ public enum SinkRegistry {
         DisplaySink.self,
         ServeSink.self,
         PublishSink.self,
+        VirtualCameraSink.self,
     ]
 }

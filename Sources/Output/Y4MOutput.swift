@@ -2,8 +2,8 @@ import Foundation
 import Messages
 import Pixels
 
-/// YUV4MPEG2 output: each rendered frame as planar Y'CbCr, 4:2:0 (`C420jpeg`)
-/// or 4:4:4 (`C444`), with the run's frame rate and the color range asked
+/// YUV4MPEG2 output: each rendered frame as planar Y'CbCr, 4:2:0 (`C420jpeg`),
+/// 4:2:2 (`C422`) or 4:4:4 (`C444`), with the run's frame rate and the color range asked
 /// for (`XCOLORRANGE`), which any encoder reads (`ffmpeg -i -`, `x264
 /// --demuxer y4m`). To one file (put in place when the run ends, holding
 /// every whole frame written), to a numbered sequence of one-frame files, or
@@ -47,7 +47,11 @@ public final class Y4MOutput {
     /// The stream header for frames of `width` x `height`, its line end included.
     public func header(width: Int, height: Int) -> String {
         let (n, d) = Self.rateFraction(rate)
-        let chroma = converter.chroma == .c420 ? "C420jpeg XYSCSS=420JPEG" : "C444 XYSCSS=444"
+        let chroma = switch converter.chroma {
+        case .c420: "C420jpeg XYSCSS=420JPEG"
+        case .c422: "C422 XYSCSS=422"
+        case .c444: "C444 XYSCSS=444"
+        }
         return "YUV4MPEG2 W\(width) H\(height) F\(n):\(d) Ip A1:1 \(chroma) XCOLORRANGE=\(converter.colorSpace.range == .full ? "FULL" : "LIMITED")\n"
     }
 

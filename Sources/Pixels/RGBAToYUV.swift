@@ -1,11 +1,14 @@
 /// Converts RGBA pictures to planar Y'CbCr on the CPU, in 16.16 fixed point:
-/// 4:2:0 (each chroma sample from the mean of its 2x2 block's R, G and B) or
-/// 4:4:4, BT.601 or BT.709, limited or full range. What a Y4M output writes.
+/// 4:2:0 (each chroma sample from the mean of its 2x2 block's R, G and B),
+/// 4:2:2 (of its pair's) or 4:4:4, BT.601 or BT.709, limited or full range.
+/// What a Y4M output writes, and a virtual camera packs.
 /// The planes are made once per size and reused.
 public final class RGBAToYUV {
     public enum Chroma: String, CaseIterable, Sendable {
         /// Chroma at half width and height: what encoders take by default.
         case c420 = "420"
+        /// Chroma at half width, every row: what YUYV carries.
+        case c422 = "422"
         /// Chroma for every pixel.
         case c444 = "444"
     }
@@ -27,7 +30,11 @@ public final class RGBAToYUV {
 
     /// The size of a chroma plane of a `width` x `height` picture.
     public func chromaSize(width: Int, height: Int) -> (width: Int, height: Int) {
-        chroma == .c420 ? ((width + 1) / 2, (height + 1) / 2) : (width, height)
+        switch chroma {
+        case .c420: ((width + 1) / 2, (height + 1) / 2)
+        case .c422: ((width + 1) / 2, height)
+        case .c444: (width, height)
+        }
     }
 
     /// Bytes of all three planes.
@@ -62,6 +69,18 @@ public final class RGBAToYUV {
                 let p = source + 4 * i
                 let (r, g, b) = (Int32(p[0]), Int32(p[1]), Int32(p[2]))
                 (cb[i], cr[i]) = encoding.chroma(r, g, b, shift: 0)
+            }
+            return
+        }
+        if chroma == .c422 {
+            for row in 0..<height {
+                let line = source + row * width * 4
+                for x in 0..<c.width {
+                    // The pair's sum; the coefficients then take a half (shift 1).
+                    let a = line + 8 * x, b = line + 4 * min(2 * x + 1, width - 1)
+                    let r = Int32(a[0]) &+ Int32(b[0]), g = Int32(a[1]) &+ Int32(b[1]), bl = Int32(a[2]) &+ Int32(b[2])
+                    (cb[row * c.width + x], cr[row * c.width + x]) = encoding.chroma(r, g, bl, shift: 1)
+                }
             }
             return
         }

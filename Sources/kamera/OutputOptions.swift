@@ -12,7 +12,7 @@ struct OutputOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "What - (standard output), a FIFO or a device takes: png (images one after another) or y4m (YUV4MPEG2, for encoders: -o - --stream y4m | ffmpeg -i - out.mp4).", completion: .list(["png", "y4m"]))
     var stream = "png"
 
-    @Option(parsing: .unconditional, help: "Chroma of Y4M output: 420 (half width and height, what encoders take) or 444.", completion: .list(["420", "444"]))
+    @Option(parsing: .unconditional, help: "Chroma of Y4M output: 420 (half width and height, what encoders take), 422 or 444.", completion: .list(["420", "422", "444"]))
     var y4mChroma = "420"
 
     /// ffmpeg's -y (replace outputs without asking), taken as the no-op it is here: Kamera always replaces them.
@@ -30,8 +30,22 @@ struct OutputOptions: ParsableArguments {
         return value
     }
 
+    @Option(parsing: .unconditional, help: "What a virtual camera (-o /dev/videoN, v4l2loopback) gives its readers: yuyv (the default, what webcams give), nv12, i420 or rgb24.", completion: .list(["yuyv", "nv12", "i420", "rgb24"]))
+    var v4l2Format = "yuyv"
+
+    /// The `--v4l2-format` choice.
+    func virtualCameraFormat() throws -> PixelFormat {
+        switch v4l2Format.lowercased() {
+        case "yuyv", "yuy2": return .yuyv
+        case "nv12": return .nv12
+        case "i420", "yu12": return .yu12
+        case "rgb24", "rgb3": return .rgb24
+        default: throw UsageError("--v4l2-format \(excerpt(v4l2Format)) is not valid; use \(VirtualCameraSink.formatNames)")
+        }
+    }
+
     func chroma() throws -> RGBAToYUV.Chroma {
-        guard let value = RGBAToYUV.Chroma(rawValue: y4mChroma) else { throw UsageError("--y4m-chroma \(excerpt(y4mChroma)) is not valid; use 420 or 444") }
+        guard let value = RGBAToYUV.Chroma(rawValue: y4mChroma) else { throw UsageError("--y4m-chroma \(excerpt(y4mChroma)) is not valid; use 420, 422 or 444") }
         return value
     }
 
@@ -124,7 +138,7 @@ struct OutputOptions: ParsableArguments {
         var jpeg = JPEGSettings()
         jpeg.quality = quality
         guard let sampling = JPEGSettings.Subsampling(rawValue: jpegSubsampling) else {
-            throw UsageError("--jpeg-subsampling \(excerpt(jpegSubsampling)) is not valid; use 420 or 444")
+            throw UsageError("--jpeg-subsampling \(excerpt(jpegSubsampling)) is not valid; use 420, 422 or 444")
         }
         jpeg.subsampling = sampling
         do { try jpeg.check() } catch { throw UsageError("\(error)") }
@@ -170,6 +184,7 @@ struct OutputOptions: ParsableArguments {
         settings.stream = try streamFormat()
         settings.pngCompression = try compression()
         settings.y4mChroma = try chroma()
+        settings.v4l2Format = try virtualCameraFormat()
         settings.video = try videoSettings()
         settings.jpeg = try jpegSettings()
         settings.sound.device = audio

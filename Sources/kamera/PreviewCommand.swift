@@ -32,7 +32,7 @@ struct PreviewCommand: ParsableCommand {
         """)
 
     @Option(name: .shortAndLong, parsing: .unconditionalSingleValue,
-            help: "Output, repeatable: kms (full screen on the console's display); a PNG or JPEG that shows the latest frame, replaced every --png-every seconds; a video NAME.mp4|.mov|.mkv|.webm or NAME.y4m (every frame); a live stream rtmp://HOST/APP/KEY, srt://HOST:PORT or rtsp://HOST:PORT/PATH; http://HOST:PORT (as --serve); - (standard output, with --stream), a FIFO or a device.", completion: Completions.anyFile)
+            help: "Output, repeatable: kms (full screen on the console's display); a PNG or JPEG that shows the latest frame, replaced every --png-every seconds; a video NAME.mp4|.mov|.mkv|.webm or NAME.y4m (every frame); a live stream rtmp://HOST/APP/KEY, srt://HOST:PORT or rtsp://HOST:PORT/PATH; http://HOST:PORT (as --serve); /dev/videoN (a virtual camera other programs read: a v4l2loopback device, --v4l2-format); - (standard output, with --stream), a FIFO or a device.", completion: Completions.anyFile)
     var output: [String] = []
 
     @Option(parsing: .unconditional, help: "Stop after this many frames (default: run until q or Ctrl-C).",

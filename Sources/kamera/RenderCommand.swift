@@ -34,7 +34,7 @@ struct RenderCommand: ParsableCommand {
         """)
 
     @Option(name: .shortAndLong, parsing: .unconditionalSingleValue,
-            help: "Output, repeatable: NAME.png, NAME-%03d.png (numbered, with --frames), NAME.jpg, NAME.y4m, a video NAME.mp4|.mov|.mkv|.webm (--codec), kms (the console's display) or - (standard output, with --stream); a FIFO or a device takes the frames one after another. Default kamera.png (none with --expect or --detect alone).", completion: Completions.anyFile)
+            help: "Output, repeatable: NAME.png, NAME-%03d.png (numbered, with --frames), NAME.jpg, NAME.y4m, a video NAME.mp4|.mov|.mkv|.webm (--codec), kms (the console's display), /dev/videoN (a v4l2loopback virtual camera) or - (standard output, with --stream); a FIFO or another device takes the frames one after another. Default kamera.png (none with --expect or --detect alone).", completion: Completions.anyFile)
     var output: [String] = []
 
     @Option(parsing: .unconditional, help: "Also write every rendered input frame, raw and tightly packed, to this file (replay it with --input).", completion: Completions.anyFile)

@@ -76,18 +76,19 @@ final class OutputFormTests: KameraProcessTestCase {
         try run.assertFails(["render", "-o", "-", "-o", "-"], mentioning: ["-"])
         try run.assertFails(["render", "-o", "a.png", "-o", "a.png"], mentioning: ["a.png", "twice"])
         try run.assertFails(["render", "-o", "x.y4m", "--stream", "mkv"], mentioning: ["--stream mkv", "png or y4m"])
-        try run.assertFails(["render", "-o", "x.y4m", "--y4m-chroma", "422"], mentioning: ["--y4m-chroma 422", "420 or 444"])
+        try run.assertFails(["render", "-o", "x.y4m", "--y4m-chroma", "411"], mentioning: ["--y4m-chroma 411", "420, 422 or 444"])
     }
 
-    /// Three outputs of one render: a PNG sequence, a Y4M file and a 4:4:4 one,
+    /// Outputs of one render: a PNG sequence and a Y4M file (4:2:0, 4:2:2, 4:4:4),
     /// the Y4M planes exactly what the PNGs convert to.
     func testY4MFilesHoldWhatThePNGsShow() throws {
-        for chroma in ["420", "444"] {
+        let headers = ["420": "C420jpeg XYSCSS=420JPEG", "422": "C422 XYSCSS=422", "444": "C444 XYSCSS=444"]
+        for chroma in ["420", "422", "444"] {
             let result = try run.run(["render", "--input-size", "64x48", "--crop", "none", "--filter", "sepia", "--range", "full", "--frames", "3",
                                       "-o", "f-\(chroma)-%d.png", "-o", "clip-\(chroma).y4m", "--y4m-chroma", chroma])
             XCTAssertEqual(result.status, 0, result.stderr)
             let data = try Data(contentsOf: run.folder.appendingPathComponent("clip-\(chroma).y4m"))
-            let header = "YUV4MPEG2 W64 H48 F30:1 Ip A1:1 \(chroma == "420" ? "C420jpeg XYSCSS=420JPEG" : "C444 XYSCSS=444") XCOLORRANGE=FULL\n"
+            let header = "YUV4MPEG2 W64 H48 F30:1 Ip A1:1 \(headers[chroma]!) XCOLORRANGE=FULL\n"
             XCTAssertEqual(String(decoding: data.prefix(header.utf8.count), as: UTF8.self), header)
             let converter = RGBAToYUV(chroma: RGBAToYUV.Chroma(rawValue: chroma)!, colorSpace: YUVColorSpace(matrix: .bt601, range: .full))
             let frameBytes = converter.frameSize(width: 64, height: 48)

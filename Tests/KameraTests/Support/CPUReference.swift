@@ -107,11 +107,12 @@ enum CPUReference {
                 luma.append(byte(yo + ys * (kr * c.x + kg * c.y + kb * c.z)))
             }
         }
-        let step = chroma == .c420 ? 2 : 1
-        for y in stride(from: 0, to: image.height, by: step) {
-            for x in stride(from: 0, to: image.width, by: step) {
+        // Each chroma sample: the mean color of the pixels it covers (2x2, 2x1 or 1x1).
+        let (across, down) = chroma == .c420 ? (2, 2) : chroma == .c422 ? (2, 1) : (1, 1)
+        for y in stride(from: 0, to: image.height, by: down) {
+            for x in stride(from: 0, to: image.width, by: across) {
                 var sum = SIMD4<Float>.zero
-                for (dx, dy) in [(0, 0), (step - 1, 0), (0, step - 1), (step - 1, step - 1)] {
+                for (dx, dy) in [(0, 0), (across - 1, 0), (0, down - 1), (across - 1, down - 1)] {
                     sum += image.color(min(x + dx, image.width - 1), min(y + dy, image.height - 1))
                 }
                 let c = sum / 4

@@ -15,7 +15,8 @@ final class VMBoot: @unchecked Sendable {
         + CameraSessionVMTests.steps + [VMTests.inProcessStep] + PackageVMTests.steps + ServeVMTests.steps + PublishVMTests.steps)
     /// Cameras a producer feeds through v4l2loopback (MJPEG, H.264, codes), and the memory-to-memory decoder.
     static let loopback = VMBoot(name: "loopback", vmArguments: ["--loopback"],
-                                 steps: MJPEGVMTests.steps + H264VMTests.steps + CodeCameraVMTests.steps + V4L2DecoderVMTests.steps)
+                                 steps: MJPEGVMTests.steps + H264VMTests.steps + CodeCameraVMTests.steps + V4L2DecoderVMTests.steps
+                                     + VirtualCameraVMTests.steps)
 
     let name: String
     let vmArguments: [String]

@@ -1,0 +1,123 @@
+import CV4L2
+import Glibc
+import Messages
+import Pixels
+
+/// A V4L2 video output device, as v4l2loopback makes one: what is written
+/// to it, a frame a write, other programs read as a camera.
+public final class VideoOutputDevice {
+    public let path: String
+    private var fd: Int32
+    /// The driver's name for it (`Kamera`, `Dummy video device`).
+    public let card: String
+    /// The size of one frame in the format set, 0 before `setFormat`.
+    public private(set) var frameSize = 0
+
+    /// What makes a virtual camera, for messages.
+    public static let howToMake = "load v4l2loopback: sudo modprobe v4l2loopback video_nr=10 exclusive_caps=1 card_label=Kamera (see the README on Secure Boot)"
+
+    public init(path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw CaptureError("\(path): no such device; for a virtual camera, \(Self.howToMake)")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFCHR else {
+            throw CaptureError("\(path): not a device node; a virtual camera is a v4l2loopback device such as /dev/video10")
+        }
+        let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let e = errno
+            throw CaptureError("\(path): cannot open: \(V4L2.message(e))" + (e == EACCES ? "; add yourself to the video group (sudo adduser $USER video, then log in again)" : ""))
+        }
+        self.fd = fd
+        self.path = path
+        var cap = v4l2_capability()
+        let e = V4L2.ioctl(fd, KAMERA_VIDIOC_QUERYCAP, &cap)
+        guard e == 0 else {
+            Glibc.close(fd)
+            throw CaptureError("\(path): not a V4L2 device (VIDIOC_QUERYCAP: \(V4L2.message(e))); for a virtual camera, \(Self.howToMake)")
+        }
+        card = V4L2.string(cap.card)
+        let caps = (cap.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS)) != 0 ? cap.device_caps : cap.capabilities
+        // v4l2loopback with exclusive_caps=1 announces a capture device while a writer is attached, and
+        // (0.12) stays so after a writer that never called STREAMON (ffmpeg's) has gone: it still takes
+        // output formats. A camera's node does not.
+        var format = v4l2_format()
+        format.type = V4L2_BUF_TYPE_VIDEO_OUTPUT.rawValue
+        guard caps & UInt32(V4L2_CAP_VIDEO_OUTPUT) != 0 || V4L2.ioctl(fd, KAMERA_VIDIOC_G_FMT, &format) == 0 else {
+            Glibc.close(fd)
+            throw CaptureError("\(path) (\(card)): not a video output but a camera; Kamera reads cameras with \(Setting.camera). "
+                               + "For a virtual camera, \(Self.howToMake)")
+        }
+    }
+
+    deinit { close() }
+
+    public func close() {
+        if fd >= 0 { Glibc.close(fd) }
+        fd = -1
+    }
+
+    /// Sets the frames to `width` x `height` in `format` (one of `RGBAToCameraFormat.formats`),
+    /// tightly packed in `size` bytes, at `rate` frames a second; readers see that format.
+    public func setFormat(_ format: PixelFormat, width: Int, height: Int, size: Int, rate: Double) throws {
+        // I420 is one of the layouts Kamera reads by repacking, so it has no code of its own there.
+        guard let code = format == .yu12 ? "YU12" : format.v4l2Codes.first else {
+            throw CaptureError("\(path): Kamera writes no V4L2 frames in \(format.name)")
+        }
+        var f = v4l2_format()
+        f.type = V4L2_BUF_TYPE_VIDEO_OUTPUT.rawValue
+        f.fmt.pix.width = UInt32(width)
+        f.fmt.pix.height = UInt32(height)
+        f.fmt.pix.pixelformat = FourCC.code(code)
+        f.fmt.pix.field = V4L2_FIELD_NONE.rawValue
+        // The first plane's row: planar layouts' luma, a byte a pixel.
+        f.fmt.pix.bytesperline = UInt32(width * (format == .rgb24 ? 3 : format == .yuyv ? 2 : 1))
+        f.fmt.pix.sizeimage = UInt32(size)
+        f.fmt.pix.colorspace = (format == .rgb24 ? V4L2_COLORSPACE_SRGB : V4L2_COLORSPACE_SMPTE170M).rawValue
+        let e = V4L2.ioctl(fd, KAMERA_VIDIOC_S_FMT, &f)
+        guard e == 0 else {
+            throw CaptureError("\(path): cannot take \(width)x\(height) \(code) (VIDIOC_S_FMT: \(V4L2.message(e)))"
+                               + (e == EBUSY ? "; another program is writing to it" : ""))
+        }
+        guard f.fmt.pix.pixelformat == FourCC.code(code), Int(f.fmt.pix.width) == width, Int(f.fmt.pix.height) == height else {
+            throw CaptureError("\(path): asked for \(width)x\(height) \(code), it took \(f.fmt.pix.width)x\(f.fmt.pix.height) \(FourCC.text(f.fmt.pix.pixelformat)); "
+                               + "a reader may hold it at another format: close the readers and try again")
+        }
+        frameSize = size
+        // Frames go by write(); STREAMON marks Kamera as the writer, so that v4l2loopback offers the
+        // device for output again once Kamera closes it (without it, 0.12 stays a camera with no writer).
+        var type = Int32(V4L2_BUF_TYPE_VIDEO_OUTPUT.rawValue)
+        _ = V4L2.ioctl(fd, KAMERA_VIDIOC_STREAMON, &type)
+        var parm = v4l2_streamparm()
+        parm.type = V4L2_BUF_TYPE_VIDEO_OUTPUT.rawValue
+        let (numerator, denominator) = Self.timePerFrame(rate)
+        parm.parm.output.timeperframe = v4l2_fract(numerator: numerator, denominator: denominator)
+        // A driver that keeps its own rate still takes the frames.
+        _ = V4L2.ioctl(fd, KAMERA_VIDIOC_S_PARM, &parm)
+    }
+
+    /// The interval between frames as V4L2's fraction of seconds: 1/30, 1001/30000.
+    static func timePerFrame(_ rate: Double) -> (UInt32, UInt32) {
+        for numerator: UInt32 in [1, 1001, 100] {
+            let d = rate * Double(numerator)
+            if abs(d - d.rounded()) < 1e-6 * Double(numerator), d.rounded() >= 1 { return (numerator, UInt32(d.rounded())) }
+        }
+        return (1000, UInt32(max(1, (rate * 1000).rounded())))
+    }
+
+    /// Writes one whole frame. False when the driver could not take it now
+    /// (EAGAIN: a frame lost); throws when the device is gone or refuses it.
+    public func write(_ frame: UnsafeRawBufferPointer) throws -> Bool {
+        while true {
+            let n = Glibc.write(fd, frame.baseAddress, frame.count)
+            if n == frame.count { return true }
+            if n >= 0 { throw CaptureError("\(path): took \(n) of a frame's \(frame.count) bytes") }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN: return false
+            case let e: throw CaptureError("\(path): cannot write a frame: \(V4L2.message(e))" + (e == ENODEV ? " (the device went away)" : ""))
+            }
+        }
+    }
+}

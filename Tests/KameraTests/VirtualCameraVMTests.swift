@@ -1,0 +1,114 @@
+import Foundation
+import Pixels
+import XCTest
+
+/// The virtual camera in the VM: Kamera writes into v4l2loopback
+/// (`/dev/video10`, `exclusive_caps=1`) and other programs read it as a
+/// camera: ffmpeg's v4l2 input in each `--v4l2-format`, GStreamer's
+/// `v4l2src`. A still picture through sepia, so that every frame read back
+/// is comparable with the PNG render of the same picture; then the vivid
+/// camera through sepia. The VM must boot; if it cannot, the test fails.
+final class VirtualCameraVMTests: XCTestCase {
+    static let formats: [(name: String, format: PixelFormat, fourcc: String)] = [
+        ("yuyv", .yuyv, "YUYV"), ("nv12", .nv12, "NV12"), ("i420", .yu12, "YU12"), ("rgb24", .rgb24, "RGB3"),
+    ]
+
+    static let script = """
+    "$KAMERA" render --frames 1 --size 320x240 -o still.png 2> still.log
+    "$KAMERA" render --input still.png --crop none --filter sepia -o sepia.png 2> sepia.log
+    # camera NAME ARGS...: Kamera writes the virtual camera until the readers are done.
+    camera() {
+      NAME=$1; shift
+      "$KAMERA" preview --duration 120 -o /dev/video10 "$@" 2> $NAME-kamera.log &
+      P=$!
+      until v4l2-ctl -d /dev/video10 -D 2>/dev/null | grep -q 'Video Capture' || ! kill -0 $P 2>/dev/null; do sleep 0.2; done
+      v4l2-ctl -d /dev/video10 --get-fmt-video > $NAME-format.txt 2>&1
+      timeout 60 ffmpeg -nostdin -loglevel error -f v4l2 -i /dev/video10 -frames:v 3 -c:v rawvideo -f rawvideo $NAME.raw 2> $NAME-ffmpeg.log
+      echo $? > $NAME-ffmpeg.rc
+      if [ $NAME = yuyv ]; then
+        timeout 60 gst-launch-1.0 -q v4l2src device=/dev/video10 num-buffers=3 ! filesink location=gst.raw > gst.log 2>&1
+        echo $? > gst.rc
+      fi
+      kill -INT $P; wait $P; echo $? > $NAME-kamera.rc
+    }
+    for f in yuyv nv12 i420 rgb24; do camera $f --input still.png --crop none --filter sepia --v4l2-format $f; done
+    camera vivid --camera /dev/video0 --filter sepia
+    # What is not a virtual camera, and a size a Y'CbCr camera cannot take: one line each.
+    "$KAMERA" render -o /dev/video0 2> camera-out.log; echo $? > camera-out.rc
+    "$KAMERA" render --size 321x240 -o /dev/video10 2> odd.log; echo $? > odd.rc
+    """
+
+    static let steps = [VMStep("virtual-camera", owner: "\(VirtualCameraVMTests.self)", script: script, loopback: true, timeout: 400)]
+
+    /// Each format read back by ffmpeg (and YUYV by GStreamer): three frames,
+    /// each within 1 of 255 of the sepia render converted on the CPU (the
+    /// same RGBA converted by the reference's formulas), the device at the
+    /// picture's size in that format.
+    func testReadersSeeTheRenderedPicture() throws {
+        let run = VMBoot.loopback.run("virtual-camera")
+        let (folder, text) = (try run.checkedFolder(), run.text)
+        let picture = try run.image("sepia.png")
+        XCTAssertEqual(picture.width, 320)
+        let source = FrameBuffer(format: .rgba, width: 320, height: 240)
+        source.allBytes.copyBytes(from: picture.pixels)
+        func check(_ file: String, _ format: PixelFormat, _ label: String) throws {
+            let reference = FrameBuffer(format: format, width: 320, height: 240)
+            FormatConverter.convert(rgba: source, to: reference, colorSpace: .bt601Limited)
+            let want = Array(reference.allBytes)
+            let data = try Data(contentsOf: folder.appendingPathComponent(file))
+            XCTAssertEqual(data.count, 3 * want.count, "\(label): three whole frames")
+            for frame in 0..<min(3, data.count / max(want.count, 1)) {
+                let got = data[data.startIndex + frame * want.count..<data.startIndex + (frame + 1) * want.count]
+                let worst = zip(got, want).map { abs(Int($0) - Int($1)) }.max() ?? 99
+                XCTAssertLessThanOrEqual(worst, format == .rgb24 ? 0 : 1, "\(label), frame \(frame)")
+            }
+        }
+        for (name, format, fourcc) in Self.formats {
+            let log = (try? text("\(name)-kamera.log")) ?? ""
+            // Ended by Ctrl-C once the readers were done: 130, as a shell reports it.
+            XCTAssertEqual(try text("\(name)-kamera.rc").trimmingCharacters(in: .whitespacesAndNewlines), "130", log)
+            XCTAssertTrue(log.contains("/dev/video10 (Loopback MJPEG): a camera of 320x240 \(name) at 30 fps"), log)
+            XCTAssertNotNil(log.range(of: "/dev/video10: [0-9]+ frames written", options: .regularExpression), log)
+            XCTAssertEqual(try text("\(name)-ffmpeg.rc").trimmingCharacters(in: .whitespacesAndNewlines), "0", (try? text("\(name)-ffmpeg.log")) ?? "")
+            let device = try text("\(name)-format.txt")
+            XCTAssertTrue(device.contains("'\(fourcc)'") && device.contains("320/240"), "\(name): \(device)")
+            try check("\(name).raw", format, "\(name) read by ffmpeg")
+        }
+        XCTAssertEqual(try text("gst.rc").trimmingCharacters(in: .whitespacesAndNewlines), "0", (try? text("gst.log")) ?? "")
+        try check("gst.raw", .yuyv, "yuyv read by GStreamer's v4l2src")
+    }
+
+    /// vivid through sepia into the virtual camera: ffmpeg reads three frames
+    /// of the square picture, and sepia gives no blue (Cb above Cr) where
+    /// vivid's bars have it. A camera named as the output, and an odd size: one line each.
+    func testTheFilteredCameraAndWhatIsRefused() throws {
+        let run = VMBoot.loopback.run("virtual-camera")
+        let (folder, text) = (try run.checkedFolder(), run.text)
+        let log = (try? text("vivid-kamera.log")) ?? ""
+        XCTAssertEqual(try text("vivid-kamera.rc").trimmingCharacters(in: .whitespacesAndNewlines), "130", log)
+        let device = try text("vivid-format.txt")
+        let size = try XCTUnwrap(device.split(separator: "\n").first { $0.contains("Width/Height") }, device)
+        let numbers = size.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        XCTAssertEqual(numbers.count, 2, device)
+        let (width, height) = (numbers.first ?? 0, numbers.last ?? 0)
+        XCTAssertEqual(width, height, "the center-cropped square: \(device)")
+        let data = [UInt8](try Data(contentsOf: folder.appendingPathComponent("vivid.raw")))
+        XCTAssertEqual(data.count, 3 * width * height * 2, "three YUYV frames")
+        var blue = 0, pairs = 0
+        for i in stride(from: 0, to: data.count - 3, by: 4) {
+            pairs += 1
+            if Int(data[i + 1]) > Int(data[i + 3]) + 4 { blue += 1 }
+        }
+        XCTAssertGreaterThan(pairs, 0)
+        XCTAssertEqual(blue, 0, "pixel pairs bluer than sepia makes them: \(blue) of \(pairs)")
+
+        for (name, words) in [("camera-out", ["/dev/video0", "not a video output but a camera", "modprobe v4l2loopback"]),
+                              ("odd", ["321x240", "even sizes", "--size 320x240"])] {
+            let message = try text("\(name).log")
+            XCTAssertEqual(try text("\(name).rc").trimmingCharacters(in: .whitespacesAndNewlines), "1", message)
+            let lines = message.split(separator: "\n").filter { !$0.isEmpty }
+            XCTAssertEqual(lines.count, 1, message)
+            for word in words { XCTAssertTrue(message.contains(word), "\(name): \(word) in \(message)") }
+        }
+    }
+}
