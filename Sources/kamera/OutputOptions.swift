@@ -138,7 +138,7 @@ struct OutputOptions: ParsableArguments {
         var jpeg = JPEGSettings()
         jpeg.quality = quality
         guard let sampling = JPEGSettings.Subsampling(rawValue: jpegSubsampling) else {
-            throw UsageError("--jpeg-subsampling \(excerpt(jpegSubsampling)) is not valid; use 420, 422 or 444")
+            throw UsageError("--jpeg-subsampling \(excerpt(jpegSubsampling)) is not valid; use 420 or 444")
         }
         jpeg.subsampling = sampling
         do { try jpeg.check() } catch { throw UsageError("\(error)") }
