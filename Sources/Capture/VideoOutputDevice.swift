@@ -8,8 +8,8 @@ import Pixels
 public final class VideoOutputDevice {
     public let path: String
     private var fd: Int32
-    /// The driver's name for it (`Kamera`, `Dummy video device`).
-    public let card: String
+    /// The driver's name for it (`Kamera`, `Dummy video device`), once its format is set.
+    public private(set) var card = ""
     /// The size of one frame in the format set, 0 before `setFormat`.
     public private(set) var frameSize = 0
 
@@ -31,24 +31,42 @@ public final class VideoOutputDevice {
         }
         self.fd = fd
         self.path = path
-        var cap = v4l2_capability()
-        let e = V4L2.ioctl(fd, KAMERA_VIDIOC_QUERYCAP, &cap)
-        guard e == 0 else {
-            Glibc.close(fd)
-            throw CaptureError("\(path): not a V4L2 device (VIDIOC_QUERYCAP: \(V4L2.message(e))); for a virtual camera, \(Self.howToMake)")
-        }
-        card = V4L2.string(cap.card)
-        let caps = (cap.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS)) != 0 ? cap.device_caps : cap.capabilities
-        // v4l2loopback with exclusive_caps=1 announces a capture device while a writer is attached, and
-        // (0.12) stays so after a writer that never called STREAMON (ffmpeg's) has gone: it still takes
-        // output formats. A camera's node does not.
+        // The output's format asked for first: v4l2loopback (0.12) announces its capabilities from its
+        // state and the kernel then checks format calls against what it last announced, so a question
+        // for capabilities now could shut out the output a writer that only wrote (ffmpeg's) left behind.
         var format = v4l2_format()
         format.type = V4L2_BUF_TYPE_VIDEO_OUTPUT.rawValue
-        guard caps & UInt32(V4L2_CAP_VIDEO_OUTPUT) != 0 || V4L2.ioctl(fd, KAMERA_VIDIOC_G_FMT, &format) == 0 else {
+        guard V4L2.ioctl(fd, KAMERA_VIDIOC_G_FMT, &format) == 0 else {
+            var cap = v4l2_capability()
+            let e = V4L2.ioctl(fd, KAMERA_VIDIOC_QUERYCAP, &cap)
             Glibc.close(fd)
-            throw CaptureError("\(path) (\(card)): not a video output but a camera; Kamera reads cameras with \(Setting.camera). "
+            guard e == 0 else {
+                throw CaptureError("\(path): not a V4L2 device (VIDIOC_QUERYCAP: \(V4L2.message(e))); for a virtual camera, \(Self.howToMake)")
+            }
+            let caps = (cap.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS)) != 0 ? cap.device_caps : cap.capabilities
+            let video = UInt32(V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_VIDEO_OUTPUT)
+            if V4L2.string(cap.driver) == "v4l2 loopback" && caps & video == 0 {
+                throw CaptureError("\(path) (\(V4L2.string(cap.card))): v4l2loopback offers it neither as a camera nor as an output: a writer that "
+                                   + "did not start streaming (such as ffmpeg's v4l2 output) left it so; reload the module: sudo modprobe -r v4l2loopback, then \(Self.howToMake)")
+            }
+            throw CaptureError("\(path) (\(V4L2.string(cap.card))): not a video output but a camera; Kamera reads cameras with \(Setting.camera). "
                                + "For a virtual camera, \(Self.howToMake)")
         }
+    }
+
+    /// Opens `path` as a writer that streams and closes it again, which
+    /// makes v4l2loopback (0.12) offer the device for output once more after
+    /// a writer that only wrote (ffmpeg's) went away, provided nobody asked
+    /// for its capabilities in between.
+    public static func reclaim(_ path: String) {
+        let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { Glibc.close(fd) }
+        var format = v4l2_format()
+        format.type = V4L2_BUF_TYPE_VIDEO_OUTPUT.rawValue
+        guard V4L2.ioctl(fd, KAMERA_VIDIOC_G_FMT, &format) == 0, V4L2.ioctl(fd, KAMERA_VIDIOC_S_FMT, &format) == 0 else { return }
+        var type = Int32(V4L2_BUF_TYPE_VIDEO_OUTPUT.rawValue)
+        _ = V4L2.ioctl(fd, KAMERA_VIDIOC_STREAMON, &type)
     }
 
     deinit { close() }
@@ -89,6 +107,8 @@ public final class VideoOutputDevice {
         // device for output again once Kamera closes it (without it, 0.12 stays a camera with no writer).
         var type = Int32(V4L2_BUF_TYPE_VIDEO_OUTPUT.rawValue)
         _ = V4L2.ioctl(fd, KAMERA_VIDIOC_STREAMON, &type)
+        var cap = v4l2_capability()
+        if V4L2.ioctl(fd, KAMERA_VIDIOC_QUERYCAP, &cap) == 0 { card = V4L2.string(cap.card) }
         var parm = v4l2_streamparm()
         parm.type = V4L2_BUF_TYPE_VIDEO_OUTPUT.rawValue
         let (numerator, denominator) = Self.timePerFrame(rate)

@@ -54,7 +54,13 @@ struct KameraBench: ParsableCommand {
     @Flag(help: "Only publishing: kamera preview -o rtmp:// (unfiltered and sepia) beside ffmpeg -f v4l2 … libx264 -f flv on one camera (vivid's), into nginx-rtmp, read back over RTMP: CPU, frames read, glass-to-glass latency.")
     var publishOnly = false
 
-    @Option(parsing: .unconditional, help: "With --stream-only or --publish-only: the camera.")
+    @Flag(help: "Only the virtual camera: kamera preview -o /dev/videoN (unfiltered and sepia) beside ffmpeg -f v4l2 … -vf colorchannelmixer -f v4l2 on one camera (vivid's), into v4l2loopback, read back by ffmpeg: CPU, frames read, glass-to-glass latency.")
+    var virtualCameraOnly = false
+
+    @Option(parsing: .unconditional, help: "With --virtual-camera-only: the v4l2loopback device written.")
+    var virtualCamera = "/dev/video10"
+
+    @Option(parsing: .unconditional, help: "With --stream-only, --publish-only or --virtual-camera-only: the camera.")
     var streamDevice = "/dev/video0"
 
     @Option(parsing: .unconditional, help: "With --stream-only or --publish-only: seconds measured per program (and client count), after 3 s of warm-up.",
@@ -144,12 +150,14 @@ struct KameraBench: ParsableCommand {
             print(display.run())
             return
         }
-        if publishOnly {
+        if publishOnly || virtualCameraOnly {
             guard streamSeconds >= 4, (1...100).contains(streamRounds) else {
                 throw UsageError("--stream-seconds must be 4 or more (the picture switches every 2 s) and --stream-rounds 1 to 100, such as --stream-seconds 20 --stream-rounds 2")
             }
-            let bench = PublishBenchmark(kamera: binary, device: streamDevice, seconds: Double(streamSeconds), rounds: streamRounds, peers: peers)
-            print(try bench.run { FileHandle.standardError.write(Data("publish: \($0)\n".utf8)) })
+            let bench = PublishBenchmark(kamera: binary, device: streamDevice, seconds: Double(streamSeconds), rounds: streamRounds, peers: peers,
+                                         virtualCamera: virtualCameraOnly ? virtualCamera : nil)
+            let section = virtualCameraOnly ? "virtual camera" : "publish"
+            print(try bench.run { FileHandle.standardError.write(Data("\(section): \($0)\n".utf8)) })
             return
         }
         if streamOnly {

@@ -7,11 +7,14 @@ import Lifecycle
 /// Publishing: `kamera preview -o rtmp://` (unfiltered and sepia) beside
 /// `ffmpeg -f v4l2 … -c:v libx264 -preset veryfast -tune zerolatency -f flv`
 /// on the same camera, size and rate, each a whole process, into nginx with
-/// its RTMP module started here, read back over RTMP by ffmpeg. For each:
-/// the publisher's CPU seconds per minute, the frames a second the reader
-/// decodes, and the latency glass to glass: the camera's picture is switched
-/// between black and white (vivid's `test_pattern` control) and the time runs
-/// from the switch to the first frame the reader decodes on the other side.
+/// its RTMP module started here, read back over RTMP by ffmpeg. Or, with
+/// `virtualCamera`, into a v4l2loopback device: `kamera preview -o /dev/videoN`
+/// beside `ffmpeg -f v4l2 … -vf colorchannelmixer=(sepia) -f v4l2`, read back
+/// by ffmpeg's v4l2 input. For each: the program's CPU seconds per minute,
+/// the frames a second the reader decodes, and the latency glass to glass:
+/// the camera's picture is switched between black and white (vivid's
+/// `test_pattern` control) and the time runs from the switch to the first
+/// frame the reader decodes on the other side.
 struct PublishBenchmark {
     var kamera: URL
     var device = "/dev/video0"
@@ -22,6 +25,8 @@ struct PublishBenchmark {
     var switchEvery = 2.0
     var rounds = 2
     var peers = true
+    /// A v4l2loopback device to write instead of publishing to nginx.
+    var virtualCamera: String?
 
     struct Row {
         var cpuPerMinute: Double
@@ -42,7 +47,11 @@ struct PublishBenchmark {
         guard FileManager.default.fileExists(atPath: device) else {
             return "publish: skipped: no camera at \(device) (run the bench inside shared/vm/run-in-vm, where vivid gives one, or name one with --stream-device)"
         }
-        guard let ffmpeg = DisplayBenchmark.find("ffmpeg") else { return "publish: skipped: ffmpeg, the reader, is not installed (apt-get install ffmpeg)" }
+        let section = virtualCamera == nil ? "publish" : "virtual camera"
+        guard let ffmpeg = DisplayBenchmark.find("ffmpeg") else { return "\(section): skipped: ffmpeg, the reader, is not installed (apt-get install ffmpeg)" }
+        if let virtualCamera, !FileManager.default.fileExists(atPath: virtualCamera) {
+            return "virtual camera: skipped: no v4l2loopback device at \(virtualCamera) (run-in-vm --loopback makes /dev/video10)"
+        }
         let camera = try CameraDevice(path: device)
         guard let pattern = camera.controls().first(where: { $0.name == "test_pattern" }),
               let black = pattern.menu.first(where: { $0.name == "100% Black" })?.index,
@@ -54,24 +63,40 @@ struct PublishBenchmark {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-bench-publish-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let nginx = try NginxRTMP(in: folder)
-        try nginx.start()
-        defer { nginx.stop() }
+        let nginx = virtualCamera == nil ? try NginxRTMP(in: folder) : nil
+        try nginx?.start()
+        defer { nginx?.stop() }
 
         var programs: [Program] = []
-        if peers {
+        let common = ["preview", "--camera", device, "--format", "yuyv", "--input-size", "\(width)x\(height)", "--crop", "none",
+                      "--size", "\(width)x\(height)", "--fps", "max", "--quiet"]
+        if virtualCamera != nil {
+            if peers {
+                programs.append(Program(name: "ffmpeg … colorchannelmixer -f v4l2") { output in
+                    ChildProcess(executable: ffmpeg, arguments: ["-nostdin", "-v", "error", "-f", "v4l2", "-input_format", "yuyv422", "-video_size", "\(width)x\(height)",
+                                                                 "-framerate", String(format: "%g", rate), "-i", device,
+                                                                 "-vf", "colorchannelmixer=.393:.769:.189:0:.349:.686:.168:0:.272:.534:.131",
+                                                                 "-pix_fmt", "yuyv422", "-f", "v4l2", output])
+                })
+            }
+            programs.append(Program(name: "kamera -o /dev/videoN") { output in ChildProcess(executable: kamera.path, arguments: common + ["-o", output]) })
+            programs.append(Program(name: "kamera -o /dev/videoN --filter sepia") { output in
+                ChildProcess(executable: kamera.path, arguments: common + ["--filter", "sepia", "-o", output])
+            })
+        }
+        if virtualCamera == nil && peers {
             programs.append(Program(name: "ffmpeg -f v4l2 … libx264 -f flv") { url in
                 ChildProcess(executable: ffmpeg, arguments: ["-nostdin", "-v", "error", "-f", "v4l2", "-input_format", "yuyv422", "-video_size", "\(width)x\(height)",
                                                              "-framerate", String(format: "%g", rate), "-i", device, "-c:v", "libx264", "-preset", "veryfast",
                                                              "-tune", "zerolatency", "-bf", "0", "-g", "\(Int(rate.rounded()))", "-pix_fmt", "yuv420p", "-f", "flv", url])
             })
         }
-        let common = ["preview", "--camera", device, "--format", "yuyv", "--input-size", "\(width)x\(height)", "--crop", "none",
-                      "--size", "\(width)x\(height)", "--fps", "max", "--quiet"]
-        programs.append(Program(name: "kamera preview -o rtmp://") { url in ChildProcess(executable: kamera.path, arguments: common + ["-o", url]) })
-        programs.append(Program(name: "kamera preview -o rtmp:// --filter sepia") { url in
-            ChildProcess(executable: kamera.path, arguments: common + ["--filter", "sepia", "-o", url])
-        })
+        if virtualCamera == nil {
+            programs.append(Program(name: "kamera preview -o rtmp://") { url in ChildProcess(executable: kamera.path, arguments: common + ["-o", url]) })
+            programs.append(Program(name: "kamera preview -o rtmp:// --filter sepia") { url in
+                ChildProcess(executable: kamera.path, arguments: common + ["--filter", "sepia", "-o", url])
+            })
+        }
         var run = 0
         for round in 1...rounds {
             for index in programs.indices where programs[index].failure == nil {
@@ -80,7 +105,12 @@ struct PublishBenchmark {
                 run += 1
                 do {
                     _ = try camera.setControl(pattern, to: black)
-                    programs[index].rows.append(try measure(programs[index], url: nginx.rtmp("bench\(run)"), ffmpeg: ffmpeg, camera: camera,
+                    let destination = virtualCamera ?? nginx?.rtmp("bench\(run)") ?? ""
+                    defer {
+                        // v4l2loopback 0.12 stays shut to the next writer after one that only wrote (ffmpeg's).
+                        if let virtualCamera { VideoOutputDevice.reclaim(virtualCamera) }
+                    }
+                    programs[index].rows.append(try measure(programs[index], url: destination, ffmpeg: ffmpeg, camera: camera,
                                                             pattern: (pattern, black, white)))
                 } catch let error as StopRequested {
                     throw error
@@ -90,8 +120,9 @@ struct PublishBenchmark {
             }
         }
         _ = try? camera.setControl(pattern, to: pattern.defaultValue)
-        var lines = ["Publish (\(device), \(width)x\(height) YUYV at \(String(format: "%g", rate)) fps, H.264 veryfast zerolatency, a key frame a second, into nginx-rtmp, "
-                     + "read back over RTMP by ffmpeg), whole processes, \(Int(seconds)) s measured after \(Int(warmUp)) s; \(rounds) round\(rounds == 1 ? "" : "s"), "
+        let what = virtualCamera.map { "Virtual camera (\(device), \(width)x\(height) YUYV at \(String(format: "%g", rate)) fps, into v4l2loopback at \($0) as YUYV, read back by ffmpeg's v4l2 input)" }
+            ?? "Publish (\(device), \(width)x\(height) YUYV at \(String(format: "%g", rate)) fps, H.264 veryfast zerolatency, a key frame a second, into nginx-rtmp, read back over RTMP by ffmpeg)"
+        var lines = [what + ", whole processes, \(Int(seconds)) s measured after \(Int(warmUp)) s; \(rounds) round\(rounds == 1 ? "" : "s"), "
                      + "the programs in turn: medians, ratios to ffmpeg within a round [lowest, highest]:",
                      "program".padded(42) + " CPU s/min  fps read  glass to glass ms median (max)   CPU vs ffmpeg"]
         let reference = programs.first { $0.name.hasPrefix("ffmpeg") && $0.failure == nil }
@@ -115,7 +146,7 @@ struct PublishBenchmark {
             if let failure = program.failure { lines.append("\(program.name): not measured: \(failure)") }
         }
         lines.append("(glass to glass: from the camera's picture switched between black and white every \(String(format: "%g", switchEvery)) s to the reader's first decoded frame "
-                     + "on the other side; it includes up to a frame interval of the camera's, nginx, and the reader's own decoding)")
+                     + "on the other side; it includes up to a frame interval of the camera's, \(virtualCamera == nil ? "nginx" : "v4l2loopback"), and the reader's own decoding)")
         return lines.joined(separator: "\n")
     }
 
@@ -128,7 +159,17 @@ struct PublishBenchmark {
             for _ in 0..<50 where StreamBenchmark.alive(child.pid) { usleep(100_000) }
             child.stop()
         }
-        let reader = try RTMPReader(ffmpeg: ffmpeg, url: url)
+        if virtualCamera != nil {
+            // ffmpeg's v4l2 input refuses the device until a writer has set it up.
+            let deadline = MonotonicClock.seconds + 60
+            while !((try? CameraDevice(path: url).info(probingBusy: false))?.capabilities.contains("video-capture") ?? false) {
+                try BenchStop.check()
+                guard StreamBenchmark.alive(child.pid) else { throw BenchError("\(program.name) ended before it wrote a frame (run it by hand to see why)") }
+                guard MonotonicClock.seconds < deadline else { throw BenchError("\(program.name) wrote no frame to \(url) within 60 s") }
+                usleep(100_000)
+            }
+        }
+        let reader = try LiveReader(ffmpeg: ffmpeg, input: virtualCamera == nil ? ["-i", url] : ["-f", "v4l2", "-i", url])
         defer { reader.stop() }
         let deadline = MonotonicClock.seconds + 60
         while reader.frameCount == 0 {
@@ -167,20 +208,21 @@ struct PublishBenchmark {
     }
 }
 
-/// ffmpeg reading an RTMP stream with as little buffering as it allows, each
-/// frame scaled to 32x18 gray and piped here: the monotonic time each
-/// arrived and its mean level.
-final class RTMPReader: @unchecked Sendable {
+/// ffmpeg reading a live input (an RTMP stream, a V4L2 device) with as little
+/// buffering as it allows, each frame scaled to 32x18 gray and piped here:
+/// the monotonic time each arrived and its mean level.
+final class LiveReader: @unchecked Sendable {
     private let process = Process()
     private let lock = Lock()
     private var received: [(at: Double, mean: Double)] = []
     private var thread: JoinableThread?
     static let frameBytes = 32 * 18
 
-    init(ffmpeg: String, url: String) throws {
+    /// `input`: ffmpeg's arguments for it, `-i` and the address included.
+    init(ffmpeg: String, input: [String]) throws {
         process.executableURL = URL(fileURLWithPath: ffmpeg)
         process.arguments = ["-nostdin", "-v", "error", "-fflags", "nobuffer", "-flags", "low_delay", "-probesize", "32768", "-analyzeduration", "0",
-                             "-i", url, "-vf", "scale=32:18,format=gray", "-fps_mode", "passthrough", "-f", "rawvideo", "-"]
+                            ] + input + ["-vf", "scale=32:18,format=gray", "-fps_mode", "passthrough", "-f", "rawvideo", "-"]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice

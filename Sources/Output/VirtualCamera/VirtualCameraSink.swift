@@ -94,8 +94,6 @@ public final class VirtualCameraSink: FrameSink, SinkKind {
         return "camera \(written), dropped \(dropped)"
     }
 
-    public var written: Int? { counts.written }
-
     /// The name users give a format (`--v4l2-format`).
     static func name(of format: PixelFormat) -> String { format == .yu12 ? "i420" : format.name }
 
