@@ -5,7 +5,9 @@ import Pixels
 /// value in pixels of the cropped frame (`120`) or in percent of its width or
 /// height (`25%`), or the faces `--detect faces` finds in each frame
 /// (`@faces~F`), each a rectangle of its own; with a soft edge `feather`
-/// pixels wide inside each rectangle.
+/// pixels wide inside each rectangle. After `@!` the filter applies
+/// everywhere but there (`blur=8@!faces`: the background blurred, the faces
+/// left sharp; no face found, the whole picture filtered).
 public struct FilterRegion: Equatable, Sendable {
     /// A length in pixels or in percent of the frame's side.
     public enum Length: Equatable, Sendable {
@@ -35,6 +37,8 @@ public struct FilterRegion: Equatable, Sendable {
     public var feather: Float
     /// `@faces`: the rectangles are the frame's faces; x, y, width and height are unused.
     public var followsFaces = false
+    /// `@!...`: the filter applies outside the rectangles, not inside.
+    public var inverted = false
 
     /// `@faces~F`.
     public static func faces(feather: Float = 0) -> FilterRegion {
@@ -47,8 +51,17 @@ public struct FilterRegion: Equatable, Sendable {
         (self.x, self.y, self.width, self.height, self.feather) = (x, y, width, height, feather)
     }
 
-    /// Parses `x,y,w,h` or `x,y,w,h~F`; `filter` is the filter's text, for messages.
+    /// Parses `x,y,w,h`, `x,y,w,h~F`, `faces` or `faces~F`, each inverted by a
+    /// leading `!`; `filter` is the filter's text, for messages.
     public init(parsing text: String, filter: String) throws {
+        if text.hasPrefix("!") {
+            guard !text.dropFirst().hasPrefix("!") else {
+                throw FilterError("\(filter)@\(excerpt(text)): one '!' inverts a region; use \(filter)@!faces for everything but the faces")
+            }
+            try self.init(parsing: String(text.dropFirst()), filter: filter)
+            inverted = true
+            return
+        }
         let parts = text.split(separator: "~", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         if parts[0].lowercased().hasPrefix("faces") {
             guard parts[0].lowercased() == "faces" else {
@@ -97,6 +110,6 @@ public struct FilterRegion: Equatable, Sendable {
     }
 
     public var text: String {
-        (followsFaces ? "faces" : [x, y, width, height].map(\.text).joined(separator: ",")) + (feather > 0 ? "~\(FilterValue.format(feather))" : "")
+        (inverted ? "!" : "") + (followsFaces ? "faces" : [x, y, width, height].map(\.text).joined(separator: ",")) + (feather > 0 ? "~\(FilterValue.format(feather))" : "")
     }
 }

@@ -21,7 +21,8 @@ public enum FilterRegistry {
         var lines = kinds.map { pad($0.usage) + $0.summary }
         lines.append(pad("FILE.frag") + "a custom GLSL ES fragment shader (see Shaders/README.md)")
         lines.append(pad("F@x,y,w,h~E") + "any filter F limited to a rectangle of the cropped frame: pixels (120) or percent (25%), with an optional soft edge E pixels wide")
-        lines.append(pad("F@faces~E") + "any filter F limited to the faces \(Setting.detect) faces finds in each frame (pixellate=16@faces: a face mosaic)")
+        lines.append(pad("F@faces~E") + "any filter F limited to the faces \(Setting.detect) faces finds in each frame (pixellate=16@faces: a face mosaic), their boxes steadied over frames")
+        lines.append(pad("F@!faces~E") + "any filter F everywhere but the faces, or but a rectangle (F@!x,y,w,h): blur=8@!faces blurs the background")
         return lines.joined(separator: "\n")
     }
 

@@ -6,7 +6,8 @@ import Shaders
 /// faces found in the frame (`pixellate=16@faces~8`, the documents'
 /// CIPixellate through a mask at each face): inside the filtered picture,
 /// outside exactly the unfiltered one, with an optional soft edge between
-/// (the mask-and-blend of CIBlendWithMask).
+/// (the mask-and-blend of CIBlendWithMask); inverted (`blur=8@!faces`), the
+/// other way round.
 public struct RegionFilter: Filter {
     public let filter: any Filter
     public let region: FilterRegion
@@ -29,15 +30,17 @@ public struct RegionFilter: Filter {
     /// `~`. `matrix=@m.json` names a file instead.
     static func split(_ text: String) -> (filter: String, region: String)? {
         guard let at = text.lastIndex(of: "@") else { return nil }
-        let region = text[text.index(after: at)...]
+        var region = text[text.index(after: at)...]
+        if region.hasPrefix("!") { region = region.dropFirst() }
         guard !region.isEmpty, region.contains(",") || region.allSatisfy({ $0.isNumber || ".%~ ".contains($0) })
                 || region.lowercased().hasPrefix("faces") else { return nil }
-        return (String(text[..<at]), String(region))
+        return (String(text[..<at]), String(text[text.index(after: at)...]))
     }
 }
 
 /// Draws the inner filter, then blends it into the picture through the
-/// rectangles (at most `RegionStage.most`; a frame without a face is left as it is).
+/// rectangles (at most `RegionStage.most`; a frame without a face is left as
+/// it is, or, inverted, filtered whole).
 final class RegionStage: RenderStage {
     /// Rectangles a frame blends through at most (the shader's array).
     static let most = 16
@@ -60,6 +63,7 @@ final class RegionStage: RenderStage {
         program.use()
         glUniform1i(program.location("u_filtered"), 1)
         glUniform1f(program.location("u_feather"), region.feather)
+        glUniform1i(program.location("u_inverted"), region.inverted ? 1 : 0)
         resolution = program.location("u_resolution")
         rects = program.location("u_rects")
         count = program.location("u_count")
@@ -76,7 +80,7 @@ final class RegionStage: RenderStage {
                 }
                 n += 1
             }
-            guard n > 0 else {
+            guard n > 0 || region.inverted else {
                 passes = 0
                 return input
             }

@@ -54,6 +54,7 @@ public final class FrameLoop {
     /// run's error (`--once` that read no code).
     public var check: (() throws -> Void)?
     private let stopRequested = Atomic<Bool>(false)
+    private let faceSmoother = FaceSmoother()
 
     private var started = 0.0, startCPU = 0.0
     private var lastStatus = 0.0, lastStatusCPU = 0.0, framesAtStatus = 0
@@ -166,7 +167,7 @@ public final class FrameLoop {
     /// same; live runs take the newest there is, without waiting.
     private func show(_ analysis: FrameAnalysis, index: Int) {
         let found = analysis.record(for: index)?.result(DetectedObjects.self)
-        if followsFaces { renderer.faces = found?.faces ?? [] }
+        if followsFaces { renderer.faces = faceSmoother.update(found?.objects ?? []) }
         shown?.objects = found?.objects ?? []
     }
 

@@ -48,6 +48,50 @@ final class FaceMosaicTests: KameraProcessTestCase {
         XCTAssertEqual(changedOutside, 0, "outside the box (\(outside) pixels): the unfiltered picture exactly")
     }
 
+    /// `blur=2@!faces`: the face's box is the unfiltered picture exactly, the
+    /// rest the whole picture blurred, checked against the CPU Gaussian
+    /// (within 2 of 255, as in `SpatialFilterTests`: blurred at full size).
+    func testBlurOutsideTheFacesLeavesTheFaceAlone() throws {
+        let media = FaceDetectionTests.media.path
+        let result = try KameraProcess.shell("""
+            K='\(KameraProcess.binary.path)'
+            $K render --input \(media)/astronaut.png --crop none -o plain.png && \
+            $K render --input \(media)/astronaut.png --crop none --detect faces --filter blur=2@!faces --metadata faces.jsonl -o background.png && \
+            for f in plain background; do ffmpeg -v error -y -i $f.png -f rawvideo -pix_fmt rgba $f.rgba || exit 1; done
+            """, in: run.folder)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        func image(_ name: String) throws -> Image {
+            Image(width: 512, height: 512, pixels: Array(try Data(contentsOf: run.folder.appendingPathComponent(name))))
+        }
+        let plain = try image("plain.rgba"), background = try image("background.rgba")
+        XCTAssertEqual(background.pixels.count, 512 * 512 * 4)
+        let blurred = CPUReference.blur(plain, sigma: 2)
+        let line = try String(contentsOf: run.folder.appendingPathComponent("faces.jsonl"), encoding: .utf8)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let faces = try XCTUnwrap(json["objects"] as? [[String: Any]])
+        XCTAssertEqual(faces.count, 1)
+        let b = try XCTUnwrap(faces.first?["bounds"] as? [String: Int])
+        let (left, top, right, bottom) = (b["x"]!, b["y"]!, b["x"]! + b["width"]!, b["y"]! + b["height"]!)
+        var inside = 0, outside = 0, changedInside = 0, worstOutside = 0, blurredOutside = 0
+        for y in 0..<512 {
+            for x in 0..<512 {
+                if x >= left && x < right && y >= top && y < bottom {
+                    inside += 1
+                    if background.pixel(x, y) != plain.pixel(x, y) { changedInside += 1 }
+                } else {
+                    outside += 1
+                    let d = background.pixel(x, y) &- blurred.pixel(x, y)
+                    worstOutside = max(worstOutside, abs(d.x), abs(d.y), abs(d.z))
+                    if background.pixel(x, y) != plain.pixel(x, y) { blurredOutside += 1 }
+                }
+            }
+        }
+        XCTAssertGreaterThan(inside, 4000, "the face's box holds pixels")
+        XCTAssertEqual(changedInside, 0, "inside the face's box: the unfiltered picture exactly")
+        XCTAssertLessThanOrEqual(worstOutside, 2, "outside the box: the CPU Gaussian of deviation 2")
+        XCTAssertGreaterThan(blurredOutside, outside / 2, "the background is blurred, not left as it was")
+    }
+
     func testFacesFilterNeedsFaceDetection() throws {
         let result = try KameraProcess.shell("'\(KameraProcess.binary.path)' render --filter pixellate=8@faces --detect codes", in: run.folder)
         XCTAssertEqual(result.status, 1)

@@ -77,16 +77,29 @@ final class SpatialFilterTests: XCTestCase {
             ("invert@20,10,50,40~6", SIMD4(20, 10, 70, 50), 6, CPUReference.apply(.invert, to: input)),
             ("blur=2@25%,25%,50%,50%", SIMD4(24, 20, 72, 60), 0, CPUReference.blur(input, sigma: 2)),
             ("pixellate=8@0,0,96,40~10", SIMD4(0, 0, 96, 40), 10, CPUReference.pixellate(input, block: 8)),
+            // Inverted: filtered everywhere but the rectangle (less its soft edge).
+            ("blur=2@!25%,25%,50%,50%", SIMD4(24, 20, 72, 60), 0, CPUReference.blur(input, sigma: 2)),
+            ("sepia@!10,8,30,20~4", SIMD4(10, 8, 40, 28), 4, CPUReference.apply(.sepia, to: input)),
         ]
         for (filter, rect, feather, filtered) in cases {
+            let inverted = filter.contains("@!")
             let (image, _) = try render([filter])
-            XCTAssertClose(image, CPUReference.region(original: input, filtered: filtered, rect: rect, feather: feather), tolerance: 2, filter)
-            // Outside the rectangle: exactly the unfiltered picture.
+            let expected = inverted ? CPUReference.region(original: filtered, filtered: input, rect: rect, feather: feather)
+                : CPUReference.region(original: input, filtered: filtered, rect: rect, feather: feather)
+            XCTAssertClose(image, expected, tolerance: 2, filter)
+            // Where the filter does not reach: exactly the unfiltered picture
+            // (outside the rectangle; inverted, inside it past the soft edge).
+            var untouched = 0
             for y in 0..<input.height {
-                for x in 0..<input.width where Float(x) + 0.5 < rect.x || Float(x) + 0.5 > rect.z || Float(y) + 0.5 < rect.y || Float(y) + 0.5 > rect.w {
-                    if image.pixel(x, y) != plain.pixel(x, y) { return XCTFail("\(filter): pixel (\(x), \(y)) outside the region changed") }
+                for x in 0..<input.width {
+                    let cx = Float(x) + 0.5, cy = Float(y) + 0.5
+                    let depth = min(cx - rect.x, rect.z - cx, cy - rect.y, rect.w - cy)
+                    guard inverted ? depth >= max(feather, 0.5) : depth < 0 else { continue }
+                    untouched += 1
+                    if image.pixel(x, y) != plain.pixel(x, y) { return XCTFail("\(filter): pixel (\(x), \(y)) the filter must not reach changed") }
                 }
             }
+            XCTAssertGreaterThan(untouched, 200, filter)
         }
     }
 
@@ -97,7 +110,7 @@ final class SpatialFilterTests: XCTestCase {
             ("convolve=0,0,0,0,1,0,0,0,0,0", "divisor is 0"), ("sepia@1,2,3", "four values"), ("sepia@1,2,0,4", "region is empty"),
             ("sepia@1,2,3,4~x", "soft edge"), ("sepia@1.5,2,3,4", "whole number of pixels"), ("sepia@101%,0,10,10", "percentage from 0% to 100%"),
             ("sepia@1,1,2,2@1,1,2,2", "one region"), ("pixellate=8@codes", "'@codes' is not a region; use pixellate=8@faces"),
-            ("sepia@", "'@' is not a region"), ("sepia=1", "takes no value"), ("blurr=2", "unknown filter"),
+            ("sepia@", "'@' is not a region"), ("sepia@!!1,2,3,4", "one '!' inverts a region"), ("blur=2@!", "'@!' is not a region"), ("sepia=1", "takes no value"), ("blurr=2", "unknown filter"),
         ]
         for (argument, message) in bad {
             XCTAssertThrowsError(try FilterChain(parsing: [argument]), argument) { error in
@@ -108,5 +121,7 @@ final class SpatialFilterTests: XCTestCase {
         // matrix=@FILE still names a file, not a region.
         XCTAssertThrowsError(try FilterChain(parsing: ["matrix=@missing.json"])) { XCTAssertTrue("\($0)".contains("no JSON file"), "\($0)") }
         XCTAssertEqual(try FilterChain(parsing: ["blur=2.50", "sepia@10,10,20%,20%~4"]).summary, "blur=2.5 → sepia@10,10,20%,20%~4")
+        XCTAssertEqual(try FilterChain(parsing: ["blur=4@!faces~2"]).summary, "blur=4@!faces~2")
+        XCTAssertTrue(try FilterChain(parsing: ["blur=4@!faces"]).followsFaces)
     }
 }
