@@ -37,7 +37,11 @@ public final class CaptureQueue: FrameSource {
     /// The oldest waiting frame; blocks until one comes (nil when a stop
     /// signal came first). Errors of the capture thread (an unplugged camera)
     /// are thrown here.
-    public func nextFrame() throws -> Frame? { try state.next() }
+    public func nextFrame() throws -> Frame? { try state.next(waiting: nil) }
+
+    /// The oldest waiting frame, or nil when none came within `milliseconds`
+    /// (0: only one already waiting) or a stop signal came; errors as `nextFrame`.
+    public func nextFrame(waiting milliseconds: Int) throws -> Frame? { try state.next(waiting: milliseconds) }
 
     private final class State: @unchecked Sendable {
         let camera: CameraSource
@@ -92,19 +96,23 @@ public final class CaptureQueue: FrameSource {
             withLock { stopping = true }
         }
 
-        func next() throws -> Frame? {
+        /// `milliseconds`: nil waits the camera's timeout and throws after it.
+        func next(waiting milliseconds: Int?) throws -> Frame? {
             try condition.withLock {
                 if let ticket = held {
                     held = nil
                     try camera.requeue(ticket)
                 }
-                let deadline = MonotonicClock.seconds + Double(camera.timeoutMilliseconds) / 1000
+                let deadline = MonotonicClock.seconds + Double(milliseconds ?? Int(camera.timeoutMilliseconds)) / 1000
                 let undecodedBefore = statistics.undecoded
                 while waiting.isEmpty && failure == nil {
                     // In slices, so that a stop signal (delivered to any thread) ends the wait.
                     if StopSignal.isRequested { return nil }
                     let left = deadline - MonotonicClock.seconds
-                    if left <= 0 { throw camera.noFrame(undecoded: statistics.undecoded - undecodedBefore) }
+                    if left <= 0 {
+                        guard milliseconds == nil else { return nil }
+                        throw camera.noFrame(undecoded: statistics.undecoded - undecodedBefore)
+                    }
                     condition.wait(seconds: min(left, 0.1))
                 }
                 if waiting.isEmpty, let failure { throw failure }

@@ -15,6 +15,7 @@ public enum FlagNames {
         "expect": "--expect", "card": "--card", "connector": "--connector", "mode": "--mode", "legacy": "--legacy", "set": "--set",
         "camera-formats": "kamera devices --formats", "sound-devices": "kamera devices --audio",
         "serve": "--serve", "serve-fps": "--serve-fps", "auth": "--auth", "v4l2-format": "--v4l2-format",
+        "persistent": "--persistent", "fallback-image": "--fallback-image",
     ]
 
     /// The option that sets `setting`; its own words for a setting no option sets.

@@ -69,12 +69,14 @@ extension Setting {
     public static let serveFPS = Setting("serve-fps", "the served frame rate")
     public static let auth = Setting("auth", "the server's credentials")
     public static let v4l2Format = Setting("v4l2-format", "the virtual camera's format")
+    public static let persistent = Setting("persistent", "keeping the run through a lost camera")
+    public static let fallbackImage = Setting("fallback-image", "the no-signal still")
 
     /// Every setting a library message may name; a front end names each.
     public static let all: [Setting] = [
         output, input, camera, format, inputSize, fps, size, decoder, yuvConversion, upload, blackLevel, warmup, stream, quality,
         codec, crf, bitrate, gop, faststart, audio, audioRate, audioChannels, audioCodec, detect, overlay, once, uniform, channel,
         buffer, gles, gpu, frameTimeout, expect, card, connector, mode, legacy, controlAssignment, cameraFormats, soundDevices,
-        serve, serveFPS, auth, v4l2Format,
+        serve, serveFPS, auth, v4l2Format, persistent, fallbackImage,
     ]
 }

@@ -28,6 +28,8 @@ public final class FrameLoop {
     public var analysis: FrameAnalysis?
     /// The frame is drawn through the faces the analysis found (`@faces` filters).
     public var followsFaces = false
+    /// Keeps a live camera's run going through its loss (`--persistent`).
+    public var noSignal: NoSignal?
     /// Where the objects the analysis found go for the overlay to draw.
     public var shown: ShownObjects?
     /// Frames from files and the test pattern come at their rate instead of
@@ -116,7 +118,22 @@ public final class FrameLoop {
                 if now - due > 1 / renderer.settings.rate { statistics.lateFrames += 1 }
             }
             try zoom.apply(to: renderer)
-            guard let frame = try session.nextFrame() else {
+            let next: Frame?
+            if let noSignal {
+                switch try noSignal.next(session: session, main: renderer, now: now) {
+                case .frame(let frame):
+                    next = frame
+                case .wait(let seconds):
+                    if seconds > 0 { usleep(useconds_t(min(seconds, 0.05) * 1_000_000)) }
+                    continue
+                case .picture(let frame):
+                    try sendNoSignal(frame, drawnBy: noSignal.renderer!, screen: screen, limit: limit)
+                    continue
+                }
+            } else {
+                next = try session.nextFrame()
+            }
+            guard let frame = next else {
                 // A camera's wait ends with no frame when a stop signal came.
                 if StopSignal.isRequested { return .stopSignal }
                 if statistics.frames == 0 { throw PipelineError("\(session.source?.summary ?? "the input"): holds no frames") }
@@ -139,6 +156,22 @@ public final class FrameLoop {
                 updateStatistics(now: now, cpu: MonotonicClock.processCPUSeconds)
                 onStatus?(statistics)
             }
+        }
+    }
+
+    /// Sends the no-signal picture to every output, as a frame of the run.
+    private func sendNoSignal(_ frame: Frame, drawnBy drawer: FrameRenderer, screen: RenderTarget?, limit: Int?) throws {
+        let index = statistics.frames
+        let picture = try drawer.draw(frame, index: index, onto: screen)
+        let rendered = RenderedFrame(index: index, input: frame, picture: picture, pixels: drawer, isLast: limit == index + 1, cameraJPEG: nil)
+        for sink in sinks { try sink.consume(rendered) }
+        statistics.frames += 1
+        if noSignal?.isShowing == true { statistics.noSignalFrames += 1 }
+        onFrame?(rendered)
+        let now = MonotonicClock.seconds
+        if now - lastStatus >= statusInterval {
+            updateStatistics(now: now, cpu: MonotonicClock.processCPUSeconds)
+            onStatus?(statistics)
         }
     }
 
@@ -199,6 +232,8 @@ public final class FrameLoop {
                      session.source?.summary ?? "no source",
                      String(format: "zoom %.2fx %@", zoom.currentFactor, zoom.usesHardware ? "camera" : "digital"),
                      "filter \(renderer.settings.filters.summary)", "upload \(s.upload)"]
+        if noSignal?.isShowing == true { parts.insert("NO SIGNAL", at: 2) }
+        if s.noSignalFrames > 0 { parts.append("no-signal frames \(s.noSignalFrames)") }
         if let capture = s.capture {
             parts.append(capture.statusText)
         } else if paced {

@@ -21,6 +21,8 @@ public struct LoopStatistics: Sendable {
     /// frame interval after they were due: a camera at that rate would have
     /// dropped them.
     public var lateFrames = 0
+    /// Frames of the no-signal picture sent while the camera was lost (`--persistent`).
+    public var noSignalFrames = 0
     /// How the last frame reached the GPU: "copy" or "dmabuf".
     public var upload = "copy"
 

@@ -52,7 +52,27 @@ public final class RunBuilder {
         let codes = description.finds.contains(.codes)
         scanner = codes && !metadataToStandardOutput && !stdoutTaken ? CodeScanner(once: description.once) : nil
         metadata = try metadataPath.map { try MetadataWriter(path: $0) }
+        noSignal = try Self.makeNoSignal(description)
     }
+
+    /// `--persistent`: asked for, or by default with a camera written to a virtual camera.
+    private static func makeNoSignal(_ description: RunDescription) throws -> NoSignal? {
+        let camera = description.source.camera != nil
+        if description.persistent == true && !camera {
+            throw PipelineError("\(Setting.persistent) keeps a camera's run going when the camera is lost; add \(Setting.camera)")
+        }
+        if let image = description.fallbackImage {
+            guard camera, description.persistent != false else {
+                throw PipelineError("\(Setting.fallbackImage) \(image) is shown while a camera is lost; it needs \(Setting.camera) and \(Setting.persistent)")
+            }
+        }
+        let virtualCamera = description.outputs.contains { $0.kind is VirtualCameraSink.Type }
+        guard camera, description.persistent ?? (virtualCamera || description.fallbackImage != nil) else { return nil }
+        return try NoSignal(fallback: description.fallbackImage)
+    }
+
+    /// Keeps a camera's run through its loss; nil without `--persistent`.
+    public let noSignal: NoSignal?
 
     /// Each `-o` made into its sink by its kind, after the checks that span
     /// outputs: no name twice, standard output once, sound only where recorded.
@@ -168,6 +188,10 @@ public final class RunBuilder {
         if !analyzers.isEmpty { try attachAnalysis(to: loop, renderer: renderer, session: session, logger: logger) }
         loop.paced = description.paced
         loop.warmup = description.warmup
+        if let noSignal {
+            noSignal.note = { logger?.warning("\($0)") }
+            loop.noSignal = noSignal
+        }
         loop.recorder = try description.saveInput.map { try RawFrameWriter(path: $0) }
         if let zoom = description.zoom {
             loop.zoom.setSlider(zoom)

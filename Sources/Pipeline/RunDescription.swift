@@ -18,6 +18,11 @@ public struct RunDescription {
     public var output = OutputSettings()
     /// Stills (JPEG, PNG files) carry metadata (EXIF, PNG text) naming this software.
     public var software = "Kamera"
+    /// Keep a live camera's run through its loss with a no-signal picture
+    /// (`NoSignal`); nil: only when an output is a virtual camera.
+    public var persistent: Bool?
+    /// The still the no-signal picture is, instead of the last picture dimmed.
+    public var fallbackImage: String?
     /// Frames the run renders, nil for open-ended runs (a live preview).
     public var frames: Int?
     /// The number of the first frame in sequence names and goldens, and the

@@ -94,4 +94,24 @@ public final class SourceSession {
     public func nextFrame() throws -> Frame? {
         try runningSource().nextFrame()
     }
+
+    /// A camera's next frame, or nil when none came within `milliseconds`
+    /// (or a stop signal came); other sources as `nextFrame()`.
+    public func nextFrame(waiting milliseconds: Int) throws -> Frame? {
+        if let queue = source as? CaptureQueue { return try queue.nextFrame(waiting: milliseconds) }
+        return try runningSource().nextFrame()
+    }
+
+    /// Stops the source and releases its device (a camera that was lost).
+    public func release() {
+        source?.stop()
+        source = nil
+        renderer.uploader.forgetImportedBuffers()
+    }
+
+    /// Opens the running configuration's source again after `release()`.
+    public func reopen() throws {
+        release()
+        source = try make(running)
+    }
 }

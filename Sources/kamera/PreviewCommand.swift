@@ -29,6 +29,7 @@ struct PreviewCommand: ParsableCommand {
           kamera preview -o kms -o clip.mp4 --camera /dev/video0 --audio default
           kamera preview --filter sepia --serve 8080 --duration 3
           kamera preview --camera /dev/video0 -o rtmp://127.0.0.1/live/cam
+          kamera preview --camera /dev/video0 --filter sepia -o /dev/video10 --fallback-image Examples/Media/photo.png
         """)
 
     @Option(name: .shortAndLong, parsing: .unconditionalSingleValue,
@@ -52,6 +53,13 @@ struct PreviewCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "What the s key saves: jpg (with EXIF, --quality) or png.", completion: .list(["jpg", "png"]))
     var snapshotFormat = "jpg"
 
+    @Flag(inversion: .prefixedNo,
+          help: "Keep the run going when the camera is lost (unplugged, its driver unbound, or no frame for a second): every output gets a no-signal picture at the run's rate (the last picture dimmed, or --fallback-image) while the camera is opened again each second, and the picture comes back with it. On by default when an output is a virtual camera (-o /dev/videoN).")
+    var persistent: Bool?
+
+    @Option(parsing: .unconditional, help: "A PNG or JPEG still shown instead of the dimmed last picture while the camera is lost, filling the frame (with --camera; implies --persistent).", completion: .file(extensions: ["png", "jpg", "jpeg"]))
+    var fallbackImage: String?
+
     @OptionGroup var pipeline: PipelineOptions
 
     @OptionGroup var outputOptions: OutputOptions
@@ -70,6 +78,8 @@ struct PreviewCommand: ParsableCommand {
         if let duration, duration <= 0 { throw UsageError("--duration \(duration) must be above 0 seconds") }
         if let frames, frames < 1 { throw UsageError("--frames \(frames) must be at least 1") }
         description.output.every = pngEvery
+        description.persistent = persistent
+        description.fallbackImage = fallbackImage
         description.paced = true
         guard let snapshotFormat = SnapshotWriter.Format(rawValue: snapshotFormat) else {
             throw UsageError("--snapshot-format \(excerpt(self.snapshotFormat)) is not valid; use jpg or png")
@@ -113,6 +123,10 @@ struct PreviewCommand: ParsableCommand {
                 summary += "; analysed \(a.analysed), skipped \(a.skippedBusy) while busy and \(a.skippedRate) for the rate"
             }
             if let screen = run.display { summary += " on \(screen.summary); \(screen.flips) page flips completed" }
+            if let noSignal = loop.noSignal, noSignal.losses + noSignal.repeats > 0 {
+                summary += "; the camera was lost \(noSignal.losses) \(noSignal.losses == 1 ? "time" : "times"), \(loop.statistics.noSignalFrames) no-signal frames sent"
+                    + ", \(noSignal.repeats) repeated while it was late"
+            }
             if let capture = session.source?.captureStatistics {
                 summary += "; camera \(capture)"
             } else {

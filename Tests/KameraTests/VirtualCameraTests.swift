@@ -38,4 +38,16 @@ final class VirtualCameraTests: KameraProcessTestCase {
         let result = try run.run(["render", "--frames", "2", "-o", "/dev/null"])
         XCTAssertEqual(result.status, 0, result.stderr)
     }
+
+    /// `--persistent` and `--fallback-image` are for a camera's run; a still
+    /// that cannot be read is one line before any camera is opened.
+    func testPersistenceIsForCamerasAndItsStillIsChecked() throws {
+        try run.assertFails(["preview", "--persistent", "--duration", "1"], mentioning: ["--persistent keeps a camera's run going", "add --camera"])
+        try run.assertFails(["preview", "--fallback-image", "still.png", "--duration", "1"], mentioning: ["--fallback-image still.png", "needs --camera"])
+        try run.assertFails(["preview", "--camera", "/dev/video97", "--fallback-image", "missing.png"], mentioning: ["missing.png: cannot open"])
+        try Data((0..<100).map { UInt8($0) }).write(to: run.folder.appendingPathComponent("bad.png"))
+        try run.assertFails(["preview", "--camera", "/dev/video97", "--fallback-image", "bad.png"], mentioning: ["bad.png: neither a PNG nor a JPEG"])
+        try run.assertFails(["preview", "--camera", "/dev/video97", "--fallback-image", "bad.png", "--no-persistent"],
+                            mentioning: ["--fallback-image bad.png is shown while a camera is lost", "--persistent"])
+    }
 }

@@ -36,6 +36,18 @@ final class VirtualCameraVMTests: XCTestCase {
     }
     for f in yuyv nv12 i420 rgb24; do camera $f --input still.png --crop none --filter sepia --v4l2-format $f; done
     camera vivid --camera /dev/video0 --filter sepia
+    # Unplugged: vivid's driver unbound for 3 s mid-run, then bound again; ffmpeg reads the virtual camera throughout.
+    ffmpeg -nostdin -loglevel error -f lavfi -i color=c=red:s=64x48 -frames:v 1 red.png
+    "$KAMERA" preview --camera /dev/video0 --filter sepia -o /dev/video10 --fallback-image red.png --duration 120 2> unplug-kamera.log &
+    P=$!
+    until grep -q "a camera of" unplug-kamera.log 2>/dev/null || ! kill -0 $P 2>/dev/null; do sleep 0.2; done
+    timeout 60 ffmpeg -nostdin -loglevel info -f v4l2 -i /dev/video10 -t 11 -vf scale=4:4,format=rgb24,showinfo \
+      -fps_mode passthrough -c:v rawvideo -f rawvideo unplug.raw 2> unplug-ffmpeg.log &
+    R=$!
+    sleep 3; echo vivid.0 > /sys/bus/platform/drivers/vivid/unbind; echo $? > unbind.rc
+    sleep 3; echo vivid.0 > /sys/bus/platform/drivers/vivid/bind; echo $? > bind.rc
+    wait $R; echo $? > unplug-ffmpeg.rc
+    kill -INT $P; wait $P; echo $? > unplug-kamera.rc
     # What is not a virtual camera, and a size a Y'CbCr camera cannot take: one line each.
     "$KAMERA" render -o /dev/video0 2> camera-out.log; echo $? > camera-out.rc
     "$KAMERA" render --size 321x240 -o /dev/video10 2> odd.log; echo $? > odd.rc
@@ -119,6 +131,49 @@ final class VirtualCameraVMTests: XCTestCase {
             XCTAssertEqual(lines.count, 1, message)
             for word in words { XCTAssertTrue(message.contains(word), "\(name): \(word) in \(message)") }
         }
+    }
+
+    /// Unplugged mid-run (vivid's driver unbound for 3 s, then bound again),
+    /// the camera gives way to `--fallback-image` at its rate: ffmpeg, reading
+    /// the virtual camera throughout, sees sepia frames, then red ones, then
+    /// sepia again, never 1.5 s apart (vivid sends 5 a second); Kamera says when it lost the
+    /// camera and when it was back.
+    func testTheVirtualCameraOutlivesAnUnpluggedCamera() throws {
+        let run = VMBoot.loopback.run("virtual-camera")
+        let (folder, text) = (try run.checkedFolder(), run.text)
+        let log = (try? text("unplug-kamera.log")) ?? ""
+        XCTAssertEqual(try text("unbind.rc").trimmingCharacters(in: .whitespacesAndNewlines), "0")
+        XCTAssertEqual(try text("bind.rc").trimmingCharacters(in: .whitespacesAndNewlines), "0")
+        XCTAssertEqual(try text("unplug-kamera.rc").trimmingCharacters(in: .whitespacesAndNewlines), "130", log)
+        XCTAssertTrue(log.contains("/dev/video0: the camera stopped") && log.contains("sending the no-signal picture"), log)
+        XCTAssertNotNil(log.range(of: "/dev/video0: back after [0-9.]+ s of no signal", options: .regularExpression), log)
+        XCTAssertTrue(log.contains("the camera was lost 1 time"), log)
+        let ffmpeg = (try? text("unplug-ffmpeg.log")) ?? ""
+        XCTAssertEqual(try text("unplug-ffmpeg.rc").trimmingCharacters(in: .whitespacesAndNewlines), "0", ffmpeg)
+        // Each frame: its time (showinfo) and its mean color (4x4 RGB).
+        let times = ffmpeg.split(separator: "\n").compactMap { line -> Double? in
+            guard let r = line.range(of: "pts_time:") else { return nil }
+            return Double(line[r.upperBound...].prefix { !$0.isWhitespace })
+        }
+        let data = [UInt8](try Data(contentsOf: folder.appendingPathComponent("unplug.raw")))
+        // The frame read as -t ran out may have its time but no bytes.
+        XCTAssertTrue(data.count == times.count * 48 || data.count == (times.count - 1) * 48, "a 4x4 RGB frame for each time: \(data.count) bytes, \(times.count) times")
+        let kinds = (0..<data.count / 48).map { frame -> Character in
+            let pixels = data[frame * 48..<(frame + 1) * 48]
+            let mean = (0..<3).map { c in stride(from: c, to: 48, by: 3).map { Int(pixels[pixels.startIndex + $0]) }.reduce(0, +) / 16 }
+            // The red still; else the camera through sepia (red at least green at least blue).
+            if mean[0] > 200 && mean[1] < 50 && mean[2] < 50 { return "r" }
+            return mean[0] >= mean[1] && mean[1] >= mean[2] ? "s" : "?"
+        }
+        let runs = kinds.reduce(into: [(Character, Int)]()) { runs, kind in
+            if runs.last?.0 == kind { runs[runs.count - 1].1 += 1 } else { runs.append((kind, 1)) }
+        }
+        XCTAssertEqual(runs.map(\.0), ["s", "r", "s"], "sepia, the fallback, sepia again: \(String(kinds))")
+        let red = runs.count == 3 ? runs[1].1 : 0
+        XCTAssertGreaterThan(red, 5, "the fallback at the camera's rate through 3 s: \(String(kinds))")
+        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+        // vivid sends a frame each 0.2 s; the unplug itself (the kernel's unbind, the emulated VM) was seen to take up to 1 s.
+        XCTAssertLessThan(gaps.max() ?? 99, 1.5, "the longest wait between frames read: \(times)")
     }
 
     /// `kamera bench --virtual-camera-only` measures Kamera writing vivid's
