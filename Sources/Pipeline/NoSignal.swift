@@ -114,8 +114,8 @@ public final class NoSignal {
         // The clock read again: a release or a reopen above may have taken a while.
         let now = MonotonicClock.seconds
         if now < due { return .wait(due - now) }
-        // Behind by more than a frame (a slow reopen): keep the rate from now rather than catch up.
-        due = max(due + 1 / rate, now)
+        // Late (a slow reopen, a stall): the next one interval from now, no catching up.
+        due = max(due, now) + 1 / rate
         sequence += 1
         if showing { frames += 1 } else { repeats += 1 }
         return .picture(picture!.frame(sequence: sequence, timestamp: UInt64(now * 1e9)))
@@ -126,7 +126,7 @@ public final class NoSignal {
         let size = main.lastOutputSize ?? main.settings.outputSize ?? (1280, 720)
         picture = makePicture(main: main, width: size.width, height: size.height, dimming: nil)
         if renderer == nil || rendererSize != size { try prepare(like: main, size: size) }
-        (lateSince, due) = (now, now)
+        (lateSince, due) = (now, MonotonicClock.seconds)
     }
 
     /// The camera is lost: the no-signal picture made, the device released when it failed.

@@ -1,5 +1,6 @@
 import Render
 import Capture
+import Lifecycle
 import Pixels
 
 /// A source feeding one renderer that can be reconfigured while it runs, as
@@ -102,16 +103,34 @@ public final class SourceSession {
         return try runningSource().nextFrame()
     }
 
-    /// Stops the source and releases its device (a camera that was lost).
+    /// Stops the source and releases its device (a camera that was lost), on
+    /// a thread of its own: closing a camera whose driver is going away can
+    /// wait in the kernel until it is gone, and the frames must go on meanwhile.
     public func release() {
-        source?.stop()
-        source = nil
         renderer.uploader.forgetImportedBuffers()
+        guard let lost = source.map(Unchecked.init) else { return }
+        source = nil
+        releasing?.join()
+        releasing = JoinableThread(name: "kamera.release") { lost.value.stop() }
     }
 
-    /// Opens the running configuration's source again after `release()`.
+    /// Opens the running configuration's source again after `release()`,
+    /// once the old one is closed.
     public func reopen() throws {
         release()
+        releasing?.join()
+        releasing = nil
         source = try make(running)
     }
+
+    /// The source being released by `release()`; joined when the session goes.
+    private var releasing: JoinableThread?
+
+    /// A source handed to the releasing thread, which alone uses it from then on.
+    private struct Unchecked: @unchecked Sendable {
+        let value: FrameSource
+        init(_ value: FrameSource) { self.value = value }
+    }
+
+    deinit { releasing?.join() }
 }
