@@ -28,6 +28,8 @@ public final class FrameLoop {
     public var analysis: FrameAnalysis?
     /// The frame is drawn through the faces the analysis found (`@faces` filters).
     public var followsFaces = false
+    /// The sources after the first and their layout (`--layout`).
+    public var composition: Composition?
     /// Keeps a live camera's run going through its loss (`--persistent`).
     public var noSignal: NoSignal?
     /// Where the objects the analysis found go for the overlay to draw.
@@ -145,9 +147,16 @@ public final class FrameLoop {
                 try analysis.offer(frame, index: index, geometry: outputGeometry(of: frame, screen: screen))
                 if followsFaces || shown != nil { show(analysis, index: index) }
             }
-            let picture = try renderer.draw(frame, index: index, onto: screen)
-            let rendered = RenderedFrame(index: index, input: frame, picture: picture, pixels: renderer, isLast: limit == index + 1,
+            let rendered: RenderedFrame
+            if let composition {
+                let first = try renderer.draw(frame, index: index)
+                rendered = RenderedFrame(index: index, input: frame, picture: try composition.compose(primary: first, index: index),
+                                         pixels: composition.compositor, isLast: limit == index + 1)
+            } else {
+                let picture = try renderer.draw(frame, index: index, onto: screen)
+                rendered = RenderedFrame(index: index, input: frame, picture: picture, pixels: renderer, isLast: limit == index + 1,
                                          cameraJPEG: renderer.pictureIsInput ? frame.jpeg : nil)
+            }
             for sink in sinks { try sink.consume(rendered) }
             statistics.frames += 1
             onFrame?(rendered)

@@ -58,6 +58,12 @@ public final class RunBuilder {
     /// `--persistent`: asked for, or by default with a camera written to a virtual camera.
     private static func makeNoSignal(_ description: RunDescription) throws -> NoSignal? {
         let camera = description.source.camera != nil
+        if !description.composed.isEmpty {
+            if description.persistent == true || description.fallbackImage != nil {
+                throw PipelineError("\(Setting.persistent) keeps one camera's run going; several sources composed do not take it yet")
+            }
+            return nil
+        }
         if description.persistent == true && !camera {
             throw PipelineError("\(Setting.persistent) keeps a camera's run going when the camera is lost; add \(Setting.camera)")
         }
@@ -151,7 +157,7 @@ public final class RunBuilder {
     public let metadata: MetadataWriter?
 
     /// Frames are drawn straight onto the screen: it is the only output that takes pictures.
-    private var drawsOnScreen: Bool { sinks.allSatisfy { $0 is ScreenSink } && expectation == nil }
+    private var drawsOnScreen: Bool { sinks.allSatisfy { $0 is ScreenSink } && expectation == nil && description.composed.isEmpty }
 
     /// Builds the run on the calling thread, which then owns its GL context.
     /// `stages` makes the stages drawn after the filters (the shader
@@ -162,6 +168,9 @@ public final class RunBuilder {
         renderer.drawsFirstFrame = description.paced
         let session = try SourceSession(renderer: renderer, configuration: description.source) { note in logger?.info("\(note)") }
         let source = try session.runningSource()
+        let composition = try description.composed.isEmpty ? nil
+            : Composition(sources: description.composed, layout: description.layout, size: description.compositionSize, primary: renderer) { note in logger?.info("\(note)") }
+        if composition != nil { renderer.drawsEveryFrame = true }
         if let note = source.camera?.mode.note { logger?.notice("\(note)") }
         logger?.info("source: \(source.summary); filters: \(renderer.settings.filters.summary)")
         try startInput(at: description.firstNumber, of: source)
@@ -184,6 +193,10 @@ public final class RunBuilder {
             recordings = toggle
         }
         let loop = FrameLoop(session: session, sinks: all)
+        if let composition {
+            loop.composition = composition
+            logger?.info("composed (\(description.layout.name)) with \(composition.summary)")
+        }
         loop.drawsOnScreen = drawsOnScreen
         if !analyzers.isEmpty { try attachAnalysis(to: loop, renderer: renderer, session: session, logger: logger) }
         loop.paced = description.paced
@@ -209,6 +222,8 @@ public final class RunBuilder {
     /// drawn at its own size and the screen shows it letterboxed.
     private func makeRenderer(logger: Logger?, stages: ((GPUContext) throws -> [RenderStage])?) throws -> FrameRenderer {
         var settings = description.settings
+        // Composed, --size is the composed picture's; the first source is drawn at its own.
+        if !description.composed.isEmpty { settings.outputSize = nil }
         let context: GPUContext?
         if let screen = sinks.lazy.compactMap({ $0 as? ScreenSink }).first {
             let (card, width, height) = try screen.open()
@@ -284,7 +299,7 @@ public final class RunBuilder {
     /// it, on a machine whose GL would be Mesa's software renderer. Its
     /// frames may then never need it (see `DeferredGPUContext`).
     private var opensGPUWhenNeeded: Bool {
-        !description.paced && description.source.camera == nil && description.platform == .auto && overlay == .none
+        !description.paced && description.source.camera == nil && description.platform == .auto && overlay == .none && description.composed.isEmpty
             && DeferredGPUContext.expectsSoftwareRendering
     }
 

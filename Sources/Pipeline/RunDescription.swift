@@ -18,6 +18,11 @@ public struct RunDescription {
     public var output = OutputSettings()
     /// Stills (JPEG, PNG files) carry metadata (EXIF, PNG text) naming this software.
     public var software = "Kamera"
+    /// The sources after the first, composed with it (`--layout`); empty for one source.
+    public var composed: [Composition.Source] = []
+    public var layout = CompositionLayout.side
+    /// The composed picture's size (`--size` with several sources); nil: the layout's.
+    public var compositionSize: (width: Int, height: Int)?
     /// Keep a live camera's run through its loss with a no-signal picture
     /// (`NoSignal`); nil: only when an output is a virtual camera.
     public var persistent: Bool?

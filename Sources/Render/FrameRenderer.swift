@@ -93,6 +93,9 @@ public final class FrameRenderer: PixelSource {
         didSet { replan() }
     }
 
+    /// Where the last frame's picture is; nil before the first.
+    public var lastPicture: RenderedPicture? { picture }
+
     /// The plan the last frame was drawn by.
     public var lastPlan: RenderPlan? { prepared?.plan }
 

@@ -74,6 +74,9 @@ struct KameraBench: ParsableCommand {
             transform: ArgumentValue.integer("a whole number of rounds, 1 to 100"))
     var streamRounds = 2
 
+    @Flag(help: "Only composition: the 1280x720 test pattern to Y4M alone and with a second one in a corner (--layout pip) or beside it (--layout side), beside ffmpeg's overlay and hstack of two testsrc2: CPU per frame, and what composing adds; --end-to-end-runs rounds, --end-to-end-frames the long run (the short one a quarter of it).")
+    var compositionOnly = false
+
     @Flag(help: "Only the live preview measurement: kamera preview of the test pattern paced at 1080p30 and 720p60, frames late.")
     var liveOnly = false
 
@@ -142,6 +145,15 @@ struct KameraBench: ParsableCommand {
         }
         guard (1...100).contains(displayRounds) else { throw UsageError("--display-rounds \(displayRounds) is not valid; use 1 to 100 rounds, such as 3") }
         let display = DisplayBenchmark(kamera: binary, shortRun: counts[0], longRun: counts[1], rounds: displayRounds, peers: peers)
+        if compositionOnly {
+            var bench = CompositionBenchmark(kamera: binary)
+            bench.peers = peers
+            guard (1...100).contains(endToEndRuns) else { throw UsageError("--end-to-end-runs \(endToEndRuns) is not valid for --composition-only; use 1 to 100 rounds") }
+            bench.rounds = endToEndRuns
+            bench.frames = (max(1, endToEndFrames / 4), max(2, endToEndFrames))
+            print(try bench.run { FileHandle.standardError.write(Data("composition: \($0)\n".utf8)) })
+            return
+        }
         if unplugOnly {
             print(try UnplugBenchmark.run(binary: binary))
             return

@@ -40,6 +40,15 @@ struct PipelineOptions: ParsableArguments {
             transform: ArgumentValue.real("a number from 0 to 1"))
     var intensity: Double = 1
 
+    @Option(parsing: .unconditional, help: "How several sources (--camera or --input given more than once, pattern: naming the test pattern) share the picture: side (in a row), grid, or pip (the first fills it, the others small in a corner); each --filter applies to the source before it. The run goes at the first source's rate.", completion: .list(["side", "grid", "pip"]))
+    var layout: String?
+
+    @Option(parsing: .unconditional, help: "Where --layout pip puts the small pictures: top-left, top-right, bottom-left or bottom-right (default).", completion: .list(CompositionLayout.Corner.allCases.map(\.rawValue)))
+    var pipCorner: String?
+
+    @Option(parsing: .unconditional, help: "How wide --layout pip's small pictures are: a share of the output's width, 30% (default) or 0.3.")
+    var pipSize: String?
+
     @Flag(help: "Render the rotating cube instead of the preview.")
     var cube = false
 
@@ -83,14 +92,17 @@ struct PipelineOptions: ParsableArguments {
 
     /// The source and the render settings the options describe.
     func makePipeline() throws -> (source: SourceOptions, settings: RenderSettings) {
+        // Several sources are composed (`composition`): the first is the run's own.
+        let given = SourceArgument.scan(CommandLine.arguments)
+        var (input, camera) = (self.input, self.camera)
+        if given.count > 1 { (input, camera) = given[0].camera ? (nil, given[0].value) : (given[0].value, nil) }
+        if input == SourceArgument.testPattern { input = nil }
         var source = SourceOptions()
         source.input = input
         source.allowDamaged = allowDamaged
         source.camera = camera
-        if camera != nil && input != nil { throw UsageError("--camera and --input both given; choose one") }
-        // A repeated option keeps its last value: for the source, say so rather than drop one silently.
-        for names in [["--input", "-i"], ["--camera", "-d", "--device"]] where Self.times(names, in: CommandLine.arguments) > 1 {
-            throw UsageError("\(names[0]) is given more than once; Kamera takes one source a run (several at once are not supported yet)")
+        if given.count < 2 && camera != nil && input != nil {
+            throw UsageError("--camera and --input both given; give each source its own, and --layout for how they share the picture")
         }
         if camera == "" { throw UsageError("--camera is empty; give a device such as /dev/video0, or auto") }
         if input == "" { throw UsageError("--input is empty; give a file, or leave --input out for the test pattern") }

@@ -13,6 +13,10 @@ func describeRun(_ pipeline: PipelineOptions, outputs: [String], _ options: Outp
                  _ gpu: GPUOptions) throws -> RunDescription {
     var description = RunDescription()
     (description.source, description.settings) = try pipeline.makePipeline()
+    if let composed = try pipeline.composition(CommandLine.arguments, first: description.source, settings: &description.settings) {
+        (description.composed, description.layout) = composed
+        description.compositionSize = description.settings.outputSize
+    }
     description.outputs = try options.requests(outputs)
     description.output = try options.settings(display: display.request)
     description.output.serve.filters = FilterPresets.presets.map(\.name)

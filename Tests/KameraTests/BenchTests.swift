@@ -71,4 +71,21 @@ final class BenchTests: KameraProcessTestCase {
         XCTAssertTrue(result.output.contains("with --detect faces,codes:     previewed"), result.output)
         XCTAssertFalse(result.output.contains("gstreamer"), "--no-peers: Kamera alone")
     }
+
+    /// The composition section: Kamera alone and composing two test patterns
+    /// (pip, side) beside ffmpeg's overlay and hstack, a CPU figure for each,
+    /// what composing adds, and Kamera's ratio to ffmpeg for each layout.
+    func testCompositionSectionMeasuresEachLayoutBesideFFmpeg() throws {
+        let result = try run.run(["bench", "--composition-only", "--end-to-end-runs", "1", "--end-to-end-frames", "8"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let text = String(decoding: result.stdout, as: UTF8.self)
+        let lines = text.split(separator: "\n").map(String.init)
+        for name in ["kamera, one source", "kamera --layout pip, two sources", "kamera --layout side, two sources",
+                     "ffmpeg, one source", "ffmpeg overlay, two sources", "ffmpeg hstack, two sources"] {
+            let line = try XCTUnwrap(lines.first { $0.hasPrefix(name) }, "no row for \(name): \(text)")
+            XCTAssertNotNil(line.range(of: #"\d+\.\d\d ms"#, options: .regularExpression), line)
+            if name.contains("two sources") { XCTAssertTrue(line.contains("composing: "), line) }
+        }
+        XCTAssertEqual(lines.filter { $0.contains("x ffmpeg's CPU a frame") }.count, 2, text)
+    }
 }

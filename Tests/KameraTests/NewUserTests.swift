@@ -54,8 +54,10 @@ final class NewUserTests: KameraProcessTestCase {
         let quiet = try run.run(["preview", "--frames", "2", "--input-size", "32x32", "-q", "-o", "q.png"])
         XCTAssertEqual(quiet.status, 0, quiet.stderr)
         XCTAssertEqual(quiet.stderr, "", "-q leaves out the summary too")
-        try run.assertFails(["render", "--input", "a.png", "-i", "b.png", "-o", "two.png"], mentioning: ["--input is given more than once"])
-        try run.assertFails(["render", "--camera", "/dev/video0", "--device=/dev/video1", "-o", "two.png"], mentioning: ["--camera is given more than once"])
+        // Two sources are composed, each checked: a missing one is named.
+        try run.assertFails(["render", "--input", "a.png", "-i", "b.png", "-o", "two.png"], mentioning: ["a.png"])
+        try run.assertFails(["render", "--input", "pattern:", "--device=/dev/video97", "-o", "two.png"], mentioning: ["/dev/video97"])
+        try run.assertFails(["render", "--layout", "grid", "-o", "one.png"], mentioning: ["--layout, --pip-corner and --pip-size compose several sources"])
         let y = try run.run(["render", "-y", "--input-size", "16x16", "-o", "y.png"])
         XCTAssertEqual(y.status, 0, y.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: run.path("y.png")))

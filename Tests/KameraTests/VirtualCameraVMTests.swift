@@ -51,6 +51,13 @@ final class VirtualCameraVMTests: XCTestCase {
     # What is not a virtual camera, and a size a Y'CbCr camera cannot take: one line each.
     "$KAMERA" render -o /dev/video0 2> camera-out.log; echo $? > camera-out.rc
     "$KAMERA" render --size 321x240 -o /dev/video10 2> odd.log; echo $? > odd.rc
+    # Two cameras composed: vivid beside the loopback camera, which ffmpeg feeds red, inverted (its filter after it).
+    timeout 60 ffmpeg -nostdin -loglevel error -re -f lavfi -i color=c=red:s=640x360:r=30 -t 40 -pix_fmt yuyv422 -f v4l2 /dev/video10 2> feed.log &
+    F=$!
+    sleep 2
+    "$KAMERA" render --camera /dev/video0 --camera /dev/video10 --filter invert --layout side --frames 1 -o composed.png 2> composed.log
+    echo $? > composed.rc
+    kill $F; wait $F || true
     """
 
     /// The virtual camera bench, short: each program once, 4 s.
@@ -174,6 +181,31 @@ final class VirtualCameraVMTests: XCTestCase {
         let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
         // vivid sends a frame each 0.2 s; the unplug itself (the kernel's unbind, the emulated VM) was seen to take up to 1 s.
         XCTAssertLessThan(gaps.max() ?? 99, 2.0, "the longest wait between frames read: \(times)")
+    }
+
+    /// Two cameras composed (`--layout side`): vivid, and the loopback camera
+    /// fed red by ffmpeg with `--filter invert` after it, so only it is
+    /// inverted: a 720x360 picture, the right half cyan, the left vivid's bars.
+    func testTwoCamerasComposedSideBySide() throws {
+        let run = VMBoot.loopback.run("virtual-camera")
+        let log = (try? run.text("composed.log")) ?? ""
+        XCTAssertEqual(try run.text("composed.rc").trimmingCharacters(in: .whitespacesAndNewlines), "0", log)
+        let picture = try run.image("composed.png")
+        XCTAssertEqual(picture.width, 720, log)
+        XCTAssertEqual(picture.height, 360, log)
+        func mean(_ columns: Range<Int>) -> [Int] {
+            var sums = [0, 0, 0]
+            for y in 0..<picture.height {
+                for x in columns {
+                    let p = picture.pixel(x, y)
+                    for c in 0..<3 { sums[c] += p[c] }
+                }
+            }
+            return sums.map { $0 / (picture.height * columns.count) }
+        }
+        let left = mean(0..<360), right = mean(360..<720)
+        XCTAssertTrue(right[0] < 40 && right[1] > 210 && right[2] > 210, "the loopback camera's red, inverted: \(right)")
+        XCTAssertGreaterThan(left[0], 60, "vivid's bars, not inverted: \(left)")
     }
 
     /// `kamera bench --virtual-camera-only` measures Kamera writing vivid's
