@@ -14,7 +14,7 @@ public final class Compositor: PixelSource {
     public let size: (width: Int, height: Int)?
     private let copier: TextureCopier
     private var output: Framebuffer?
-    private var pixels = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    private let pixels = ReadBackBuffer()
     private var composed = 0, read = -1
     /// The places of the last pictures, kept while their sizes and the output's stay.
     private var sizes: [(width: Int, height: Int)] = []
@@ -26,8 +26,6 @@ public final class Compositor: PixelSource {
         self.size = size
         copier = try TextureCopier()
     }
-
-    deinit { pixels.deallocate() }
 
     /// Composes `pictures` (each a whole texture, top row first), the first
     /// deciding the output's size; returns where the composed picture is.
@@ -59,15 +57,9 @@ public final class Compositor: PixelSource {
     /// The composed picture, RGBA, top row first; read once per picture.
     public func readBack() throws -> UnsafeRawBufferPointer {
         guard let output, composed > 0 else { throw GPUError("nothing has been composed yet to read back") }
-        guard read != composed else { return UnsafeRawBufferPointer(pixels) }
-        let count = output.width * output.height * 4
-        if pixels.count != count {
-            pixels.deallocate()
-            pixels = .allocate(byteCount: count, alignment: 64)
-        }
-        output.readPixels(into: pixels)
-        try GL.check("reading back the composed picture")
+        guard read != composed else { return pixels.bytes }
+        let bytes = try pixels.read(output, what: "the composed picture")
         read = composed
-        return UnsafeRawBufferPointer(pixels)
+        return bytes
     }
 }

@@ -31,7 +31,7 @@ public final class FrameRenderer: PixelSource {
     /// A picture in memory: the frame and what its CPU conversion applies, done
     /// when a sink asks for it (as RGBA, or as 4:2:0 planes without RGBA between).
     private var inMemory: (frame: Frame, transform: RGBTransform?, mosaic: Int, rgba: UnsafeRawBufferPointer?)?
-    private var pixels = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    private let pixels = ReadBackBuffer()
     private var framesDrawn = 0
     /// The output number of the last frame drawn, for the watchdog's message.
     private var lastIndex = 0
@@ -69,8 +69,6 @@ public final class FrameRenderer: PixelSource {
 
     /// The GL context, opened now if it was not; on the thread that owns it.
     public func openContext() throws -> GPUContext { try gpu.open() }
-
-    deinit { pixels.deallocate() }
 
     /// The rewrites the plan may take; all by default. Tests turn each off to
     /// compare the pictures.
@@ -236,22 +234,16 @@ public final class FrameRenderer: PixelSource {
             inMemory?.rgba = rgba
             return rgba
         case .drawn(let target)?:
-            guard framesRead != framesDrawn else { return UnsafeRawBufferPointer(pixels) }
+            guard framesRead != framesDrawn else { return pixels.bytes }
             let output = try outputFramebuffer((target.width, target.height))
             if target !== output {
                 // A screen cannot be read back: draw the layout and overlays again, offscreen.
                 try redrawLayout(into: output)
             }
-            let size = output.width * output.height * 4
-            if pixels.count != size {
-                pixels.deallocate()
-                pixels = .allocate(byteCount: size, alignment: 64)
-            }
-            output.readPixels(into: pixels)
-            try GL.check("reading back the output")
+            let read = try pixels.read(output, what: "the output")
             framesRead = framesDrawn
             readBacks += 1
-            return UnsafeRawBufferPointer(pixels)
+            return read
         }
     }
 

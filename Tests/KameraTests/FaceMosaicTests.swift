@@ -19,12 +19,7 @@ final class FaceMosaicTests: KameraProcessTestCase {
         func bytes(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: run.folder.appendingPathComponent(name))) }
         let plain = try bytes("plain.rgb"), whole = try bytes("whole.rgb"), mosaic = try bytes("mosaic.rgb")
         XCTAssertEqual(mosaic.count, 512 * 512 * 3)
-        let line = try String(contentsOf: run.folder.appendingPathComponent("faces.jsonl"), encoding: .utf8)
-        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        let faces = try XCTUnwrap(json["objects"] as? [[String: Any]])
-        XCTAssertEqual(faces.count, 1)
-        let b = try XCTUnwrap(faces.first?["bounds"] as? [String: Int])
-        let (left, top, right, bottom) = (b["x"]!, b["y"]!, b["x"]! + b["width"]!, b["y"]! + b["height"]!)
+        let (left, top, right, bottom) = try onlyFace()
         var inside = 0, outside = 0, worstInside = 0, changedOutside = 0, changedInside = 0
         for y in 0..<512 {
             for x in 0..<512 {
@@ -66,12 +61,7 @@ final class FaceMosaicTests: KameraProcessTestCase {
         let plain = try image("plain.rgba"), background = try image("background.rgba")
         XCTAssertEqual(background.pixels.count, 512 * 512 * 4)
         let blurred = CPUReference.blur(plain, sigma: 2)
-        let line = try String(contentsOf: run.folder.appendingPathComponent("faces.jsonl"), encoding: .utf8)
-        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        let faces = try XCTUnwrap(json["objects"] as? [[String: Any]])
-        XCTAssertEqual(faces.count, 1)
-        let b = try XCTUnwrap(faces.first?["bounds"] as? [String: Int])
-        let (left, top, right, bottom) = (b["x"]!, b["y"]!, b["x"]! + b["width"]!, b["y"]! + b["height"]!)
+        let (left, top, right, bottom) = try onlyFace()
         var inside = 0, outside = 0, changedInside = 0, worstOutside = 0, blurredOutside = 0
         for y in 0..<512 {
             for x in 0..<512 {
@@ -90,6 +80,16 @@ final class FaceMosaicTests: KameraProcessTestCase {
         XCTAssertEqual(changedInside, 0, "inside the face's box: the unfiltered picture exactly")
         XCTAssertLessThanOrEqual(worstOutside, 2, "outside the box: the CPU Gaussian of deviation 2")
         XCTAssertGreaterThan(blurredOutside, outside / 2, "the background is blurred, not left as it was")
+    }
+
+    /// The one face's box in faces.jsonl: left, top, right, bottom.
+    func onlyFace() throws -> (Int, Int, Int, Int) {
+        let line = try String(contentsOf: run.folder.appendingPathComponent("faces.jsonl"), encoding: .utf8)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let faces = try XCTUnwrap(json["objects"] as? [[String: Any]])
+        XCTAssertEqual(faces.count, 1)
+        let b = try XCTUnwrap(faces.first?["bounds"] as? [String: Int])
+        return (b["x"]!, b["y"]!, b["x"]! + b["width"]!, b["y"]! + b["height"]!)
     }
 
     func testFacesFilterNeedsFaceDetection() throws {
