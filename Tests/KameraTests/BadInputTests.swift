@@ -169,7 +169,8 @@ final class BadInputTests: KameraProcessTestCase {
         Case(arguments: ["--sizee", "1x1"], expect: ["Unknown option '--sizee'", "kamera render --help"]),
         Case(arguments: ["--camera", "/dev/null"], expect: ["/dev/null", "not a V4L2 device", "kamera devices"]),
         Case(arguments: ["--camera", "/dev/video99"], expect: ["/dev/video99", "no such device"]),
-        Case(arguments: ["--camera", "/dev/null", "--input", "x.png"], expect: ["--camera and --input"]),
+        // A camera and a file are two sources composed: the first one's error.
+        Case(arguments: ["--camera", "/dev/null", "--input", "x.png"], expect: ["/dev/null", "not a V4L2 device"]),
         // Outputs.
         Case(arguments: ["-o", ""], expect: ["output name is empty", "- for standard output"]),
         Case(arguments: ["-o", "no/such/folder/out.png"], expect: ["no/such/folder", "does not exist"]),
