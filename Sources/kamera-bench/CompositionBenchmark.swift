@@ -92,8 +92,12 @@ struct CompositionBenchmark {
         let pairs = [("kamera --layout pip, two sources", "ffmpeg overlay, two sources"), ("kamera --layout side, two sources", "ffmpeg hstack, two sources")]
         for (own, peer) in pairs {
             guard let i = rows.firstIndex(where: { $0.name == own }), let j = rows.firstIndex(where: { $0.name == peer }),
-                  let one = rows.firstIndex(where: { $0.name == "ffmpeg, one source" }),
-                  let a = medians[i], let b = medians[j], b > 0 else { continue }
+                  let one = rows.firstIndex(where: { $0.name == "ffmpeg, one source" }) else { continue }
+            guard let a = medians[i], let b = medians[j], b > 0 else {
+                // The CPU clock counts in ticks: a short run of a cheap program can measure none.
+                lines.append("\(own): no ratio to ffmpeg's CPU a frame (\(medians[j] == 0 ? "ffmpeg's too small to measure in runs this short; more --end-to-end-frames" : "not measured"))")
+                continue
+            }
             lines.append(String(format: "%@: %.2fx ffmpeg's CPU a frame (whole); composing adds %.2f ms to Kamera's one source, %.2f ms to ffmpeg's",
                                 own, a / b, extra(i, over: 0) ?? .nan, extra(j, over: one) ?? .nan))
         }

@@ -76,7 +76,7 @@ final class BenchTests: KameraProcessTestCase {
     /// (pip, side) beside ffmpeg's overlay and hstack, a CPU figure for each,
     /// what composing adds, and Kamera's ratio to ffmpeg for each layout.
     func testCompositionSectionMeasuresEachLayoutBesideFFmpeg() throws {
-        let result = try run.run(["bench", "--composition-only", "--end-to-end-runs", "1", "--end-to-end-frames", "8"])
+        let result = try run.run(["bench", "--composition-only", "--end-to-end-runs", "1", "--end-to-end-frames", "20"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let text = String(decoding: result.stdout, as: UTF8.self)
         let lines = text.split(separator: "\n").map(String.init)
@@ -86,6 +86,9 @@ final class BenchTests: KameraProcessTestCase {
             XCTAssertNotNil(line.range(of: #"\d+\.\d\d ms"#, options: .regularExpression), line)
             if name.contains("two sources") { XCTAssertTrue(line.contains("composing: "), line) }
         }
-        XCTAssertEqual(lines.filter { $0.contains("x ffmpeg's CPU a frame") }.count, 2, text)
+        // A ratio for each layout, or, where ffmpeg's CPU in runs this short was below the clock's tick, why there is none.
+        for layout in ["pip", "side"] {
+            XCTAssertEqual(lines.filter { $0.hasPrefix("kamera --layout \(layout), two sources: ") && ($0.contains("x ffmpeg's CPU a frame") || $0.contains("no ratio to ffmpeg")) }.count, 1, text)
+        }
     }
 }
