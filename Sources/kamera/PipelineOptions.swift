@@ -194,9 +194,4 @@ struct PipelineOptions: ParsableArguments {
         }
         return value
     }
-
-    /// How many times one of `names` (an option and its aliases) is given in `arguments`, as `NAME VALUE` or `NAME=VALUE`.
-    static func times(_ names: [String], in arguments: [String]) -> Int {
-        arguments.dropFirst().filter { argument in names.contains { argument == $0 || argument.hasPrefix($0 + "=") } }.count
-    }
 }
