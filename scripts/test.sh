@@ -83,22 +83,23 @@ stage build-debug swift build --build-tests
 stage build-release "$root/scripts/build-static.sh" kamera-bench
 export KAMERA_BINARY="$(tail -n 1 "$report/build-release.log")/kamera"
 [ -x "$KAMERA_BINARY" ] || { echo "test.sh: no release kamera at $KAMERA_BINARY" >&2; exit 1; }
-# The VM's tests beside the host's: the emulated VM keeps about 1.3 of the
-# 2 cores busy and the host's tests 0.7. Side by side both passed, each step
-# 5-10% slower, the run 7-8 minutes shorter. (Two VM boots side by side did
-# not work: each step 1.4-1.5 times slower, and llvmpipe in the guest crashed.)
-[ "$quick" = 1 ] || beside vm swift test --skip-build --ignore-lock --disable-swift-testing --filter VMTests --xunit-output "$report/vm.xml"
-tests=0
-stage tests swift test --skip-build --ignore-lock --disable-swift-testing --skip VMTests --xunit-output "$report/tests.xml" || tests=$?
-[ "$quick" = 1 ] && exit "$tests"
-vm=0
-joined vm || vm=$?
-[ "$tests" = 0 ] && [ "$vm" = 0 ] || exit 1
-unset KAMERA_BINARY
-# After the VM, not beside it: with these builds beside it at the lowest
-# priority (the emulated VM keeps about one core busy on average), the VM's
-# longest step took 317 s against 181 s alone, more than the builds' 143 s.
+[ "$quick" = 1 ] && { stage tests swift test --skip-build --ignore-lock --disable-swift-testing --skip VMTests --xunit-output "$report/tests.xml"; exit; }
+# Every build first, as each build keeps both cores busy; then the VM's tests
+# beside the host's runs, one after another: the tests, the threaded classes
+# under ThreadSanitizer and the fuzzing. The emulated VM keeps about 1.3 of
+# the 2 cores busy and a host run about 0.7; side by side each VM step took
+# 5-10% longer, and the VM's boot is the longest stage, so the host's runs
+# cost the wall clock only that. (Two VM boots side by side did not work:
+# each step 1.4-1.5 times slower, and llvmpipe in the guest crashed. Builds
+# beside the VM, even at the lowest priority, slowed its longest step from
+# 181 s to 317 s, more than the builds' 143 s.)
 stage build-thread "$root/scripts/sanitize.sh" thread --build
-stage thread "$root/scripts/sanitize.sh" thread --test --xunit-output "$report/thread.xml"
 stage build-fuzz "$root/scripts/fuzz.sh" --build
-stage fuzz "$root/scripts/fuzz.sh" "${KAMERA_FUZZ_SECONDS:-5}"
+beside vm swift test --skip-build --ignore-lock --disable-swift-testing --filter VMTests --xunit-output "$report/vm.xml"
+tests=0 thread=0 fuzz=0 vm=0
+stage tests swift test --skip-build --ignore-lock --disable-swift-testing --skip VMTests --xunit-output "$report/tests.xml" || tests=$?
+# The threaded classes run the ThreadSanitizer build of kamera, not the release one.
+stage thread env -u KAMERA_BINARY "$root/scripts/sanitize.sh" thread --test --xunit-output "$report/thread.xml" || thread=$?
+stage fuzz "$root/scripts/fuzz.sh" "${KAMERA_FUZZ_SECONDS:-5}" || fuzz=$?
+joined vm || vm=$?
+[ "$tests" = 0 ] && [ "$thread" = 0 ] && [ "$fuzz" = 0 ] && [ "$vm" = 0 ]
