@@ -7,6 +7,7 @@ import Pixels
 public enum AnalyzerRegistry {
     public static let kinds: [AnalyzerKind] = [
         LumaAnalyzer.kind,
+        MotionAnalyzer.kind,
         ObjectDetector.kind,
     ]
 

@@ -27,11 +27,15 @@ func describeRun(_ pipeline: PipelineOptions, outputs: [String], _ options: Outp
     GPUWatchdog.frameTimeout = gpu.frameTimeout
     CompileSandbox.install(gpu: gpu.gpu, gles: gpu.gles)
     description.zoom = try pipeline.zoomSlider()
-    do { description.analyzers = try AnalyzerRegistry.requests(named: options.analyzers) } catch { throw UsageError("\(error)") }
+    // `--detect motion` is the motion analyser; the other kinds are the object detector's.
+    let words = options.detect.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }.map { $0.trimmingCharacters(in: .whitespaces) }
+    let motion = words.contains { $0.lowercased() == "motion" } && !options.analyzers.contains { $0.lowercased().split(separator: ",").contains("motion") }
+    let objects = words.filter { $0.lowercased() != "motion" }
+    do { description.analyzers = try AnalyzerRegistry.requests(named: options.analyzers + (motion ? ["motion"] : [])) } catch { throw UsageError("\(error)") }
     description.analyzeRate = options.analyzeRate
     description.metadata = options.metadata
-    if !options.detect.isEmpty, let detector = AnalyzerRegistry.kind(named: "objects") {
-        do { description.analyzers.append(try detector.request(options.detect)) } catch { throw UsageError("\(error)") }
+    if !objects.isEmpty, let detector = AnalyzerRegistry.kind(named: "objects") {
+        do { description.analyzers.append(try detector.request(objects)) } catch { throw UsageError("\(error)") }
     }
     for (option, rate) in [("--analyze-rate", options.analyzeRate), ("--detect-rate", options.detectRate)] {
         if let rate, !(rate > 0 && rate <= 1000) {
@@ -47,7 +51,7 @@ func describeRun(_ pipeline: PipelineOptions, outputs: [String], _ options: Outp
     }
     if let overlay = options.overlay {
         guard let mode = DetectionOverlay.Mode(rawValue: overlay) else { throw UsageError("--overlay \(excerpt(overlay)) is not valid; use boxes, labels or none") }
-        guard !options.detect.isEmpty || mode == .none else { throw UsageError("--overlay draws what --detect finds; add --detect faces or --detect codes") }
+        guard !objects.isEmpty || mode == .none else { throw UsageError("--overlay draws what --detect finds; add --detect faces or --detect codes") }
         description.overlay = mode
     }
     if options.once {
