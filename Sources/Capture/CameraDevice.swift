@@ -60,17 +60,7 @@ public final class CameraDevice {
     private(set) var fd: Int32
 
     public init(path: String) throws {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw CaptureError("\(path): no such device; `kamera devices` lists the cameras")
-        }
-        guard (info.st_mode & S_IFMT) == S_IFCHR else {
-            throw CaptureError("\(path): not a device node; give a camera such as /dev/video0")
-        }
-        let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw CaptureError("\(path): cannot open: \(V4L2.message(errno))")
-        }
+        let fd = try DeviceNode.open(path, missing: "`kamera devices` lists the cameras", notANode: "give a camera such as /dev/video0")
         self.fd = fd
         self.path = path
         var cap = v4l2_capability()

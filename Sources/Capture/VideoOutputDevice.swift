@@ -17,18 +17,8 @@ public final class VideoOutputDevice {
     public static let howToMake = "load v4l2loopback: sudo modprobe v4l2loopback video_nr=10 exclusive_caps=1 card_label=Kamera (see the README on Secure Boot)"
 
     public init(path: String) throws {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw CaptureError("\(path): no such device; for a virtual camera, \(Self.howToMake)")
-        }
-        guard (info.st_mode & S_IFMT) == S_IFCHR else {
-            throw CaptureError("\(path): not a device node; a virtual camera is a v4l2loopback device such as /dev/video10")
-        }
-        let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            let e = errno
-            throw CaptureError("\(path): cannot open: \(V4L2.message(e))" + (e == EACCES ? "; add yourself to the video group (sudo adduser $USER video, then log in again)" : ""))
-        }
+        let fd = try DeviceNode.open(path, missing: "for a virtual camera, \(Self.howToMake)",
+                                     notANode: "a virtual camera is a v4l2loopback device such as /dev/video10")
         self.fd = fd
         self.path = path
         // The output's format asked for first: v4l2loopback (0.12) announces its capabilities from its
@@ -79,8 +69,7 @@ public final class VideoOutputDevice {
     /// Sets the frames to `width` x `height` in `format` (one of `RGBAToCameraFormat.formats`),
     /// tightly packed in `size` bytes, at `rate` frames a second; readers see that format.
     public func setFormat(_ format: PixelFormat, width: Int, height: Int, size: Int, rate: Double) throws {
-        // I420 is one of the layouts Kamera reads by repacking, so it has no code of its own there.
-        guard let code = format == .yu12 ? "YU12" : format.v4l2Codes.first else {
+        guard let code = RGBAToCameraFormat.fourcc(of: format) else {
             throw CaptureError("\(path): Kamera writes no V4L2 frames in \(format.name)")
         }
         var f = v4l2_format()

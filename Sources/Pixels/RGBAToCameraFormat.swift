@@ -3,8 +3,29 @@
 /// Y'CbCr by `RGBAToYUV` (chroma from the mean of the pixels it covers), then
 /// interleaved as the layout has it. Buffers are made once per size.
 public final class RGBAToCameraFormat {
-    /// The layouts written.
-    public static let formats: [PixelFormat] = [.yuyv, .nv12, .yu12, .rgb24]
+    /// The layouts written: each with the names users give it (the first is
+    /// the one Kamera says) and its V4L2 code.
+    public static let layouts: [(format: PixelFormat, names: [String], fourcc: String)] = [
+        (.yuyv, ["yuyv", "yuy2"], "YUYV"), (.nv12, ["nv12"], "NV12"), (.yu12, ["i420", "yu12"], "YU12"), (.rgb24, ["rgb24", "rgb3"], "RGB3"),
+    ]
+    public static let formats = layouts.map(\.format)
+    /// The layouts' names for messages: "yuyv, nv12, i420 or rgb24".
+    public static let names = layouts.dropLast().map { $0.names[0] }.joined(separator: ", ") + " or " + layouts.last!.names[0]
+
+    /// The layout a user named (any case), nil when none is.
+    public static func format(named name: String) -> PixelFormat? {
+        layouts.first { $0.names.contains(name.lowercased()) }?.format
+    }
+
+    /// The name Kamera says for a layout it writes; the format's own name for others.
+    public static func name(of format: PixelFormat) -> String {
+        layouts.first { $0.format == format }?.names[0] ?? format.name
+    }
+
+    /// The V4L2 code of a layout it writes.
+    public static func fourcc(of format: PixelFormat) -> String? {
+        layouts.first { $0.format == format }?.fourcc
+    }
 
     public let format: PixelFormat
     private let yuv: RGBAToYUV?

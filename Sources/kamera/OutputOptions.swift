@@ -30,18 +30,16 @@ struct OutputOptions: ParsableArguments {
         return value
     }
 
-    @Option(parsing: .unconditional, help: "What a virtual camera (-o /dev/videoN, v4l2loopback) gives its readers: yuyv (the default, what webcams give), nv12, i420 or rgb24.", completion: .list(["yuyv", "nv12", "i420", "rgb24"]))
+    @Option(parsing: .unconditional, help: "What a virtual camera (-o /dev/videoN, v4l2loopback) gives its readers: \(RGBAToCameraFormat.names) (yuyv, the default, is what webcams give).",
+            completion: .list(RGBAToCameraFormat.layouts.map { $0.names[0] }))
     var v4l2Format = "yuyv"
 
     /// The `--v4l2-format` choice.
     func virtualCameraFormat() throws -> PixelFormat {
-        switch v4l2Format.lowercased() {
-        case "yuyv", "yuy2": return .yuyv
-        case "nv12": return .nv12
-        case "i420", "yu12": return .yu12
-        case "rgb24", "rgb3": return .rgb24
-        default: throw UsageError("--v4l2-format \(excerpt(v4l2Format)) is not valid; use \(VirtualCameraSink.formatNames)")
+        guard let format = RGBAToCameraFormat.format(named: v4l2Format) else {
+            throw UsageError("--v4l2-format \(excerpt(v4l2Format)) is not valid; use \(RGBAToCameraFormat.names)")
         }
+        return format
     }
 
     func chroma() throws -> RGBAToYUV.Chroma {
@@ -157,7 +155,7 @@ struct OutputOptions: ParsableArguments {
     var metadata: String?
 
     @Option(parsing: .unconditionalSingleValue,
-            help: "Detect what is in the picture, beside the loop: faces (OpenCV's Haar cascade; faces=lbp: its LBP one, 2.7 times as fast, blind to faces under about 50 pixels), codes (every code zxing-cpp reads) or codes=qr,aztec,... (\(CodeFormat.names)); repeatable or comma-separated. New codes are printed on standard output (TYPE VALUE), each once while it stays in view.", completion: .list(["faces", "faces=lbp", "codes"]))
+            help: "Detect what is in the picture, beside the loop: faces (OpenCV's Haar cascade; faces=lbp: its LBP one, 2.7 times as fast, blind to faces under about 50 pixels), codes (every code zxing-cpp reads) or codes=qr,aztec,... (\(CodeFormat.names)), motion (as --analyze motion); repeatable or comma-separated. New codes are printed on standard output (TYPE VALUE), each once while it stays in view.", completion: .list(["faces", "faces=lbp", "codes", "motion"]))
     var detect: [String] = []
 
     @Option(parsing: .unconditional, help: "Detect in at most this many frames a second (the same rate as --analyze-rate).",

@@ -17,13 +17,10 @@ public final class VirtualCameraSink: FrameSink, SinkKind {
     public static func make(_ request: OutputRequest, run: SinkRun) throws -> FrameSink {
         let format = run.settings.v4l2Format
         guard RGBAToCameraFormat.formats.contains(format) else {
-            throw OutputError(.v4l2Format, format.name, is: "not one a virtual camera writes", "use \(VirtualCameraSink.formatNames)")
+            throw OutputError(.v4l2Format, format.name, is: "not one a virtual camera writes", "use \(RGBAToCameraFormat.names)")
         }
         return VirtualCameraSink(device: try VideoOutputDevice(path: request.name), format: format, rate: run.rate)
     }
-
-    /// The names `--v4l2-format` takes, for messages.
-    public static let formatNames = "yuyv, nv12, i420 or rgb24"
 
     struct Facts {
         var width: Int, height: Int
@@ -61,14 +58,14 @@ public final class VirtualCameraSink: FrameSink, SinkKind {
         if size == nil {
             let format = converter.format
             if format != .rgb24 && (frame.width % 2 != 0 || frame.height % 2 != 0) {
-                throw OutputError("\(device.path): the picture is \(frame.width)x\(frame.height); a \(Self.name(of: format)) camera takes even sizes: "
+                throw OutputError("\(device.path): the picture is \(frame.width)x\(frame.height); a \(RGBAToCameraFormat.name(of: format)) camera takes even sizes: "
                                   + "\(Setting.size) \(frame.width & ~1)x\(frame.height & ~1)")
             }
             try device.setFormat(format, width: frame.width, height: frame.height,
                                  size: converter.frameSize(width: frame.width, height: frame.height), rate: rate)
             size = (frame.width, frame.height)
             thread = JoinableThread(name: "kamera.v4l2") { [unowned self] in work() }
-            onNote("\(device.path) (\(device.card)): a camera of \(frame.width)x\(frame.height) \(Self.name(of: format)) at \(JSONNumber.format(rate, decimals: 2)) fps")
+            onNote("\(device.path) (\(device.card)): a camera of \(frame.width)x\(frame.height) \(RGBAToCameraFormat.name(of: format)) at \(JSONNumber.format(rate, decimals: 2)) fps")
         }
         let pixels = try frame.pixels()
         slot.offer(UnsafeRawBufferPointer(rebasing: pixels[0..<frame.width * frame.height * 4]), Facts(width: frame.width, height: frame.height))
@@ -94,8 +91,6 @@ public final class VirtualCameraSink: FrameSink, SinkKind {
         return "camera \(written), dropped \(dropped)"
     }
 
-    /// The name users give a format (`--v4l2-format`).
-    static func name(of format: PixelFormat) -> String { format == .yu12 ? "i420" : format.name }
 
     private func stop() {
         slot.close()
