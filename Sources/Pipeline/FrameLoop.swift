@@ -62,6 +62,8 @@ public final class FrameLoop {
 
     private var started = 0.0, startCPU = 0.0
     private var lastStatus = 0.0, lastStatusCPU = 0.0, framesAtStatus = 0
+    /// The no-signal picture last drawn (`NoSignal.pictureVersion`).
+    private var noSignalDrawn = -1
 
     public init(session: SourceSession, sinks: [FrameSink] = [], zoom: ZoomController? = nil) {
         self.session = session
@@ -171,7 +173,16 @@ public final class FrameLoop {
     /// Sends the no-signal picture to every output, as a frame of the run.
     private func sendNoSignal(_ frame: Frame, drawnBy drawer: FrameRenderer, screen: RenderTarget?, limit: Int?) throws {
         let index = statistics.frames
-        let picture = try drawer.draw(frame, index: index, onto: screen)
+        // The same picture again until it changes: drawn once (llvmpipe took most of the CPU drawing it
+        // at the camera's rate); a screen is drawn on each frame.
+        let version = noSignal?.pictureVersion ?? -1
+        let picture: RenderedPicture
+        if screen == nil, version == noSignalDrawn, let last = drawer.lastPicture {
+            picture = last
+        } else {
+            picture = try drawer.draw(frame, index: index, onto: screen)
+            noSignalDrawn = version
+        }
         let rendered = RenderedFrame(index: index, input: frame, picture: picture, pixels: drawer, isLast: limit == index + 1, cameraJPEG: nil)
         for sink in sinks { try sink.consume(rendered) }
         statistics.frames += 1

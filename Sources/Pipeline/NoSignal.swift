@@ -39,6 +39,8 @@ public final class NoSignal {
     public private(set) var frames = 0, losses = 0, repeats = 0
 
     private(set) var renderer: FrameRenderer?
+    /// Counts the pictures made: the frames between two changes show the same one.
+    private(set) var pictureVersion = 0
     private var rendererSize = (width: 0, height: 0)
     private var picture: FrameBuffer?
     /// When the camera's last frame was due; nil while it is on time.
@@ -125,6 +127,7 @@ public final class NoSignal {
     private func late(main: FrameRenderer, now: Double) throws {
         let size = main.lastOutputSize ?? main.settings.outputSize ?? (1280, 720)
         picture = makePicture(main: main, width: size.width, height: size.height, dimming: nil)
+        pictureVersion += 1
         if renderer == nil || rendererSize != size { try prepare(like: main, size: size) }
         (lateSince, due) = (now, MonotonicClock.seconds)
     }
@@ -133,6 +136,7 @@ public final class NoSignal {
     private func lose(_ why: String, session: SourceSession, main: FrameRenderer, now: Double, releasing: Bool) throws {
         let size = main.lastOutputSize ?? main.settings.outputSize ?? (1280, 720)
         picture = fallback ?? makePicture(main: main, width: size.width, height: size.height, dimming: Self.dimming)
+        pictureVersion += 1
         if releasing { session.release() }
         losses += 1
         showing = true
