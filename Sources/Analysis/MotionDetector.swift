@@ -174,22 +174,24 @@ public final class MotionDetector {
         return bins.count - 1
     }
 
+    /// Calls `body` with the index of each cell of the 3x3 around x, y on the grid (itself too).
+    @inline(__always)
+    static func forEachNeighbour(_ x: Int, _ y: Int, columns: Int, rows: Int, _ body: (Int) -> Void) {
+        for yy in max(0, y - 1)...min(rows - 1, y + 1) {
+            for xx in max(0, x - 1)...min(columns - 1, x + 1) { body(yy * columns + xx) }
+        }
+    }
+
     /// `all`: on when every cell of the 3x3 around is on (erosion; cells
     /// beyond the edge do not count); else when any is (dilation).
     static func neighbourhood(_ from: [UInt8], into to: inout [UInt8], columns: Int, rows: Int, all: Bool) {
         for y in 0..<rows {
             for x in 0..<columns {
                 var any = false, every = true
-                for dy in -1...1 {
-                    let yy = y + dy
-                    guard yy >= 0 && yy < rows else { continue }
-                    for dx in -1...1 {
-                        let xx = x + dx
-                        guard xx >= 0 && xx < columns else { continue }
-                        let on = from[yy * columns + xx] != 0
-                        any = any || on
-                        every = every && on
-                    }
+                forEachNeighbour(x, y, columns: columns, rows: rows) { j in
+                    let on = from[j] != 0
+                    any = any || on
+                    every = every && on
                 }
                 to[y * columns + x] = (all ? every : any) ? 1 : 0
             }
@@ -214,18 +216,11 @@ public final class MotionDetector {
                 cells += 1
                 let (x, y) = (i % columns, i / columns)
                 (left, right, up, down) = (min(left, x), max(right, x), min(up, y), max(down, y))
-                for dy in -1...1 {
-                    let yy = y + dy
-                    guard yy >= 0 && yy < rows else { continue }
-                    for dx in -1...1 {
-                        let xx = x + dx
-                        guard xx >= 0 && xx < columns else { continue }
-                        let j = yy * columns + xx
-                        if opened[j] != 0 && labels[j] == 0 {
-                            labels[j] = label
-                            stack[top] = Int32(j)
-                            top += 1
-                        }
+                Self.forEachNeighbour(x, y, columns: columns, rows: rows) { j in
+                    if opened[j] != 0 && labels[j] == 0 {
+                        labels[j] = label
+                        stack[top] = Int32(j)
+                        top += 1
                     }
                 }
             }

@@ -3,7 +3,7 @@ import Render
 
 /// `MotionDetector` written again from its definition, plainly, for the
 /// tests to compare with: block means by coordinates, the median by sorting,
-/// the opening as set logic, regions by union-find.
+/// the opening cell by cell from its definition, regions by union-find.
 final class MotionReference {
     let settings: MotionDetector.Settings
     var reference: [Int]?
@@ -44,8 +44,8 @@ final class MotionReference {
         noise16 += (median * 16 - noise16) / 8 // Swift's division truncates toward zero, as the detector's does
         let level = max(settings.minimumLevel, (noise16 * 9 / 2 + 15) / 16 + 2)
         let counted = kept.filter { $0 }.count
-        let on = Set(cells.indices.filter { kept[$0] && abs(difference[$0]) > level })
-        let rawShare = Double(on.count) * 100 / Double(counted)
+        let on = cells.indices.map { kept[$0] && abs(difference[$0]) > level }
+        let rawShare = Double(on.filter { $0 }.count) * 100 / Double(counted)
         if rawShare > settings.lightShare || abs(offset) >= settings.lightLevel {
             self.reference = cells.map { $0 * 256 }
             return MotionMeasure(changed: rawShare, region: 0, noise: Double(noise16) / 16, level: level, light: true, motion: false, box: nil, offset: offset)
@@ -58,17 +58,18 @@ final class MotionReference {
             }
             return cells
         }
-        let eroded = Set(cells.indices.filter { i in around(i).allSatisfy { on.contains($0) } })
-        let opened = Set(cells.indices.filter { i in around(i).contains { eroded.contains($0) } })
+        let eroded = cells.indices.map { i in around(i).allSatisfy { on[$0] } }
+        let opened = cells.indices.map { i in around(i).contains { eroded[$0] } }
+        let openedCells = cells.indices.filter { opened[$0] }
         var parent = Array(cells.indices)
         func root(_ i: Int) -> Int { var i = i; while parent[i] != i { i = parent[i] }; return i }
-        for i in opened.sorted() { for j in around(i) where opened.contains(j) { let (a, b) = (root(i), root(j)); if a != b { parent[max(a, b)] = min(a, b) } } }
+        for i in openedCells { for j in around(i) where opened[j] { let (a, b) = (root(i), root(j)); if a != b { parent[max(a, b)] = min(a, b) } } }
         var groups: [Int: [Int]] = [:]
-        for i in opened { groups[root(i), default: []].append(i) }
+        for i in openedCells { groups[root(i), default: []].append(i) }
         // The largest; among equals the one whose first cell comes first, as the detector finds them in order.
         let largest = groups.values.max { a, b in a.count != b.count ? a.count < b.count : a.min()! > b.min()! }
         for i in cells.indices {
-            let shift = opened.contains(i) ? 7 : 4
+            let shift = opened[i] ? 7 : 4
             reference[i] += (cells[i] * 256 - reference[i]) >> shift
         }
         self.reference = reference
@@ -77,7 +78,7 @@ final class MotionReference {
             let xs = group.map { $0 % columns }, ys = group.map { $0 / columns }
             return PixelBox(x: xs.min()! * factor, y: ys.min()! * factor, width: (xs.max()! - xs.min()! + 1) * factor, height: (ys.max()! - ys.min()! + 1) * factor)
         }
-        return MotionMeasure(changed: Double(opened.count) * 100 / Double(counted), region: region, noise: Double(noise16) / 16, level: level,
+        return MotionMeasure(changed: Double(openedCells.count) * 100 / Double(counted), region: region, noise: Double(noise16) / 16, level: level,
                              light: false, motion: region >= settings.threshold && (settings.maximum.map { region <= $0 } ?? true), box: box, offset: offset)
     }
 }
