@@ -85,25 +85,22 @@ export KAMERA_BINARY="$(tail -n 1 "$report/build-release.log")/kamera"
 [ -x "$KAMERA_BINARY" ] || { echo "test.sh: no release kamera at $KAMERA_BINARY" >&2; exit 1; }
 [ "$quick" = 1 ] && { stage tests swift test --skip-build --ignore-lock --disable-swift-testing --skip VMTests --xunit-output "$report/tests.xml"; exit; }
 # Every build first, as each build keeps both cores busy; then the VM's tests
-# in two test processes, each making its VM boots in turn. The first (the
-# cameras boot) runs beside the host's runs, one after another: the tests,
-# the threaded classes under ThreadSanitizer, the fuzzing, and then the second
-# process (the loopback boot: the classes below, as VMBoot.loopback lists
-# them). The emulated VM keeps about 1.3 of the 2 cores busy and a host run
-# about 0.7: side by side each VM step took 5-10% longer. Two VM boots side by
-# side take each step 1.3-1.5 times as long, and still finish sooner than one
-# after the other. (Builds beside the VM, even at the lowest priority, slowed
-# its longest step from 181 s to 317 s, more than the builds' 143 s.)
-lateClasses='MJPEGVMTests|H264VMTests|CodeCameraVMTests|V4L2DecoderVMTests|VirtualCameraVMTests|BrowserCameraVMTests|CompositionVMTests|DisplayBenchVMTests'
-late="^KameraTests\\.($lateClasses)/"
+# (its boots one after another) beside the host's runs, one after another:
+# the tests, the threaded classes under ThreadSanitizer and the fuzzing. The
+# emulated VM keeps about 1.3 of the 2 cores busy and a host run about 0.7;
+# side by side each VM step took 5-10% longer, and the VM's boots are the
+# longest stage, so the host's runs cost the wall clock only that. (Two VM
+# boots side by side did not pay: each of their steps took 1.5 to 2 times as
+# long, the run 2,633 s against 2,651 s. Builds beside the VM, even at the
+# lowest priority, slowed its longest step from 181 s to 317 s, more than the
+# builds' 143 s.)
 stage build-thread "$root/scripts/sanitize.sh" thread --build
 stage build-fuzz "$root/scripts/fuzz.sh" --build
-beside vm swift test --skip-build --ignore-lock --disable-swift-testing --filter VMTests --skip "$late" --xunit-output "$report/vm.xml"
-tests=0 thread=0 fuzz=0 vm=0 vmlate=0
+beside vm swift test --skip-build --ignore-lock --disable-swift-testing --filter VMTests --xunit-output "$report/vm.xml"
+tests=0 thread=0 fuzz=0 vm=0
 stage tests swift test --skip-build --ignore-lock --disable-swift-testing --skip VMTests --xunit-output "$report/tests.xml" || tests=$?
 # The threaded classes run the ThreadSanitizer build of kamera, not the release one.
 stage thread env -u KAMERA_BINARY "$root/scripts/sanitize.sh" thread --test --xunit-output "$report/thread.xml" || thread=$?
 stage fuzz "$root/scripts/fuzz.sh" "${KAMERA_FUZZ_SECONDS:-5}" || fuzz=$?
-stage vm-late swift test --skip-build --ignore-lock --disable-swift-testing --filter "$late" --xunit-output "$report/vm-late.xml" || vmlate=$?
 joined vm || vm=$?
-[ "$tests" = 0 ] && [ "$thread" = 0 ] && [ "$fuzz" = 0 ] && [ "$vm" = 0 ] && [ "$vmlate" = 0 ]
+[ "$tests" = 0 ] && [ "$thread" = 0 ] && [ "$fuzz" = 0 ] && [ "$vm" = 0 ]

@@ -2,8 +2,7 @@ import Foundation
 import XCTest
 
 /// `kamera bench --display-only` in the VM, on vkms: kmscube beside Kamera's
-/// cube and preview. In the later boot, which runs once the host's tests are
-/// done (scripts/test.sh), beside the first.
+/// cube and preview. A step of the loopback boot, the shorter of the two.
 final class DisplayBenchVMTests: XCTestCase {
     static let steps = [DisplayVMTests.step("bench", """
         $K bench --display-only --display-frames 2,6 --display-rounds 1 > bench.txt 2>&1; echo "exit $?" >> bench.txt

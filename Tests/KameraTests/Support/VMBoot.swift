@@ -14,9 +14,7 @@ final class VMBoot: @unchecked Sendable {
         + DisplayVMTests.steps + VMTests.steps + OutputVMTests.steps + BayerVMTests.steps + RepackVMTests.steps
         + CameraSessionVMTests.steps + [VMTests.inProcessStep] + PackageVMTests.steps + ServeVMTests.steps + PublishVMTests.steps)
     /// Cameras a producer feeds through v4l2loopback (MJPEG, H.264, codes), the memory-to-memory decoder,
-    /// the virtual camera and its readers, two cameras composed, and the display bench. scripts/test.sh
-    /// runs its classes (`lateClasses` there) in a test process of their own, beside the one with the
-    /// cameras boot once the host's tests are done: keep the two lists alike.
+    /// the virtual camera and its readers, two cameras composed, and the display bench.
     static let loopback = VMBoot(name: "loopback", vmArguments: ["--loopback"],
                                  steps: MJPEGVMTests.steps + H264VMTests.steps + CodeCameraVMTests.steps + V4L2DecoderVMTests.steps
                                      + VirtualCameraVMTests.steps + BrowserCameraVMTests.steps + CompositionVMTests.steps
